@@ -1,0 +1,270 @@
+// MemoryCatalog: the namespace tree and the table map of the `memory` catalog, guarded by one
+// mutex. Namespaces and tables are keyed by their lower-cased names so that lookups ignore case
+// while listings return names as they were created. Error messages follow Spark's
+// error-conditions wording for the same situations.
+#include "memory_catalog.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "names_internal.h"
+#include "parley/connector/status.h"
+
+namespace parley::memory {
+namespace {
+
+constexpr const char* kDefaultNamespaceOption = "default-namespace";
+
+bool StartsWith(const std::vector<std::string>& path, const std::vector<std::string>& prefix) {
+  return path.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), path.begin());
+}
+
+Status TableNotFound(const Identifier& ident) {
+  return InvalidError("TABLE_OR_VIEW_NOT_FOUND",
+                      "The table or view " + ident.ToString() +
+                          " cannot be found. Verify the spelling and correctness of the schema "
+                          "and catalog.");
+}
+
+Status TableAlreadyExists(const Identifier& ident) {
+  return InvalidError("TABLE_OR_VIEW_ALREADY_EXISTS",
+                      "Cannot create table or view " + ident.ToString() +
+                          " because it already exists. Choose a different name, drop or "
+                          "replace the existing object, or add the IF NOT EXISTS clause to "
+                          "tolerate pre-existing objects.");
+}
+
+Status SchemaNotFound(const std::vector<std::string>& path) {
+  return InvalidError("SCHEMA_NOT_FOUND",
+                      "The schema " + QuotePath(path) +
+                          " cannot be found. Verify the spelling and correctness of the schema "
+                          "and catalog.");
+}
+
+Status InvalidName(const std::string& name) {
+  return InvalidError("INVALID_SCHEMA_OR_RELATION_NAME",
+                      QuoteIdentifier(name) +
+                          " is not a valid name for tables/schemas: names must not be empty.");
+}
+
+Status CheckNames(const std::vector<std::string>& path) {
+  for (const auto& part : path) {
+    if (part.empty()) return InvalidName(part);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status MemoryCatalog::Initialize(const std::string& name, const Options& options) {
+  std::vector<std::string> default_namespace = {"default"};
+  if (auto it = options.find(kDefaultNamespaceOption); it != options.end()) {
+    default_namespace.clear();
+    const std::string& value = it->second;
+    for (size_t start = 0; !value.empty() && start <= value.size();) {
+      size_t end = std::min(value.find('.', start), value.size());
+      default_namespace.push_back(value.substr(start, end - start));
+      start = end + 1;
+    }
+    ARROW_RETURN_NOT_OK(CheckNames(default_namespace));
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    name_ = name;
+    default_namespace_ = default_namespace;
+  }
+  if (default_namespace.empty()) return Status::OK();
+  ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExists(default_namespace));
+  return exists ? Status::OK() : CreateNamespace(default_namespace, {});
+}
+
+std::string MemoryCatalog::name() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return name_;
+}
+
+std::vector<std::string> MemoryCatalog::DefaultNamespace() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return default_namespace_;
+}
+
+// ---- Tables
+
+std::string MemoryCatalog::DisplayNameLocked(const Identifier& ident) const {
+  return QuoteIdentifier(name_) + "." + ident.ToString();
+}
+
+Result<std::shared_ptr<MemoryTable>> MemoryCatalog::FindTableLocked(
+    const Identifier& ident) const {
+  auto it = tables_.find({PathKey(ident.namespace_path), ToLowerAscii(ident.name)});
+  if (it == tables_.end()) return TableNotFound(ident);
+  return it->second.table;
+}
+
+Result<std::vector<Identifier>> MemoryCatalog::ListTables(
+    const std::vector<std::string>& namespace_path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto key = PathKey(namespace_path);
+  if (namespaces_.count(key) == 0) return SchemaNotFound(namespace_path);
+  std::vector<Identifier> out;
+  for (auto it = tables_.lower_bound({key, ""}); it != tables_.end() && it->first.first == key;
+       ++it) {
+    out.push_back(it->second.ident);
+  }
+  return out;
+}
+
+Result<std::shared_ptr<Table>> MemoryCatalog::LoadTable(const Identifier& ident) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ARROW_ASSIGN_OR_RAISE(auto table, FindTableLocked(ident));
+  return table;
+}
+
+Result<bool> MemoryCatalog::TableExists(const Identifier& ident) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return tables_.count({PathKey(ident.namespace_path), ToLowerAscii(ident.name)}) > 0;
+}
+
+Result<std::shared_ptr<Table>> MemoryCatalog::CreateTable(const Identifier& ident,
+                                                          const TableInfo& info) {
+  ARROW_RETURN_NOT_OK(CheckNames(ident.namespace_path));
+  ARROW_RETURN_NOT_OK(CheckNames({ident.name}));
+  std::vector<std::string> seen;
+  for (const auto& column : info.columns) {
+    std::string key = ToLowerAscii(column.name);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      return InvalidError("COLUMN_ALREADY_EXISTS",
+                          "The column " + QuoteIdentifier(column.name) +
+                              " already exists. Choose another name or rename the existing "
+                              "column.");
+    }
+    seen.push_back(std::move(key));
+  }
+
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto ns = namespaces_.find(PathKey(ident.namespace_path));
+  if (ns == namespaces_.end()) return SchemaNotFound(ident.namespace_path);
+  TableKey key{ns->first, ToLowerAscii(ident.name)};
+  if (tables_.count(key) > 0) return TableAlreadyExists(ident);
+  Identifier stored{ns->second.path, ident.name};
+  auto table = std::make_shared<MemoryTable>(DisplayNameLocked(stored), info);
+  tables_.emplace(std::move(key), TableEntry{std::move(stored), table});
+  return table;
+}
+
+Result<bool> MemoryCatalog::DropTable(const Identifier& ident) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return tables_.erase({PathKey(ident.namespace_path), ToLowerAscii(ident.name)}) > 0;
+}
+
+Status MemoryCatalog::RenameTable(const Identifier& from, const Identifier& to) {
+  ARROW_RETURN_NOT_OK(CheckNames({to.name}));
+  std::lock_guard<std::mutex> lock(mutex_);
+  TableKey from_key{PathKey(from.namespace_path), ToLowerAscii(from.name)};
+  auto source = tables_.find(from_key);
+  if (source == tables_.end()) return TableNotFound(from);
+  auto ns = namespaces_.find(PathKey(to.namespace_path));
+  if (ns == namespaces_.end()) return SchemaNotFound(to.namespace_path);
+  TableKey to_key{ns->first, ToLowerAscii(to.name)};
+  // A rename that only changes the case of the name targets the table itself.
+  if (to_key != from_key && tables_.count(to_key) > 0) return TableAlreadyExists(to);
+
+  TableEntry entry = std::move(source->second);
+  tables_.erase(source);
+  entry.ident = Identifier{ns->second.path, to.name};
+  entry.table->set_name(DisplayNameLocked(entry.ident));
+  tables_.emplace(std::move(to_key), std::move(entry));
+  return Status::OK();
+}
+
+Status MemoryCatalog::AppendData(const Identifier& ident,
+                                 const std::shared_ptr<arrow::Table>& data) {
+  std::shared_ptr<MemoryTable> table;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ARROW_ASSIGN_OR_RAISE(table, FindTableLocked(ident));
+  }
+  return table->AppendData(data);
+}
+
+// ---- Namespaces
+
+Result<std::vector<std::vector<std::string>>> MemoryCatalog::ListNamespaces(
+    const std::vector<std::string>& parent) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto key = PathKey(parent);
+  if (!parent.empty() && namespaces_.count(key) == 0) return SchemaNotFound(parent);
+  std::vector<std::vector<std::string>> out;
+  for (const auto& [ns_key, entry] : namespaces_) {
+    if (ns_key.size() == key.size() + 1 && StartsWith(ns_key, key)) out.push_back(entry.path);
+  }
+  return out;
+}
+
+Result<bool> MemoryCatalog::NamespaceExists(const std::vector<std::string>& namespace_path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return namespaces_.count(PathKey(namespace_path)) > 0;
+}
+
+Status MemoryCatalog::CreateNamespace(const std::vector<std::string>& namespace_path,
+                                      const std::map<std::string, std::string>& metadata) {
+  if (namespace_path.empty()) return InvalidName("");
+  ARROW_RETURN_NOT_OK(CheckNames(namespace_path));
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (namespaces_.count(PathKey(namespace_path)) > 0) {
+    return InvalidError("SCHEMA_ALREADY_EXISTS",
+                        "Cannot create schema " + QuotePath(namespace_path) +
+                            " because it already exists. Choose a different name, drop the "
+                            "existing schema, or add the IF NOT EXISTS clause to tolerate "
+                            "pre-existing schema.");
+  }
+  std::vector<std::string> path;
+  for (const auto& part : namespace_path) {
+    path.push_back(part);
+    // Ancestors that exist keep their own case and metadata; missing ones get none.
+    namespaces_.try_emplace(PathKey(path), NamespaceEntry{path, {}});
+  }
+  namespaces_[PathKey(namespace_path)].metadata = metadata;
+  return Status::OK();
+}
+
+Result<bool> MemoryCatalog::DropNamespace(const std::vector<std::string>& namespace_path,
+                                          bool cascade) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto key = PathKey(namespace_path);
+  if (namespace_path.empty() || namespaces_.count(key) == 0) return false;
+  if (!default_namespace_.empty() && StartsWith(PathKey(default_namespace_), key)) {
+    return InvalidError("UNSUPPORTED_FEATURE.DROP_DATABASE",
+                        "The feature is not supported: Drop the default database " +
+                            QuotePath(default_namespace_) + ".");
+  }
+  auto in_subtree = [&key](const std::vector<std::string>& path) {
+    return StartsWith(path, key);
+  };
+  bool has_children = std::any_of(namespaces_.begin(), namespaces_.end(), [&](const auto& ns) {
+    return ns.first.size() > key.size() && in_subtree(ns.first);
+  });
+  bool has_tables = std::any_of(tables_.begin(), tables_.end(),
+                                [&](const auto& table) { return in_subtree(table.first.first); });
+  if (!cascade && (has_children || has_tables)) {
+    return InvalidError("SCHEMA_NOT_EMPTY",
+                        "Cannot drop a schema " + QuotePath(namespace_path) +
+                            " because it contains objects. Use DROP SCHEMA ... CASCADE to drop "
+                            "the schema and all its objects.");
+  }
+  std::erase_if(tables_, [&](const auto& table) { return in_subtree(table.first.first); });
+  std::erase_if(namespaces_, [&](const auto& ns) { return in_subtree(ns.first); });
+  return true;
+}
+
+Result<std::map<std::string, std::string>> MemoryCatalog::LoadNamespaceMetadata(
+    const std::vector<std::string>& namespace_path) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = namespaces_.find(PathKey(namespace_path));
+  if (it == namespaces_.end()) return SchemaNotFound(namespace_path);
+  return it->second.metadata;
+}
+
+std::shared_ptr<CatalogPlugin> MakeMemoryCatalog() { return std::make_shared<MemoryCatalog>(); }
+
+}  // namespace parley::memory

@@ -1,0 +1,30 @@
+// The read path of MemoryTable, shared between memory_table.cc and memory_scan.cc.
+//
+// How in-memory data crosses the "executor boundary": InputPartition and
+// PartitionReaderFactory must serialize to bytes with no live handle inside (see
+// parley/connector/read.h), but the rows of a memory table exist only in this process. So
+// ScanBuilder::Build() freezes the table's current batches into an immutable snapshot and
+// records it in a process-wide registry under a fresh numeric id. The bytes then carry a
+// reference, not data:
+//   partition  "memory-partition:<process token>:<snapshot id>:<batch index>"
+//   factory    "memory-factory:<process token>:<snapshot id>:<column index>,<column index>..."
+// and rebuilding resolves the id in the registry. The process token is a random number drawn
+// once per process, so bytes carried to another process fail with a clear error instead of
+// naming an unrelated snapshot. The registry holds snapshots weakly: a snapshot lives as long
+// as the Scan/Batch that planned it or any reader factory built from it, and is dropped from
+// the registry when the last of those goes away. Rebuilding after that fails with
+// CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE, as does any malformed or foreign input.
+#pragma once
+
+#include <memory>
+
+#include "memory_table.h"
+#include "parley/connector/read.h"
+
+namespace parley::memory {
+
+/// \brief Return the scan builder of one read of `table`. The builder implements
+/// SupportsPushDownRequiredColumns; Build() takes the snapshot (see file comment).
+std::unique_ptr<ScanBuilder> MakeMemoryScanBuilder(std::shared_ptr<const MemoryTable> table);
+
+}  // namespace parley::memory

@@ -1,0 +1,93 @@
+// MemoryTable: a table of the `memory` catalog whose rows live in this process as Arrow record
+// batches.
+//
+// A MemoryTable is created by MemoryCatalog::CreateTable and filled through AppendData or
+// ReplaceData (the C++ population API; SQL INSERT will call the same methods). Reads go through
+// the standard DSV2 path: NewScanBuilder -> column pruning -> Build -> one input partition per
+// stored record batch. A scan sees the data as it was when its ScanBuilder::Build() ran: later
+// appends or replacements do not change a scan already built. Because the rows exist only in
+// this process, the serialized partitions and reader factory carry a reference to that
+// snapshot (a process token and a snapshot id resolved through a process-wide registry), not
+// the data; memory_scan_internal.h documents the encoding and the lifetime rule.
+//
+// Thread-safety: every method may be called from several threads at once; data changes are
+// serialized by an internal mutex and are atomic with respect to scans.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arrow/type_fwd.h"
+#include "parley/connector/read.h"
+#include "parley/connector/table.h"
+#include "parley/connector/types.h"
+
+namespace parley::memory {
+
+class MemoryCatalog;
+
+/// \brief A readable in-memory table: capabilities {BATCH_READ}, column pruning pushdown.
+class MemoryTable : public Table,
+                    public SupportsRead,
+                    public std::enable_shared_from_this<MemoryTable> {
+ public:
+  /// \brief Create an empty table. `name` is the display name returned by name().
+  /// REQUIRES: the table is owned by a std::shared_ptr (scans keep it alive); every column
+  /// has a non-null type; column names are unique ignoring case. MemoryCatalog::CreateTable
+  /// makes the table shared and checks the names.
+  MemoryTable(std::string name, TableInfo info);
+
+  std::string name() const override;
+  std::vector<Column> columns() const override;
+  std::vector<std::shared_ptr<Transform>> partitioning() const override;
+  std::map<std::string, std::string> properties() const override;
+  /// \brief Returns {BATCH_READ}.
+  std::set<TableCapability> capabilities() const override;
+
+  /// \brief Return a builder that supports SupportsPushDownRequiredColumns (and no filter
+  /// pushdown). `options` are accepted and ignored: the memory source has no read options.
+  Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) override;
+
+  /// \brief Append the rows of `data` after the existing rows. Each record batch of `data`
+  /// (as cut by arrow::TableBatchReader) becomes one stored batch, and thus one input partition
+  /// of later scans; empty batches are dropped.
+  ///
+  /// `data` must have the table's columns in table order: the same count, names equal
+  /// ignoring case, types equal (field metadata and nullability flags are ignored, the table's
+  /// own schema is applied), and no nulls in a column declared NOT NULL. Otherwise nothing is
+  /// appended and the error carries INCOMPATIBLE_DATA_FOR_TABLE.EXTRA_COLUMNS,
+  /// .CANNOT_FIND_DATA, .CANNOT_SAFELY_CAST or .NULLABLE_COLUMN naming the column.
+  /// REQUIRES: data != nullptr.
+  Status AppendData(const std::shared_ptr<arrow::Table>& data);
+
+  /// \brief Replace all rows with those of `data` (as INSERT OVERWRITE or TRUNCATE would).
+  /// Same requirements and errors as AppendData; on error the old rows stay.
+  /// REQUIRES: data != nullptr.
+  Status ReplaceData(const std::shared_ptr<arrow::Table>& data);
+
+  /// \brief The stored batches, in order, each with exactly the table's schema. The returned
+  /// vector is a copy: it is not affected by later appends.
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches() const;
+
+ private:
+  friend class MemoryCatalog;
+
+  // Check `data` against the table's columns and cut it into batches with the table's schema.
+  Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> ConformData(
+      const arrow::Table& data) const;
+  // Called by MemoryCatalog::RenameTable under the catalog's lock.
+  void set_name(std::string name);
+
+  const TableInfo info_;
+  const std::shared_ptr<arrow::Schema> schema_;
+
+  mutable std::mutex mutex_;
+  std::string name_;                                       // guarded by mutex_
+  std::vector<std::shared_ptr<arrow::RecordBatch>> data_;  // guarded by mutex_
+};
+
+}  // namespace parley::memory

@@ -1,0 +1,33 @@
+-- Parley demo: what the embedded default catalog answers without any plugin loaded.
+-- Run it with `make run`, or `build/parley -f examples/demo.sql` (add `--output csv|json`).
+
+-- Catalogs and namespaces, as Spark names them.
+SHOW CATALOGS;
+SHOW NAMESPACES;
+USE default;
+SHOW TABLES;
+
+-- Spark configuration keys: set one, read it back, reset it.
+SET spark.sql.shuffle.partitions=4;
+SET spark.sql.shuffle.partitions;
+RESET spark.sql.shuffle.partitions;
+
+-- SELECT without FROM: literals, arithmetic and casts.
+SELECT 1 + 1 AS two, 'parley' AS name, CAST('2024-01-01' AS DATE) AS d;
+SELECT 7 / 2 AS ratio, 10 - 3 * 2 AS precedence, 1.5 * 2 AS decimal_product,
+       CAST('42' AS INT) AS parsed, CAST(NULL AS STRING) AS nothing;
+
+-- Predicates and conditional expressions.
+SELECT CASE WHEN 3 > 2 THEN 'yes' ELSE 'no' END AS case_result,
+       5 IN (1, 3, 5) AS in_list,
+       7 BETWEEN 1 AND 10 AS in_range,
+       'parley' LIKE 'par%' AS like_prefix,
+       NULL IS NULL AS null_check,
+       NOT (1 = 2) AND (TRUE OR FALSE) AS logic;
+
+-- Filters over a single row keep it or drop it.
+SELECT 'kept' AS outcome WHERE 1 < 2;
+SELECT 'dropped' AS outcome WHERE 1 > 2;
+
+-- How Parley plans a query.
+EXPLAIN SELECT 1 + 1 AS two;

@@ -1,0 +1,71 @@
+// Table: the central abstraction of a dataset reached through a connector, and its read mix-in.
+//
+// A connector returns a Table from TableCatalog::LoadTable or TableProvider::GetTable. The table
+// declares what it can do with capabilities(); the engine checks them at analysis, before any
+// task runs, and discovers the matching mix-ins (SupportsRead, later SupportsWrite...) with
+// dynamic_cast. A Table is safe for concurrent use by several scans.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arrow/type_fwd.h"
+#include "parley/connector/expressions.h"
+#include "parley/connector/status.h"
+#include "parley/connector/types.h"
+
+namespace parley {
+
+class ScanBuilder;
+
+/// \brief What a table can do, with Spark's names (TableCapability).
+enum class TableCapability {
+  kBatchRead,
+  kMicroBatchRead,
+  kContinuousRead,
+  kBatchWrite,
+  kStreamingWrite,
+  kTruncate,
+  kOverwriteByFilter,
+  kOverwriteDynamic,
+  kAcceptAnySchema,
+  kV1BatchWrite,
+  kAutomaticSchemaEvolution,
+};
+
+/// \brief Spark's name of a capability, e.g. "BATCH_READ".
+const char* TableCapabilityName(TableCapability capability);
+
+/// \brief A logical dataset. Implementations add mix-ins such as SupportsRead.
+class Table {
+ public:
+  virtual ~Table() = default;
+  /// \brief A name identifying the table in messages and EXPLAIN.
+  virtual std::string name() const = 0;
+  /// \brief The table's columns, in order.
+  virtual std::vector<Column> columns() const = 0;
+  /// \brief The partition transforms, empty when the table is not partitioned.
+  virtual std::vector<std::shared_ptr<Transform>> partitioning() const { return {}; }
+  /// \brief Table properties (e.g. "provider", "location").
+  virtual std::map<std::string, std::string> properties() const { return {}; }
+  /// \brief The capabilities this table supports; the engine fails at analysis when an
+  /// operation needs one that is missing.
+  virtual std::set<TableCapability> capabilities() const = 0;
+
+  /// \brief The columns as an Arrow schema.
+  std::shared_ptr<arrow::Schema> schema() const;
+};
+
+/// \brief Mix-in for tables that can be read: BATCH_READ (and streaming reads later).
+class SupportsRead {
+ public:
+  virtual ~SupportsRead() = default;
+  /// \brief Return a fresh ScanBuilder for one read of the table. Called once per scan in a
+  /// query, on the driver. `options` are the read options, keys lower-cased.
+  virtual Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) = 0;
+};
+
+}  // namespace parley

@@ -1,0 +1,75 @@
+// The embedding API: a Session runs Spark SQL statements and returns Arrow results.
+//
+// A Session owns its configuration (Spark's `SET` keys), its catalogs and its current
+// catalog/namespace. Statements run one at a time: a Session is not safe for concurrent Sql()
+// calls; use one Session per thread. Every error is an arrow::Status carrying a Spark-style
+// error condition (see parley/connector/status.h).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arrow/type_fwd.h"
+#include "parley/connector/catalog.h"
+#include "parley/connector/status.h"
+
+namespace parley {
+
+/// \brief How a Session starts.
+struct SessionOptions {
+  /// Root directory of the embedded default warehouse.
+  std::string warehouse = "./warehouse";
+  /// Initial configuration, as if each entry were `SET key=value` before the first statement.
+  std::map<std::string, std::string> conf;
+};
+
+/// \brief A position in SQL text, 1-based.
+struct SourcePosition {
+  int line = 1;
+  int column = 1;
+};
+
+/// \brief One statement of a script with where it starts in the script.
+struct StatementText {
+  std::string text;
+  SourcePosition start;
+};
+
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  /// \brief Create a session with the built-in connectors registered and the default catalog
+  /// `spark_catalog` configured.
+  static Result<std::shared_ptr<Session>> Make(SessionOptions options = {});
+
+  /// \brief Split a script into statements on top-level semicolons (quotes and comments
+  /// respected). Empty statements are dropped.
+  static Result<std::vector<StatementText>> SplitStatements(std::string_view script);
+
+  /// \brief Run one statement and return its whole result. Commands (SET, USE, SHOW, EXPLAIN,
+  /// DESCRIBE) return their output as a table too, as in Spark. `origin` is where the statement
+  /// starts in its script, so that error positions are reported relative to the script.
+  virtual Result<std::shared_ptr<arrow::Table>> Sql(std::string_view statement,
+                                                    SourcePosition origin = {}) = 0;
+
+  /// \brief Run one statement and stream its result.
+  virtual Result<std::shared_ptr<arrow::RecordBatchReader>> SqlReader(
+      std::string_view statement, SourcePosition origin = {}) = 0;
+
+  /// \brief Register an already-built catalog under `name` (replacing any with that name);
+  /// Initialize() is called with the `spark.sql.catalog.<name>.*` options.
+  virtual Status RegisterCatalog(const std::string& name,
+                                 std::shared_ptr<CatalogPlugin> catalog) = 0;
+
+  /// \brief Look up a catalog by name, loading it from configuration on first use.
+  virtual Result<std::shared_ptr<CatalogPlugin>> Catalog(const std::string& name) = 0;
+
+  /// \brief The value of a configuration key, or an error naming the key when it is unset.
+  virtual Result<std::string> GetConf(const std::string& key) const = 0;
+};
+
+}  // namespace parley

@@ -1,0 +1,463 @@
+// ExpressionBinder: name resolution, type checking and coercion of expressions.
+#include "analysis/expression_binder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "analysis/analysis_error.h"
+#include "analysis/types.h"
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+
+namespace parley {
+namespace {
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), ::tolower);
+  return text;
+}
+
+bool NameEquals(const std::string& a, const std::string& b) { return Lower(a) == Lower(b); }
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (::tolower(a[i - 1]) == ::tolower(b[j - 1]) ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string QuotedName(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += '.';
+    out += QuoteIdentifier(parts[i]);
+  }
+  return out;
+}
+
+Status TypeMismatch(const sql::Expr& expr, std::string_view detail) {
+  return AnalysisError("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+                       fmt::format("Cannot resolve \"{}\" due to data type mismatch: {}.",
+                                   expr.source_text, detail),
+                       expr.pos);
+}
+
+Status UnexpectedType(const sql::Expr& expr, const sql::Expr& operand,
+                      const arrow::DataType& actual, std::string_view required) {
+  return AnalysisError(
+      "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+      fmt::format("Cannot resolve \"{}\" due to data type mismatch: the input \"{}\" requires "
+                  "{} type, however \"{}\" has the type \"{}\".",
+                  expr.source_text, operand.source_text, required, operand.source_text,
+                  SqlTypeName(actual)),
+      expr.pos);
+}
+
+class Binder {
+ public:
+  explicit Binder(const Scope& scope) : scope_(scope) {}
+
+  Result<BoundExprPtr> Bind(const sql::Expr& expr) {
+    switch (expr.kind) {
+      case sql::ExprKind::kColumn: {
+        ARROW_ASSIGN_OR_RAISE(const ScopeColumn* column,
+                              ResolveColumn(expr.name_parts, scope_, expr.pos));
+        return MakeColumnRef(column->field, column->name, column->type);
+      }
+      case sql::ExprKind::kStar:
+        return AnalysisError("INVALID_USAGE_OF_STAR_OR_REGEX",
+                             "Invalid usage of '*' in an expression.", expr.pos);
+      case sql::ExprKind::kLiteral: {
+        ARROW_ASSIGN_OR_RAISE(auto value, LiteralValue(expr));
+        return MakeBoundLiteral(std::move(value));
+      }
+      case sql::ExprKind::kUnary:
+        return BindUnary(expr);
+      case sql::ExprKind::kBinary:
+        return BindBinary(expr);
+      case sql::ExprKind::kFunction:
+        return BindFunction(expr);
+      case sql::ExprKind::kCast: {
+        ARROW_ASSIGN_OR_RAISE(auto input, Bind(*expr.children[0]));
+        ARROW_ASSIGN_OR_RAISE(auto type, TypeFromName(expr.type, expr.pos));
+        return MakeCall(expr.is_try ? "TRY_CAST" : "CAST", {input}, type);
+      }
+      case sql::ExprKind::kCase:
+        return BindCase(expr);
+      case sql::ExprKind::kIn:
+        return BindIn(expr);
+      case sql::ExprKind::kBetween: {
+        ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[0]));
+        ARROW_ASSIGN_OR_RAISE(auto low, Bind(*expr.children[1]));
+        ARROW_ASSIGN_OR_RAISE(auto high, Bind(*expr.children[2]));
+        ARROW_ASSIGN_OR_RAISE(auto lower, Compare(expr, ">=", value, low));
+        ARROW_ASSIGN_OR_RAISE(auto upper, Compare(expr, "<=", value, high));
+        auto both = MakeCall("AND", {lower, upper}, arrow::boolean());
+        return expr.negated ? MakeCall("NOT", {both}, arrow::boolean()) : both;
+      }
+      case sql::ExprKind::kLike:
+        return BindLike(expr);
+      case sql::ExprKind::kIsNull: {
+        ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[0]));
+        return MakeCall(expr.negated ? "IS_NOT_NULL" : "IS_NULL", {value}, arrow::boolean());
+      }
+      case sql::ExprKind::kIsBool: {
+        ARROW_ASSIGN_OR_RAISE(auto value, BindBoolean(expr, *expr.children[0]));
+        bool want_true = expr.text == "true";
+        auto test = want_true ? value : MakeCall("NOT", {value}, arrow::boolean());
+        auto definite = MakeCall(
+            "COALESCE", {test, MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>(false))},
+            arrow::boolean());
+        return expr.negated ? MakeCall("NOT", {definite}, arrow::boolean()) : definite;
+      }
+    }
+    return Status::Invalid("unknown expression kind");
+  }
+
+ private:
+  Result<BoundExprPtr> BindBoolean(const sql::Expr& parent, const sql::Expr& operand) {
+    ARROW_ASSIGN_OR_RAISE(auto bound, Bind(operand));
+    if (bound->type->id() == arrow::Type::NA) return CastTo(bound, arrow::boolean());
+    if (bound->type->id() != arrow::Type::BOOL) {
+      return UnexpectedType(parent, operand, *bound->type, "\"BOOLEAN\"");
+    }
+    return bound;
+  }
+
+  Result<BoundExprPtr> BindUnary(const sql::Expr& expr) {
+    if (expr.op == "NOT") {
+      ARROW_ASSIGN_OR_RAISE(auto value, BindBoolean(expr, *expr.children[0]));
+      return MakeCall("NOT", {value}, arrow::boolean());
+    }
+    ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[0]));
+    if (!IsNumeric(*value->type) && value->type->id() != arrow::Type::NA) {
+      return UnexpectedType(expr, *expr.children[0], *value->type, "\"NUMERIC\"");
+    }
+    if (expr.op == "+") return value;
+    if (expr.op == "~") return MakeCall("~", {value}, value->type);
+    return MakeCall("NEGATE", {value}, value->type);
+  }
+
+  Result<BoundExprPtr> Compare(const sql::Expr& expr, const std::string& op, BoundExprPtr left,
+                               BoundExprPtr right) {
+    auto common = CommonType(left->type, right->type);
+    if (common == nullptr) {
+      return TypeMismatch(expr, fmt::format("the left and right operands of the binary operator "
+                                            "have incompatible types (\"{}\" and \"{}\")",
+                                            SqlTypeName(*left->type), SqlTypeName(*right->type)));
+    }
+    // NULL compared with NULL: any one type serves; Arrow needs a concrete one.
+    if (common->id() == arrow::Type::NA) common = arrow::boolean();
+    return MakeCall(op, {CastTo(left, common), CastTo(right, common)}, arrow::boolean());
+  }
+
+  Result<BoundExprPtr> BindBinary(const sql::Expr& expr) {
+    const std::string& op = expr.op;
+    if (op == "AND" || op == "OR") {
+      ARROW_ASSIGN_OR_RAISE(auto left, BindBoolean(expr, *expr.children[0]));
+      ARROW_ASSIGN_OR_RAISE(auto right, BindBoolean(expr, *expr.children[1]));
+      return MakeCall(op, {left, right}, arrow::boolean());
+    }
+    ARROW_ASSIGN_OR_RAISE(auto left, Bind(*expr.children[0]));
+    ARROW_ASSIGN_OR_RAISE(auto right, Bind(*expr.children[1]));
+    static const std::set<std::string> kComparisons = {"=", "==", "<>", "!=", "<",
+                                                       "<=", ">", ">=", "<=>"};
+    if (kComparisons.count(op)) {
+      std::string name = op == "==" ? "=" : op == "!=" ? "<>" : op;
+      return Compare(expr, name, left, right);
+    }
+    if (op == "||") {
+      return MakeCall("||", {CastTo(left, arrow::utf8()), CastTo(right, arrow::utf8())},
+                      arrow::utf8());
+    }
+    return BindArithmetic(expr, op, left, right);
+  }
+
+  Result<BoundExprPtr> BindArithmetic(const sql::Expr& expr, const std::string& op,
+                                      BoundExprPtr left, BoundExprPtr right) {
+    auto numeric_or_null = [](const arrow::DataType& t) {
+      return IsNumeric(t) || t.id() == arrow::Type::NA || IsStringLike(t);
+    };
+    if (!numeric_or_null(*left->type) || !numeric_or_null(*right->type)) {
+      return TypeMismatch(expr, fmt::format("the binary operator requires numeric operands, "
+                                            "got \"{}\" and \"{}\"",
+                                            SqlTypeName(*left->type), SqlTypeName(*right->type)));
+    }
+    // ANSI: strings in arithmetic are read as DOUBLE.
+    if (IsStringLike(*left->type)) left = CastTo(left, arrow::float64());
+    if (IsStringLike(*right->type)) right = CastTo(right, arrow::float64());
+    auto common = CommonType(left->type, right->type);
+    if (common->id() == arrow::Type::NA) common = arrow::int32();
+    if (op == "DIV") {
+      return MakeCall("DIV", {CastTo(left, arrow::int64()), CastTo(right, arrow::int64())},
+                      arrow::int64());
+    }
+    if (op == "&" || op == "|" || op == "^") {
+      if (!IsIntegral(*common)) {
+        return TypeMismatch(expr, "bitwise operators require integral operands");
+      }
+      return MakeCall(op, {CastTo(left, common), CastTo(right, common)}, common);
+    }
+    if (common->id() == arrow::Type::DECIMAL128) {
+      return MakeCall(op, {CastTo(left, common), CastTo(right, common)},
+                      DecimalResultType(op[0], *left->type, *right->type));
+    }
+    if (op == "/") common = arrow::float64();
+    return MakeCall(op, {CastTo(left, common), CastTo(right, common)}, common);
+  }
+
+  Result<BoundExprPtr> BindCase(const sql::Expr& expr) {
+    size_t index = 0;
+    BoundExprPtr operand;
+    if (expr.has_operand) {
+      ARROW_ASSIGN_OR_RAISE(operand, Bind(*expr.children[index++]));
+    }
+    size_t end = expr.children.size() - (expr.has_else ? 1 : 0);
+    std::vector<BoundExprPtr> conditions;
+    std::vector<BoundExprPtr> values;
+    for (; index + 1 < end; index += 2) {
+      BoundExprPtr condition;
+      if (operand) {
+        ARROW_ASSIGN_OR_RAISE(auto when, Bind(*expr.children[index]));
+        ARROW_ASSIGN_OR_RAISE(condition, Compare(expr, "=", operand, when));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(condition, BindBoolean(expr, *expr.children[index]));
+      }
+      conditions.push_back(condition);
+      ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[index + 1]));
+      values.push_back(value);
+    }
+    if (expr.has_else) {
+      ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children.back()));
+      values.push_back(value);
+    }
+    std::shared_ptr<arrow::DataType> type = arrow::null();
+    for (const auto& value : values) {
+      auto common = CommonType(type, value->type);
+      if (common == nullptr) {
+        return AnalysisError(
+            "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+            fmt::format("Cannot resolve \"{}\" due to data type mismatch: the branches of "
+                        "CASE have different types (\"{}\" and \"{}\").",
+                        expr.source_text, SqlTypeName(*type), SqlTypeName(*value->type)),
+            expr.pos);
+      }
+      type = common;
+    }
+    if (type->id() == arrow::Type::NA) type = arrow::utf8();
+    std::vector<BoundExprPtr> args;
+    for (size_t i = 0; i < conditions.size(); ++i) {
+      args.push_back(conditions[i]);
+      args.push_back(CastTo(values[i], type));
+    }
+    if (expr.has_else) args.push_back(CastTo(values.back(), type));
+    auto call = std::const_pointer_cast<BoundExpr>(MakeCall("CASE_WHEN", std::move(args), type));
+    call->has_else = expr.has_else;
+    return call;
+  }
+
+  Result<BoundExprPtr> BindIn(const sql::Expr& expr) {
+    ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[0]));
+    std::vector<BoundExprPtr> items;
+    auto type = value->type;
+    for (size_t i = 1; i < expr.children.size(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto item, Bind(*expr.children[i]));
+      auto common = CommonType(type, item->type);
+      if (common == nullptr) {
+        return AnalysisError(
+            "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+            fmt::format("Cannot resolve \"{}\" due to data type mismatch: the values of IN "
+                        "have different types (\"{}\" and \"{}\").",
+                        expr.source_text, SqlTypeName(*value->type), SqlTypeName(*item->type)),
+            expr.pos);
+      }
+      type = common;
+      items.push_back(item);
+    }
+    std::vector<BoundExprPtr> args = {CastTo(value, type)};
+    for (const auto& item : items) args.push_back(CastTo(item, type));
+    auto in = MakeCall("IN", std::move(args), arrow::boolean());
+    return expr.negated ? MakeCall("NOT", {in}, arrow::boolean()) : in;
+  }
+
+  Result<BoundExprPtr> BindLike(const sql::Expr& expr) {
+    ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[0]));
+    ARROW_ASSIGN_OR_RAISE(auto pattern, Bind(*expr.children[1]));
+    if (!IsStringLike(*value->type) && value->type->id() != arrow::Type::NA) {
+      return UnexpectedType(expr, *expr.children[0], *value->type, "\"STRING\"");
+    }
+    if (pattern->kind != BoundExpr::Kind::kLiteral || !IsStringLike(*pattern->type)) {
+      return AnalysisError("UNSUPPORTED_FEATURE.PATTERN",
+                           fmt::format("The pattern of \"{}\" must be a string literal.",
+                                       expr.source_text),
+                           expr.pos);
+    }
+    value = CastTo(value, arrow::utf8());
+    BoundExprPtr result;
+    if (expr.op == "RLIKE") {
+      result = MakeCall("RLIKE", {value, pattern}, arrow::boolean());
+    } else {
+      std::string text = pattern->literal->is_valid
+                             ? static_cast<const arrow::StringScalar&>(*pattern->literal).ToString()
+                             : std::string();
+      result = SimplifyLike(value, text, expr.op == "ILIKE");
+      if (result == nullptr) {
+        result = MakeCall(expr.op, {value, pattern}, arrow::boolean());
+      }
+    }
+    return expr.negated ? MakeCall("NOT", {result}, arrow::boolean()) : result;
+  }
+
+  // LIKE 'abc%' -> STARTS_WITH, '%abc' -> ENDS_WITH, '%abc%' -> CONTAINS, 'abc' -> =, as
+  // Spark's LikeSimplification does; nullptr when the pattern needs the general matcher.
+  static BoundExprPtr SimplifyLike(const BoundExprPtr& value, const std::string& pattern,
+                                   bool case_insensitive) {
+    if (case_insensitive) return nullptr;
+    bool leading = !pattern.empty() && pattern.front() == '%';
+    bool trailing = pattern.size() > (leading ? 1u : 0u) && pattern.back() == '%';
+    std::string core = pattern.substr(leading ? 1 : 0);
+    if (trailing) core.pop_back();
+    if (core.find_first_of("%_\\") != std::string::npos) return nullptr;
+    auto literal = MakeBoundLiteral(std::make_shared<arrow::StringScalar>(core));
+    const char* name = leading && trailing ? "CONTAINS"
+                       : leading           ? "ENDS_WITH"
+                       : trailing          ? "STARTS_WITH"
+                                           : "=";
+    return MakeCall(name, {value, literal}, arrow::boolean());
+  }
+
+  Result<BoundExprPtr> BindFunction(const sql::Expr& expr) {
+    std::string name = Lower(expr.name_parts.back());
+    std::vector<BoundExprPtr> args;
+    for (const auto& child : expr.children) {
+      ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
+      args.push_back(arg);
+    }
+    auto expect_args = [&](size_t n) -> Status {
+      if (args.size() == n) return Status::OK();
+      return AnalysisError(
+          "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+          fmt::format("The `{}` requires {} parameters but the actual number is {}.", name, n,
+                      args.size()),
+          expr.pos);
+    };
+    if (name == "upper" || name == "lower" || name == "trim" || name == "ltrim" ||
+        name == "rtrim") {
+      ARROW_RETURN_NOT_OK(expect_args(1));
+      return MakeCall(name, {CastTo(args[0], arrow::utf8())}, arrow::utf8());
+    }
+    if (name == "length" || name == "char_length" || name == "character_length") {
+      ARROW_RETURN_NOT_OK(expect_args(1));
+      return MakeCall("length", {CastTo(args[0], arrow::utf8())}, arrow::int32());
+    }
+    if (name == "abs") {
+      ARROW_RETURN_NOT_OK(expect_args(1));
+      if (!IsNumeric(*args[0]->type)) {
+        return UnexpectedType(expr, *expr.children[0], *args[0]->type, "\"NUMERIC\"");
+      }
+      return MakeCall("abs", {args[0]}, args[0]->type);
+    }
+    if (name == "coalesce" || name == "nvl" || name == "ifnull") {
+      if (args.empty()) return expect_args(1);
+      std::shared_ptr<arrow::DataType> type = arrow::null();
+      for (const auto& arg : args) {
+        auto common = CommonType(type, arg->type);
+        if (common == nullptr) {
+          return TypeMismatch(expr, "the arguments of coalesce have incompatible types");
+        }
+        type = common;
+      }
+      std::vector<BoundExprPtr> cast_args;
+      for (const auto& arg : args) cast_args.push_back(CastTo(arg, type));
+      return MakeCall("COALESCE", std::move(cast_args), type);
+    }
+    return AnalysisError(
+        "UNRESOLVED_ROUTINE",
+        fmt::format("Cannot resolve routine {} on search path [`system`.`builtin`].",
+                    QuotedName(expr.name_parts)),
+        expr.pos);
+  }
+
+  const Scope& scope_;
+};
+
+}  // namespace
+
+BoundExprPtr CastTo(const BoundExprPtr& expr, const std::shared_ptr<arrow::DataType>& type) {
+  if (expr->type->Equals(*type)) return expr;
+  if (expr->kind == BoundExpr::Kind::kLiteral && !expr->literal->is_valid) {
+    return MakeBoundLiteral(arrow::MakeNullScalar(type));
+  }
+  return MakeCall("CAST", {expr}, type);
+}
+
+Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_parts,
+                                         const Scope& scope, SourcePosition pos) {
+  std::vector<const ScopeColumn*> matches;
+  const std::string& column_name = name_parts.back();
+  for (const auto& column : scope) {
+    if (!NameEquals(column.name, column_name)) continue;
+    size_t qualifier_parts = name_parts.size() - 1;
+    if (qualifier_parts > column.qualifier.size()) continue;
+    bool match = true;
+    size_t offset = column.qualifier.size() - qualifier_parts;
+    for (size_t i = 0; i < qualifier_parts; ++i) {
+      if (!NameEquals(column.qualifier[offset + i], name_parts[i])) match = false;
+    }
+    if (match) matches.push_back(&column);
+  }
+  if (matches.size() == 1) return matches[0];
+  if (matches.size() > 1) {
+    return AnalysisError("AMBIGUOUS_REFERENCE",
+                         fmt::format("Reference {} is ambiguous, could be: [{}].",
+                                     QuotedName(name_parts),
+                                     fmt::join([&] {
+                                       std::vector<std::string> names;
+                                       for (auto* m : matches) {
+                                         auto parts = m->qualifier;
+                                         parts.push_back(m->name);
+                                         names.push_back(QuotedName(parts));
+                                       }
+                                       return names;
+                                     }(), ", ")),
+                         pos);
+  }
+  if (scope.empty()) {
+    return AnalysisError(
+        "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
+        fmt::format("A column, variable, or function parameter with name {} cannot be resolved.",
+                    QuotedName(name_parts)),
+        pos);
+  }
+  std::vector<std::pair<size_t, std::string>> candidates;
+  for (const auto& column : scope) {
+    candidates.emplace_back(EditDistance(column.name, column_name), QuoteIdentifier(column.name));
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> suggestions;
+  for (size_t i = 0; i < candidates.size() && i < 5; ++i) suggestions.push_back(candidates[i].second);
+  return AnalysisError(
+      "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+      fmt::format("A column, variable, or function parameter with name {} cannot be resolved. "
+                  "Did you mean one of the following? [{}].",
+                  QuotedName(name_parts), fmt::join(suggestions, ", ")),
+      pos);
+}
+
+Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope) {
+  return Binder(scope).Bind(expr);
+}
+
+}  // namespace parley

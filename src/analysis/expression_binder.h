@@ -1,0 +1,38 @@
+// ExpressionBinder: resolves a syntax-tree expression against the columns in scope, checks and
+// coerces types per Spark's rules, and returns a typed BoundExpr.
+//
+// Errors name the expression at fault and where it was written: UNRESOLVED_COLUMN.* (with the
+// nearest names suggested), AMBIGUOUS_REFERENCE, DATATYPE_MISMATCH.*, UNRESOLVED_ROUTINE.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plan/bound_expression.h"
+#include "sql/ast.h"
+
+namespace parley {
+
+/// \brief A column visible to expressions: who may qualify it, its name, and its input field.
+struct ScopeColumn {
+  /// Names that may qualify the column, outermost first: {catalog, ns..., table} or {alias}.
+  std::vector<std::string> qualifier;
+  std::string name;
+  std::string field;
+  std::shared_ptr<arrow::DataType> type;
+};
+
+using Scope = std::vector<ScopeColumn>;
+
+/// \brief Bind `expr` against `scope`. Star expressions are rejected here (the query binder
+/// expands them in the select list).
+Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope);
+
+/// \brief Find the column a name refers to: nullptr plus an error when none or several match.
+Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_parts,
+                                         const Scope& scope, SourcePosition pos);
+
+/// \brief Convert `expr` to `type` with a CAST unless it already has that type.
+BoundExprPtr CastTo(const BoundExprPtr& expr, const std::shared_ptr<arrow::DataType>& type);
+
+}  // namespace parley

@@ -1,0 +1,317 @@
+// QueryBinder: FROM, WHERE, the select list, DISTINCT, ORDER BY, LIMIT and OFFSET.
+#include "analysis/query_binder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/analysis_error.h"
+#include "analysis/expression_binder.h"
+#include "analysis/types.h"
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+
+namespace parley {
+namespace {
+
+std::string QuotedParts(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += '.';
+    out += QuoteIdentifier(parts[i]);
+  }
+  return out;
+}
+
+Status TableNotFound(const sql::QualifiedName& name) {
+  return AnalysisError("TABLE_OR_VIEW_NOT_FOUND",
+                       fmt::format("The table or view {} cannot be found. Verify the spelling "
+                                   "and correctness of the schema and catalog.",
+                                   QuotedParts(name.parts)),
+                       name.pos);
+}
+
+// A LIMIT or OFFSET argument: a non-negative integer constant.
+Result<int64_t> LimitValue(const sql::Expr& expr, const char* clause) {
+  ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, {}));
+  if (bound->kind != BoundExpr::Kind::kLiteral || !IsIntegral(*bound->type) ||
+      !bound->literal->is_valid) {
+    return AnalysisError("INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE",
+                         fmt::format("The {} expression \"{}\" is invalid. The limit expression "
+                                     "must be an integer constant.",
+                                     clause, expr.source_text),
+                         expr.pos);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto as_int64, bound->literal->CastTo(arrow::int64()));
+  int64_t value = static_cast<const arrow::Int64Scalar&>(*as_int64).value;
+  if (value < 0) {
+    return AnalysisError("INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE",
+                         fmt::format("The {} expression \"{}\" is invalid. The expression must "
+                                     "be equal to or greater than 0, but got {}.",
+                                     clause, expr.source_text, value),
+                         expr.pos);
+  }
+  return value;
+}
+
+// A table is read only when it declares BATCH_READ and implements SupportsRead; checked at
+// analysis so nothing runs against a table that cannot serve the query.
+Status CheckBatchRead(const ResolvedName& name, const Table& table, SourcePosition pos) {
+  if (table.capabilities().count(TableCapability::kBatchRead) > 0 &&
+      dynamic_cast<const SupportsRead*>(&table) != nullptr) {
+    return Status::OK();
+  }
+  return AnalysisError(
+      "UNSUPPORTED_FEATURE.TABLE_OPERATION",
+      fmt::format("The feature is not supported: Table {} does not support batch scan "
+                  "(capability BATCH_READ). Please check the current catalog and namespace to "
+                  "make sure the qualified table name is expected, and also check the catalog "
+                  "implementation which is configured by \"spark.sql.catalog.{}\".",
+                  name.ToString(), name.catalog->name()),
+      pos);
+}
+
+class SelectBinder {
+ public:
+  SelectBinder(const sql::SelectStatement& select, CatalogManager* catalogs)
+      : select_(select), catalogs_(catalogs) {}
+
+  Result<PlanNodePtr> Bind() {
+    ARROW_ASSIGN_OR_RAISE(auto plan, BindFrom());
+    if (select_.where) {
+      ARROW_ASSIGN_OR_RAISE(auto condition, BindExpression(*select_.where, scope_));
+      if (condition->type->id() != arrow::Type::BOOL) {
+        return AnalysisError(
+            "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+            fmt::format("Cannot resolve \"{}\" due to data type mismatch: filter expression "
+                        "\"{}\" of type \"{}\" is not a boolean.",
+                        select_.where->source_text, select_.where->source_text,
+                        SqlTypeName(*condition->type)),
+            select_.where->pos);
+      }
+      auto filter = std::make_shared<PlanNode>();
+      filter->kind = PlanNode::Kind::kFilter;
+      filter->children = {plan};
+      filter->output = plan->output;
+      filter->condition = condition;
+      plan = filter;
+    }
+    ARROW_ASSIGN_OR_RAISE(plan, BindProjection(plan));
+    if (select_.distinct) {
+      auto distinct = std::make_shared<PlanNode>();
+      distinct->kind = PlanNode::Kind::kDistinct;
+      distinct->children = {plan};
+      distinct->output = plan->output;
+      plan = distinct;
+    }
+    if (!sort_keys_.empty()) {
+      auto sort = std::make_shared<PlanNode>();
+      sort->kind = PlanNode::Kind::kSort;
+      sort->children = {plan};
+      sort->output = plan->output;
+      sort->sort_keys = sort_keys_;
+      plan = sort;
+    }
+    if (select_.limit || select_.offset) {
+      auto limit = std::make_shared<PlanNode>();
+      limit->kind = PlanNode::Kind::kLimit;
+      limit->children = {plan};
+      limit->output = plan->output;
+      if (select_.limit) {
+        ARROW_ASSIGN_OR_RAISE(limit->limit, LimitValue(*select_.limit, "limit"));
+      }
+      if (select_.offset) {
+        ARROW_ASSIGN_OR_RAISE(limit->offset, LimitValue(*select_.offset, "offset"));
+      }
+      plan = limit;
+    }
+    if (hidden_columns_ > 0) {
+      auto project = std::make_shared<PlanNode>();
+      project->kind = PlanNode::Kind::kProject;
+      project->children = {plan};
+      for (size_t i = 0; i + hidden_columns_ < plan->output.size(); ++i) {
+        const auto& field = plan->output[i];
+        project->output.push_back(field);
+        project->exprs.push_back(MakeColumnRef(field.name, field.display, field.type));
+      }
+      plan = project;
+    }
+    return plan;
+  }
+
+ private:
+  Result<PlanNodePtr> BindFrom() {
+    auto node = std::make_shared<PlanNode>();
+    if (!select_.from) {
+      node->kind = PlanNode::Kind::kOneRow;
+      return node;
+    }
+    ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(select_.from->name, catalogs_));
+    ARROW_RETURN_NOT_OK(CheckBatchRead(loaded.first, *loaded.second, select_.from->name.pos));
+    node->kind = PlanNode::Kind::kScan;
+    node->table_name = loaded.first;
+    node->table = loaded.second;
+    std::vector<std::string> qualifier;
+    if (!select_.from->alias.empty()) {
+      qualifier = {select_.from->alias};
+    } else {
+      qualifier = {loaded.first.catalog->name()};
+      for (const auto& part : loaded.first.ident.namespace_path) qualifier.push_back(part);
+      qualifier.push_back(loaded.first.ident.name);
+    }
+    for (const auto& column : node->table->columns()) {
+      node->output.push_back({column.name, column.name, column.type, column.nullable});
+      scope_.push_back({qualifier, column.name, column.name, column.type});
+    }
+    return node;
+  }
+
+  void AddOutput(PlanNode* project, BoundExprPtr expr, std::string display) {
+    std::string name = fmt::format("_c{}", project->output.size());
+    project->output.push_back({name, std::move(display), expr->type, true});
+    project->exprs.push_back(std::move(expr));
+  }
+
+  Result<PlanNodePtr> BindProjection(const PlanNodePtr& input) {
+    auto project = std::make_shared<PlanNode>();
+    project->kind = PlanNode::Kind::kProject;
+    project->children = {input};
+    for (const auto& item : select_.items) {
+      const sql::Expr& expr = *item.expr;
+      if (expr.kind == sql::ExprKind::kStar) {
+        ARROW_RETURN_NOT_OK(ExpandStar(expr, project.get()));
+        continue;
+      }
+      ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, scope_));
+      std::string display = !item.alias.empty()                 ? item.alias
+                            : expr.kind == sql::ExprKind::kColumn ? bound->display
+                                                                  : expr.source_text;
+      AddOutput(project.get(), bound, display);
+    }
+    size_t visible = project->output.size();
+    for (const auto& item : select_.order_by) {
+      ARROW_ASSIGN_OR_RAISE(auto key, BindSortKey(*item.expr, project.get(), visible));
+      SortKey sort_key;
+      sort_key.expr = key;
+      sort_key.ascending = item.ascending;
+      sort_key.nulls_first = item.nulls_first.value_or(item.ascending);
+      sort_keys_.push_back(sort_key);
+    }
+    hidden_columns_ = project->output.size() - visible;
+    return project;
+  }
+
+  Status ExpandStar(const sql::Expr& star, PlanNode* project) {
+    size_t before = project->output.size();
+    for (const auto& column : scope_) {
+      bool match = star.name_parts.size() <= column.qualifier.size();
+      size_t offset = match ? column.qualifier.size() - star.name_parts.size() : 0;
+      for (size_t i = 0; match && i < star.name_parts.size(); ++i) {
+        std::string a = column.qualifier[offset + i];
+        std::string b = star.name_parts[i];
+        std::transform(a.begin(), a.end(), a.begin(), ::tolower);
+        std::transform(b.begin(), b.end(), b.begin(), ::tolower);
+        match = a == b;
+      }
+      if (match) AddOutput(project, MakeColumnRef(column.field, column.name, column.type), column.name);
+    }
+    if (project->output.size() == before) {
+      if (star.name_parts.empty()) {
+        return AnalysisError("INVALID_USAGE_OF_STAR_OR_REGEX",
+                             "Invalid usage of '*' in a SELECT without FROM.", star.pos);
+      }
+      return AnalysisError("CANNOT_RESOLVE_STAR_EXPAND",
+                           fmt::format("Cannot resolve {}.* given input columns [{}].",
+                                       QuotedParts(star.name_parts), [&] {
+                                         std::string names;
+                                         for (const auto& c : scope_) {
+                                           if (!names.empty()) names += ", ";
+                                           names += QuoteIdentifier(c.name);
+                                         }
+                                         return names;
+                                       }()),
+                           star.pos);
+    }
+    return Status::OK();
+  }
+
+  // ORDER BY resolves an ordinal or a select-list name first, then an input expression, which
+  // becomes a hidden projection column (not allowed with DISTINCT).
+  Result<BoundExprPtr> BindSortKey(const sql::Expr& expr, PlanNode* project, size_t visible) {
+    auto output_ref = [&](size_t i) {
+      const auto& field = project->output[i];
+      return MakeColumnRef(field.name, field.display, field.type);
+    };
+    if (expr.kind == sql::ExprKind::kLiteral && expr.literal_kind == sql::LiteralKind::kInteger) {
+      ARROW_ASSIGN_OR_RAISE(auto value, LiteralValue(expr));
+      int64_t ordinal = value->type->id() == arrow::Type::INT32
+                            ? static_cast<const arrow::Int32Scalar&>(*value).value
+                            : -1;
+      if (ordinal < 1 || ordinal > static_cast<int64_t>(visible)) {
+        return AnalysisError("ORDER_BY_POS_OUT_OF_RANGE",
+                             fmt::format("ORDER BY position {} is not in select list (valid "
+                                         "range is [1, {}]).",
+                                         expr.text, visible),
+                             expr.pos);
+      }
+      return output_ref(ordinal - 1);
+    }
+    if (expr.kind == sql::ExprKind::kColumn && expr.name_parts.size() == 1) {
+      std::string wanted = expr.name_parts[0];
+      std::transform(wanted.begin(), wanted.end(), wanted.begin(), ::tolower);
+      for (size_t i = 0; i < visible; ++i) {
+        std::string display = project->output[i].display;
+        std::transform(display.begin(), display.end(), display.begin(), ::tolower);
+        if (display == wanted) return output_ref(i);
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, scope_));
+    for (size_t i = 0; i < project->exprs.size(); ++i) {
+      if (project->exprs[i]->ToString() == bound->ToString()) return output_ref(i);
+    }
+    if (select_.distinct) {
+      return AnalysisError("MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_APPEAR_IN_OPERATION",
+                           fmt::format("Resolved attribute(s) \"{}\" missing from the select "
+                                       "list of a SELECT DISTINCT.",
+                                       expr.source_text),
+                           expr.pos);
+    }
+    AddOutput(project, bound, expr.source_text);
+    return output_ref(project->output.size() - 1);
+  }
+
+  const sql::SelectStatement& select_;
+  CatalogManager* catalogs_;
+  Scope scope_;
+  std::vector<SortKey> sort_keys_;
+  size_t hidden_columns_ = 0;
+};
+
+}  // namespace
+
+Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
+    const sql::QualifiedName& name, CatalogManager* catalogs) {
+  ARROW_ASSIGN_OR_RAISE(auto resolved, catalogs->ResolveTableName(name.parts));
+  auto* table_catalog = dynamic_cast<TableCatalog*>(resolved.catalog.get());
+  if (table_catalog == nullptr) {
+    return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",
+                         fmt::format("Catalog {} does not support tables.",
+                                     QuoteIdentifier(resolved.catalog->name())),
+                         name.pos);
+  }
+  auto table = table_catalog->LoadTable(resolved.ident);
+  if (!table.ok()) {
+    std::string condition = ErrorCondition(table.status());
+    if (condition == "TABLE_OR_VIEW_NOT_FOUND" || condition == "SCHEMA_NOT_FOUND") {
+      return TableNotFound(name);
+    }
+    return table.status();
+  }
+  return std::make_pair(std::move(resolved), std::move(table).ValueUnsafe());
+}
+
+Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs) {
+  return SelectBinder(select, catalogs).Bind();
+}
+
+}  // namespace parley

@@ -1,0 +1,23 @@
+// QueryBinder: turns a SELECT statement into a logical plan, resolving the table through the
+// catalogs and checking its capabilities before anything runs.
+//
+// Plan shape: Scan|OneRow -> [Filter] -> Project -> [Distinct] -> [Sort] -> [Limit] ->
+// [Project dropping ORDER BY helper columns].
+#pragma once
+
+#include "catalog/catalog_manager.h"
+#include "plan/logical_plan.h"
+#include "sql/ast.h"
+
+namespace parley {
+
+/// \brief Bind a SELECT statement. Errors: TABLE_OR_VIEW_NOT_FOUND,
+/// UNSUPPORTED_FEATURE.TABLE_OPERATION (missing BATCH_READ), UNRESOLVED_COLUMN.*, ...
+Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs);
+
+/// \brief Resolve and load a table for reading, mapping "not found" errors to
+/// TABLE_OR_VIEW_NOT_FOUND naming the table as written.
+Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
+    const sql::QualifiedName& name, CatalogManager* catalogs);
+
+}  // namespace parley

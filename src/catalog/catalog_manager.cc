@@ -1,0 +1,196 @@
+// CatalogManager: catalogs from configuration, the current catalog/namespace, and Spark's rules
+// for resolving multi-part names.
+#include "catalog/catalog_manager.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace parley {
+namespace {
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), ::tolower);
+  return text;
+}
+
+bool LooksLikeLibraryPath(const std::string& plugin) {
+  return plugin.find('/') != std::string::npos ||
+         (plugin.size() > 3 && plugin.compare(plugin.size() - 3, 3, ".so") == 0);
+}
+
+Status SchemaNotFound(const std::string& catalog, const std::vector<std::string>& ns) {
+  return MakeError(arrow::StatusCode::KeyError, "SCHEMA_NOT_FOUND",
+                   fmt::format("The schema {}.{} cannot be found. Verify the spelling and "
+                               "correctness of the schema and catalog.",
+                               QuoteIdentifier(catalog), NamespaceToString(ns)));
+}
+
+}  // namespace
+
+std::string NamespaceToString(const std::vector<std::string>& namespace_path) {
+  std::string out;
+  for (size_t i = 0; i < namespace_path.size(); ++i) {
+    if (i > 0) out += '.';
+    out += QuoteIdentifier(namespace_path[i]);
+  }
+  return out;
+}
+
+void PluginRegistry::Register(const std::string& name, Factory factory) {
+  factories_[Lower(name)] = std::move(factory);
+}
+
+const PluginRegistry::Factory* PluginRegistry::Find(const std::string& name) const {
+  auto it = factories_.find(Lower(name));
+  return it == factories_.end() ? nullptr : &it->second;
+}
+
+std::string ResolvedName::ToString() const {
+  return QuoteIdentifier(catalog->name()) + "." + ident.ToString();
+}
+
+CatalogManager::CatalogManager(SqlConf* conf, PluginRegistry registry)
+    : conf_(conf), registry_(std::move(registry)) {}
+
+Result<std::shared_ptr<CatalogPlugin>> CatalogManager::Catalog(const std::string& name) {
+  if (auto it = registered_.find(name); it != registered_.end()) return it->second;
+  if (auto it = catalogs_.find(name); it != catalogs_.end()) return it->second;
+  auto plugin = conf_->Get(kCatalogKeyPrefix + name);
+  if (!plugin) {
+    return MakeError(arrow::StatusCode::KeyError, "CATALOG_NOT_FOUND",
+                     fmt::format("The catalog {} not found. Consider to set the SQL config "
+                                 "{}{} to a catalog plugin.",
+                                 QuoteIdentifier(name), kCatalogKeyPrefix, name));
+  }
+  std::shared_ptr<CatalogPlugin> catalog;
+  if (const auto* factory = registry_.Find(*plugin)) {
+    catalog = (*factory)();
+  } else if (LooksLikeLibraryPath(*plugin)) {
+    ARROW_ASSIGN_OR_RAISE(catalog, LoadPluginLibrary(name, *plugin));
+  } else {
+    return InvalidError("CATALOG_PLUGIN_NOT_FOUND",
+                        fmt::format("The plugin '{}' of catalog {} is neither a built-in "
+                                    "connector nor a shared library path.",
+                                    *plugin, QuoteIdentifier(name)));
+  }
+  Options options;
+  for (const auto& [key, value] : conf_->WithPrefix(kCatalogKeyPrefix + name + ".")) {
+    options[Lower(key)] = value;
+  }
+  ARROW_RETURN_NOT_OK(catalog->Initialize(name, options));
+  catalogs_[name] = catalog;
+  return catalog;
+}
+
+Status CatalogManager::Register(const std::string& name, std::shared_ptr<CatalogPlugin> catalog) {
+  Options options;
+  for (const auto& [key, value] : conf_->WithPrefix(kCatalogKeyPrefix + name + ".")) {
+    options[Lower(key)] = value;
+  }
+  ARROW_RETURN_NOT_OK(catalog->Initialize(name, options));
+  registered_[name] = std::move(catalog);
+  return Status::OK();
+}
+
+bool CatalogManager::IsCatalog(const std::string& name) const {
+  return registered_.count(name) > 0 || conf_->Get(kCatalogKeyPrefix + name).has_value();
+}
+
+std::vector<std::string> CatalogManager::CatalogNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, catalog] : registered_) names.push_back(name);
+  for (const auto& [key, value] : conf_->WithPrefix(kCatalogKeyPrefix)) {
+    if (key.find('.') == std::string::npos) names.push_back(key);
+  }
+  names.push_back(kSessionCatalogName);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+void CatalogManager::Invalidate(const std::string& name) {
+  catalogs_.erase(name);
+  if (current_catalog_ == name) current_namespace_.reset();
+}
+
+std::string CatalogManager::current_catalog() const {
+  if (current_catalog_) return *current_catalog_;
+  return conf_->Get(kDefaultCatalogKey).value_or(kSessionCatalogName);
+}
+
+Result<std::vector<std::string>> CatalogManager::CurrentNamespace() {
+  if (current_namespace_) return *current_namespace_;
+  ARROW_ASSIGN_OR_RAISE(auto catalog, Catalog(current_catalog()));
+  return catalog->DefaultNamespace();
+}
+
+Status CatalogManager::CheckSessionNamespace(const std::string& catalog,
+                                             const std::vector<std::string>& ns) const {
+  if (catalog == kSessionCatalogName && ns.size() != 1) {
+    return InvalidError("REQUIRES_SINGLE_PART_NAMESPACE",
+                        fmt::format("{} requires a single-part namespace, but got {}.",
+                                    kSessionCatalogName, NamespaceToString(ns)));
+  }
+  return Status::OK();
+}
+
+Status CatalogManager::Use(const std::vector<std::string>& parts) {
+  std::string catalog_name = current_catalog();
+  std::vector<std::string> ns = parts;
+  if (!parts.empty() && IsCatalog(parts[0])) {
+    catalog_name = parts[0];
+    ns.assign(parts.begin() + 1, parts.end());
+  }
+  ARROW_ASSIGN_OR_RAISE(auto catalog, Catalog(catalog_name));
+  if (ns.empty()) ns = catalog->DefaultNamespace();
+  if (!ns.empty()) {
+    ARROW_RETURN_NOT_OK(CheckSessionNamespace(catalog_name, ns));
+    if (auto* namespaces = dynamic_cast<SupportsNamespaces*>(catalog.get())) {
+      ARROW_ASSIGN_OR_RAISE(bool exists, namespaces->NamespaceExists(ns));
+      if (!exists) return SchemaNotFound(catalog_name, ns);
+    }
+  }
+  current_catalog_ = catalog_name;
+  current_namespace_ = ns;
+  return Status::OK();
+}
+
+Result<ResolvedName> CatalogManager::ResolveTableName(const std::vector<std::string>& parts) {
+  if (parts.empty()) return Status::Invalid("empty table name");
+  std::string catalog_name = current_catalog();
+  std::vector<std::string> ns;
+  if (parts.size() == 1) {
+    ARROW_ASSIGN_OR_RAISE(ns, CurrentNamespace());
+  } else if (IsCatalog(parts[0])) {
+    catalog_name = parts[0];
+    ns.assign(parts.begin() + 1, parts.end() - 1);
+    if (ns.empty() && catalog_name == kSessionCatalogName) ns = {"default"};
+  } else {
+    ns.assign(parts.begin(), parts.end() - 1);
+  }
+  ARROW_RETURN_NOT_OK(CheckSessionNamespace(catalog_name, ns));
+  ARROW_ASSIGN_OR_RAISE(auto catalog, Catalog(catalog_name));
+  return ResolvedName{std::move(catalog), Identifier{std::move(ns), parts.back()}};
+}
+
+Result<std::pair<std::shared_ptr<CatalogPlugin>, std::vector<std::string>>>
+CatalogManager::ResolveNamespace(const std::vector<std::string>& parts) {
+  std::string catalog_name = current_catalog();
+  std::vector<std::string> ns = parts;
+  if (!parts.empty() && IsCatalog(parts[0])) {
+    catalog_name = parts[0];
+    ns.assign(parts.begin() + 1, parts.end());
+  }
+  ARROW_ASSIGN_OR_RAISE(auto catalog, Catalog(catalog_name));
+  if (!ns.empty()) {
+    ARROW_RETURN_NOT_OK(CheckSessionNamespace(catalog_name, ns));
+    if (auto* namespaces = dynamic_cast<SupportsNamespaces*>(catalog.get())) {
+      ARROW_ASSIGN_OR_RAISE(bool exists, namespaces->NamespaceExists(ns));
+      if (!exists) return SchemaNotFound(catalog_name, ns);
+    }
+  }
+  return std::make_pair(std::move(catalog), std::move(ns));
+}
+
+}  // namespace parley

@@ -1,0 +1,91 @@
+// CatalogManager: creates, initializes and caches the session's catalogs, tracks the current
+// catalog and namespace, and resolves multi-part names to (catalog, identifier) as Spark does.
+//
+// Catalogs come from configuration: `spark.sql.catalog.<name>` names a plugin, either a
+// built-in registered in the PluginRegistry or the path of a shared library exporting
+// PARLEY_CATALOG_FACTORY_SYMBOL (see parley/connector/plugin.h). A catalog is created on first
+// use and re-created when its settings change. Not thread-safe: a Session owns one.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/sql_conf.h"
+#include "parley/connector/catalog.h"
+
+namespace parley {
+
+/// \brief Built-in catalog plugins by name ("memory", later "delta", "jdbc", "files").
+class PluginRegistry {
+ public:
+  using Factory = std::function<std::shared_ptr<CatalogPlugin>()>;
+  /// \brief Register a built-in plugin under `name` (replacing an earlier one).
+  void Register(const std::string& name, Factory factory);
+  /// \brief The factory of a built-in plugin, or nullptr when none has that name.
+  const Factory* Find(const std::string& name) const;
+
+ private:
+  std::map<std::string, Factory> factories_;
+};
+
+/// \brief Load a catalog plugin from a shared library path (kept loaded for the process).
+Result<std::shared_ptr<CatalogPlugin>> LoadPluginLibrary(const std::string& catalog_name,
+                                                         const std::string& path);
+
+/// \brief A name resolved to its catalog and the identifier inside it.
+struct ResolvedName {
+  std::shared_ptr<CatalogPlugin> catalog;
+  Identifier ident;
+  /// Catalog name, namespace and table: what messages and EXPLAIN print.
+  std::string ToString() const;
+};
+
+class CatalogManager {
+ public:
+  CatalogManager(SqlConf* conf, PluginRegistry registry);
+
+  /// \brief The catalog called `name`, created from configuration on first use.
+  /// CATALOG_NOT_FOUND when no `spark.sql.catalog.<name>` is set.
+  Result<std::shared_ptr<CatalogPlugin>> Catalog(const std::string& name);
+  /// \brief Register an already-built catalog; it is initialized with its configured options.
+  Status Register(const std::string& name, std::shared_ptr<CatalogPlugin> catalog);
+  /// \brief Whether `name` is a registered or configured catalog.
+  bool IsCatalog(const std::string& name) const;
+  /// \brief Names of every registered or configured catalog, sorted.
+  std::vector<std::string> CatalogNames() const;
+  /// \brief Forget a cached catalog so it is created again (after its settings changed).
+  void Invalidate(const std::string& name);
+
+  /// \brief The current catalog's name (USE, else spark.sql.defaultCatalog).
+  std::string current_catalog() const;
+  /// \brief The current namespace (USE, else the catalog's default namespace).
+  Result<std::vector<std::string>> CurrentNamespace();
+  /// \brief Apply `USE parts`: a catalog name, a catalog plus namespace, or a namespace of the
+  /// current catalog. SCHEMA_NOT_FOUND when the namespace does not exist.
+  Status Use(const std::vector<std::string>& parts);
+
+  /// \brief Resolve a table name of 1..n parts to a catalog and identifier, as Spark does.
+  Result<ResolvedName> ResolveTableName(const std::vector<std::string>& parts);
+  /// \brief Resolve a namespace name (SHOW TABLES IN x): catalog plus namespace path.
+  Result<std::pair<std::shared_ptr<CatalogPlugin>, std::vector<std::string>>> ResolveNamespace(
+      const std::vector<std::string>& parts);
+
+ private:
+  Status CheckSessionNamespace(const std::string& catalog,
+                               const std::vector<std::string>& namespace_path) const;
+
+  SqlConf* conf_;
+  PluginRegistry registry_;
+  std::map<std::string, std::shared_ptr<CatalogPlugin>> catalogs_;
+  std::map<std::string, std::shared_ptr<CatalogPlugin>> registered_;
+  std::optional<std::string> current_catalog_;
+  std::optional<std::vector<std::string>> current_namespace_;
+};
+
+/// \brief Render a namespace path with Spark's quoting: `a`.`b`.
+std::string NamespaceToString(const std::vector<std::string>& namespace_path);
+
+}  // namespace parley

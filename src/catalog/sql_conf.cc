@@ -1,0 +1,76 @@
+// SqlConf: user values over a table of known defaults.
+#include "catalog/sql_conf.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace parley {
+namespace {
+
+const std::vector<ConfEntry>& KnownEntries() {
+  static const std::vector<ConfEntry> kEntries = {
+      {kDefaultCatalogKey, kSessionCatalogName,
+       "The catalog that one-part and two-part names resolve in."},
+      {std::string(kCatalogKeyPrefix) + kSessionCatalogName, "memory",
+       "The plugin of the session catalog."},
+      {"spark.sql.ansi.enabled", "true", "ANSI SQL semantics (errors instead of NULLs)."},
+      {"spark.sql.caseSensitive", "false", "Whether identifiers are case-sensitive."},
+      {kRoundTripTasksKey, "false",
+       "Round-trip every input partition and reader factory through bytes before use."},
+  };
+  return kEntries;
+}
+
+}  // namespace
+
+SqlConf::SqlConf() = default;
+
+void SqlConf::Set(const std::string& key, const std::string& value) { values_[key] = value; }
+
+void SqlConf::Unset(const std::string& key) { values_.erase(key); }
+
+void SqlConf::Clear() { values_.clear(); }
+
+std::optional<std::string> SqlConf::Get(const std::string& key) const {
+  if (auto it = values_.find(key); it != values_.end()) return it->second;
+  for (const auto& entry : KnownEntries()) {
+    if (entry.key == key) return entry.default_value;
+  }
+  return std::nullopt;
+}
+
+Result<std::string> SqlConf::GetOrError(const std::string& key) const {
+  if (auto value = Get(key)) return *value;
+  return MakeError(arrow::StatusCode::KeyError, "SQL_CONF_NOT_FOUND",
+                   fmt::format("The SQL config \"{}\" cannot be found. Please verify that the "
+                               "config exists.",
+                               key));
+}
+
+bool SqlConf::GetBool(const std::string& key, bool fallback) const {
+  auto value = Get(key);
+  if (!value) return fallback;
+  std::string lower = *value;
+  std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+  if (lower == "true") return true;
+  if (lower == "false") return false;
+  return fallback;
+}
+
+std::vector<std::pair<ConfEntry, std::string>> SqlConf::KnownWithValues() const {
+  std::vector<std::pair<ConfEntry, std::string>> out;
+  for (const auto& entry : KnownEntries()) out.emplace_back(entry, *Get(entry.key));
+  return out;
+}
+
+std::map<std::string, std::string> SqlConf::WithPrefix(const std::string& prefix) const {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : values_) {
+    if (key.size() > prefix.size() && key.compare(0, prefix.size(), prefix) == 0) {
+      out[key.substr(prefix.size())] = value;
+    }
+  }
+  return out;
+}
+
+}  // namespace parley

@@ -1,0 +1,79 @@
+// Error conditions: building statuses that carry a Spark-style condition and reading it back.
+#include "parley/connector/status.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+namespace parley {
+namespace {
+
+// SQLSTATE of the conditions Parley raises, keyed by the condition's class (the part before
+// the first '.'). Values follow Spark's error-conditions table.
+std::string SqlStateFor(std::string_view condition) {
+  static const std::pair<const char*, const char*> kStates[] = {
+      {"AMBIGUOUS_REFERENCE", "42704"},
+      {"ARITHMETIC_OVERFLOW", "22003"},
+      {"CAST_INVALID_INPUT", "22018"},
+      {"CATALOG_NOT_FOUND", "42P08"},
+      {"COLUMN_ALREADY_EXISTS", "42711"},
+      {"CONNECTOR_CONTRACT_VIOLATION", "XX000"},
+      {"DATATYPE_MISMATCH", "42K09"},
+      {"DATATYPE_MISSING_SIZE", "42K01"},
+      {"DIVIDE_BY_ZERO", "22012"},
+      {"FAILED_READ_FILE", "KD001"},
+      {"INCOMPATIBLE_DATA_FOR_TABLE", "KD000"},
+      {"INTERNAL_ERROR", "XX000"},
+      {"INVALID_ESC", "42604"},
+      {"INVALID_PROPERTY_KEY", "42602"},
+      {"INVALID_LIMIT_LIKE_EXPRESSION", "42K0E"},
+      {"INVALID_SCHEMA_OR_RELATION_NAME", "42602"},
+      {"PARSE_SYNTAX_ERROR", "42601"},
+      {"PATH_NOT_FOUND", "42K03"},
+      {"REQUIRES_SINGLE_PART_NAMESPACE", "42K05"},
+      {"SCHEMA_ALREADY_EXISTS", "42P06"},
+      {"SCHEMA_NOT_EMPTY", "2BP01"},
+      {"SCHEMA_NOT_FOUND", "42704"},
+      {"SQL_CONF_NOT_FOUND", "42K0I"},
+      {"TABLE_OR_VIEW_ALREADY_EXISTS", "42P07"},
+      {"TABLE_OR_VIEW_NOT_FOUND", "42P01"},
+      {"UNRESOLVED_COLUMN", "42703"},
+      {"UNRESOLVED_ROUTINE", "42883"},
+      {"UNSUPPORTED_DATATYPE", "0A000"},
+      {"UNSUPPORTED_FEATURE", "0A000"},
+  };
+  std::string_view cls = condition.substr(0, condition.find('.'));
+  for (const auto& [name, state] : kStates) {
+    if (cls == name) return state;
+  }
+  return {};
+}
+
+}  // namespace
+
+Status MakeError(arrow::StatusCode code, std::string_view condition, std::string_view message) {
+  auto detail = std::make_shared<ErrorDetail>(std::string(condition), SqlStateFor(condition));
+  return Status(code, fmt::format("[{}] {}", condition, message), std::move(detail));
+}
+
+Status InvalidError(std::string_view condition, std::string_view message) {
+  return MakeError(arrow::StatusCode::Invalid, condition, message);
+}
+
+std::string ErrorCondition(const Status& status) {
+  if (status.ok() || status.detail() == nullptr) return {};
+  if (std::string_view(status.detail()->type_id()) != ErrorDetail::kTypeId) return {};
+  return static_cast<const ErrorDetail&>(*status.detail()).condition();
+}
+
+std::string QuoteIdentifier(std::string_view part) {
+  std::string quoted = "`";
+  for (char c : part) {
+    if (c == '`') quoted += '`';
+    quoted += c;
+  }
+  quoted += '`';
+  return quoted;
+}
+
+}  // namespace parley

@@ -1,0 +1,76 @@
+// Executor tests: one task per input partition, through the internal planning API, over the
+// test connector and over the example range plugin loaded from its shared library.
+#include "exec/executor.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/query_binder.h"
+#include "arrow/table.h"
+#include "catalog/catalog_manager.h"
+#include "plan/pushdown.h"
+#include "sql/parser.h"
+#include "testing/gtest_util.h"
+#include "testing/test_connector.h"
+
+namespace parley {
+namespace {
+
+class ExecutorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    conf_.Set("spark.sql.catalog.ex", PARLEY_EXAMPLE_RANGE_PATH);
+    catalog_ = std::make_shared<testing::TestCatalog>();
+    testing::TestTableOptions options;
+    options.partitions = 2;
+    catalog_->AddTable("t", testing::MakeIntTable({"a"}, {{1, 2, 3, 4, 5, 6}}), options);
+    ASSERT_OK(catalogs_.Register("tc", catalog_));
+  }
+
+  Result<ExecutionResult> Run(const std::string& text) {
+    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
+    ARROW_ASSIGN_OR_RAISE(
+        auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
+    ARROW_ASSIGN_OR_RAISE(plan, NegotiatePushdown(plan));
+    ScanRunOptions options;
+    options.round_trip_tasks = true;
+    return ExecutePlan(plan, options);
+  }
+
+  SqlConf conf_;
+  CatalogManager catalogs_{&conf_, PluginRegistry{}};
+  std::shared_ptr<testing::TestCatalog> catalog_;
+};
+
+TEST_F(ExecutorTest, TwoPartitionsRunAsTwoTasks) {
+  ASSERT_OK_AND_ASSIGN(auto result, Run("SELECT a FROM tc.default.t"));
+  ASSERT_EQ(result.task_metrics.size(), 2u);
+  EXPECT_EQ(result.task_metrics[0].partition, 0u);
+  EXPECT_EQ(result.task_metrics[1].partition, 1u);
+  EXPECT_EQ(result.task_metrics[0].rows, 3);
+  EXPECT_EQ(result.task_metrics[1].rows, 3);
+  EXPECT_EQ(result.table->num_rows(), 6);
+}
+
+TEST_F(ExecutorTest, PluginLibraryTablesRunTheirPartitionsAsTasks) {
+  ASSERT_OK_AND_ASSIGN(auto simple, Run("SELECT i, j FROM ex.default.simple ORDER BY i"));
+  ASSERT_EQ(simple.task_metrics.size(), 2u);
+  EXPECT_EQ(simple.table->num_rows(), 10);
+  EXPECT_EQ(simple.table->schema()->field(0)->name(), "i");
+  // The filtered table plans from the accepted threshold: [7, 10) is one partition.
+  ASSERT_OK_AND_ASSIGN(auto filtered,
+                       Run("SELECT j FROM ex.default.filtered WHERE i > 6 AND i > j"));
+  ASSERT_EQ(filtered.task_metrics.size(), 1u);
+  EXPECT_EQ(filtered.task_metrics[0].rows, 3);
+  ASSERT_OK_AND_ASSIGN(auto j, filtered.table->CombineChunks());
+  EXPECT_EQ(j->column(0)->ToString(), "[\n  [\n    -7,\n    -8,\n    -9\n  ]\n]");
+}
+
+TEST_F(ExecutorTest, MissingPluginLibraryIsAClearError) {
+  conf_.Set("spark.sql.catalog.bad", "/nonexistent/libnope.so");
+  auto result = Run("SELECT * FROM bad.default.t");
+  ASSERT_RAISES_CONDITION("CATALOG_PLUGIN_NOT_LOADABLE", result);
+  EXPECT_NE(result.status().message().find("/nonexistent/libnope.so"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace parley

@@ -1,0 +1,18 @@
+// Lowering of bound expressions to Arrow compute expressions, with Spark's ANSI semantics
+// (checked arithmetic, SQL three-valued logic, null-safe equality).
+#pragma once
+
+#include "arrow/compute/expression.h"
+#include "parley/connector/status.h"
+#include "plan/bound_expression.h"
+
+namespace parley {
+
+/// \brief The Arrow compute expression evaluating `expr` over its input's fields by name.
+Result<arrow::compute::Expression> LowerExpression(const BoundExpr& expr);
+
+/// \brief Give a runtime error from Arrow its Spark condition (ARITHMETIC_OVERFLOW,
+/// DIVIDE_BY_ZERO, CAST_INVALID_INPUT, ...); statuses that already carry one pass unchanged.
+Status ToSparkError(const Status& status);
+
+}  // namespace parley

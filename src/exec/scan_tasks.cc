@@ -1,0 +1,128 @@
+// Scan task execution. Tasks run on Arrow's CPU thread pool (sized to the cores); the driver
+// thread plans partitions, hands each task its partition, and gathers the batches in partition
+// order. Test mode round-trips factory and partitions through bytes, as crossing to an executor
+// would, so a connector that holds a live handle fails here rather than on a cluster.
+#include "exec/scan_tasks.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "arrow/record_batch.h"
+#include "arrow/table.h"
+#include "arrow/util/future.h"
+#include "arrow/util/thread_pool.h"
+#include "plan/pushdown.h"
+
+namespace parley {
+namespace {
+
+Status NotSerializable(const PlanNode& scan, const std::string& what, const Status& cause) {
+  return MakeError(arrow::StatusCode::Invalid,
+                   "CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
+                   fmt::format("The {} of table {} does not round-trip through bytes: {}", what,
+                               scan.table_name.ToString(), cause.message()));
+}
+
+Result<std::shared_ptr<PartitionReaderFactory>> RoundTripFactory(
+    const PlanNode& scan, const std::shared_ptr<PartitionReaderFactory>& factory) {
+  auto bytes = factory->Serialize();
+  if (!bytes.ok()) return NotSerializable(scan, "reader factory", bytes.status());
+  auto rebuilt = scan.negotiation->batch->DeserializeReaderFactory(*bytes);
+  if (!rebuilt.ok()) return NotSerializable(scan, "reader factory", rebuilt.status());
+  auto again = (*rebuilt)->Serialize();
+  if (!again.ok() || *again != *bytes) {
+    return NotSerializable(scan, "reader factory",
+                           Status::Invalid("the rebuilt factory serializes differently"));
+  }
+  return *rebuilt;
+}
+
+Result<std::shared_ptr<InputPartition>> RoundTripPartition(
+    const PlanNode& scan, const PartitionReaderFactory& factory,
+    const std::shared_ptr<InputPartition>& partition, size_t index) {
+  std::string what = fmt::format("input partition {}", index);
+  auto bytes = partition->Serialize();
+  if (!bytes.ok()) return NotSerializable(scan, what, bytes.status());
+  auto rebuilt = factory.DeserializePartition(*bytes);
+  if (!rebuilt.ok()) return NotSerializable(scan, what, rebuilt.status());
+  auto again = (*rebuilt)->Serialize();
+  if (!again.ok() || *again != *bytes) {
+    return NotSerializable(scan, what,
+                           Status::Invalid("the rebuilt partition serializes differently"));
+  }
+  return *rebuilt;
+}
+
+struct TaskOutput {
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  TaskMetrics metrics;
+};
+
+Result<TaskOutput> RunTask(const PlanNode& scan, const PartitionReaderFactory& factory,
+                           const InputPartition& partition, size_t index,
+                           const std::shared_ptr<arrow::Schema>& schema) {
+  auto start = std::chrono::steady_clock::now();
+  TaskOutput output;
+  output.metrics.partition = index;
+  ARROW_ASSIGN_OR_RAISE(auto reader, factory.CreateReader(partition));
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(auto batch, reader->Next());
+    if (batch == nullptr) break;
+    if (!batch->schema()->Equals(*schema, /*check_metadata=*/false)) {
+      return MakeError(arrow::StatusCode::Invalid,
+                       "CONNECTOR_CONTRACT_VIOLATION.READ_SCHEMA_MISMATCH",
+                       fmt::format("The reader of table {} produced a batch with schema {} "
+                                   "where ReadSchema() is {}.",
+                                   scan.table_name.ToString(), batch->schema()->ToString(),
+                                   schema->ToString()));
+    }
+    output.metrics.rows += batch->num_rows();
+    output.metrics.batches += 1;
+    output.batches.push_back(std::move(batch));
+  }
+  output.metrics.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return output;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRunOptions& options,
+                                                   std::vector<TaskMetrics>* metrics) {
+  ARROW_RETURN_NOT_OK(PlanScanPartitions(scan));
+  auto& negotiation = *scan->negotiation;
+  auto schema = negotiation.scan->ReadSchema();
+  ARROW_ASSIGN_OR_RAISE(auto factory, negotiation.batch->CreateReaderFactory());
+  std::vector<std::shared_ptr<InputPartition>> partitions = negotiation.partitions;
+  if (options.round_trip_tasks) {
+    ARROW_ASSIGN_OR_RAISE(factory, RoundTripFactory(*scan, factory));
+    for (size_t i = 0; i < partitions.size(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(partitions[i], RoundTripPartition(*scan, *factory, partitions[i], i));
+    }
+  }
+  auto* pool = arrow::internal::GetCpuThreadPool();
+  std::vector<arrow::Future<TaskOutput>> futures;
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto future, pool->Submit([scan, factory, partition = partitions[i], i,
+                                                     schema]() -> Result<TaskOutput> {
+      return RunTask(*scan, *factory, *partition, i, schema);
+    }));
+    futures.push_back(std::move(future));
+  }
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  Status first_error;
+  for (auto& future : futures) {
+    auto result = future.result();
+    if (!result.ok()) {
+      if (first_error.ok()) first_error = result.status();
+      continue;
+    }
+    metrics->push_back(result->metrics);
+    for (auto& batch : result->batches) batches.push_back(std::move(batch));
+  }
+  ARROW_RETURN_NOT_OK(first_error);
+  return arrow::Table::FromRecordBatches(schema, std::move(batches));
+}
+
+}  // namespace parley

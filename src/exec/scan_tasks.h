@@ -1,0 +1,33 @@
+// Scan tasks: one task per input partition, run on a thread pool, each creating its reader from
+// the (optionally round-tripped) reader factory and draining it into Arrow batches.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "arrow/type_fwd.h"
+#include "plan/logical_plan.h"
+
+namespace parley {
+
+/// \brief What one task did: for EXPLAIN ANALYZE and tests.
+struct TaskMetrics {
+  size_t partition = 0;
+  int64_t rows = 0;
+  int64_t batches = 0;
+  double seconds = 0;
+};
+
+/// \brief Options of a scan run.
+struct ScanRunOptions {
+  /// Serialize and rebuild the reader factory and every partition before use, failing with
+  /// CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE when that does not round-trip.
+  bool round_trip_tasks = false;
+};
+
+/// \brief Run every partition of a negotiated scan node as its own task and return the rows
+/// as one table with the scan's read schema. Appends one TaskMetrics per task to `metrics`.
+Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRunOptions& options,
+                                                   std::vector<TaskMetrics>* metrics);
+
+}  // namespace parley

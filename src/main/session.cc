@@ -1,0 +1,319 @@
+// The Session: parses each statement, runs commands (SET, USE, SHOW, DESCRIBE, EXPLAIN) itself
+// and queries through analysis -> pushdown negotiation -> execution. Built-in connectors are
+// registered here, at the top of the dependency graph, exactly as an external plugin would be.
+#include "parley/session.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "analysis/analysis_error.h"
+#include "analysis/query_binder.h"
+#include "arrow/array/builder_binary.h"
+#include "arrow/array/builder_primitive.h"
+#include "arrow/record_batch.h"
+#include "arrow/table.h"
+#include "catalog/catalog_manager.h"
+#include "connectors/memory/memory_catalog.h"
+#include "exec/executor.h"
+#include "plan/explain.h"
+#include "plan/pushdown.h"
+#include "sql/parser.h"
+
+namespace parley {
+namespace {
+
+using StringRows = std::vector<std::vector<std::string>>;
+
+Result<std::shared_ptr<arrow::Table>> StringTable(const std::vector<std::string>& columns,
+                                                  const StringRows& rows) {
+  arrow::FieldVector fields;
+  arrow::ArrayVector arrays;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    arrow::StringBuilder builder;
+    for (const auto& row : rows) ARROW_RETURN_NOT_OK(builder.Append(row[c]));
+    ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
+    fields.push_back(arrow::field(columns[c], arrow::utf8(), false));
+    arrays.push_back(array);
+  }
+  return arrow::Table::Make(arrow::schema(fields), arrays, static_cast<int64_t>(rows.size()));
+}
+
+std::shared_ptr<arrow::Table> EmptyResult() {
+  return arrow::Table::Make(arrow::schema({}), arrow::ArrayVector{}, 0);
+}
+
+// Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
+// alternatives, matching ignores case.
+bool MatchesPattern(const std::string& name, const std::optional<std::string>& pattern) {
+  if (!pattern) return true;
+  std::string regex;
+  for (char c : *pattern) {
+    if (c == '*') {
+      regex += ".*";
+    } else if (c == '|') {
+      regex += '|';
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      regex += c;
+    } else {
+      regex += '\\';
+      regex += c;
+    }
+  }
+  return std::regex_match(name, std::regex("(" + regex + ")", std::regex::icase));
+}
+
+std::string JoinNamespace(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += '.';
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), ::tolower);
+  return text;
+}
+
+class SessionImpl : public Session {
+ public:
+  SessionImpl(SessionOptions options, PluginRegistry registry)
+      : options_(std::move(options)), catalogs_(&conf_, std::move(registry)) {
+    for (const auto& [key, value] : options_.conf) conf_.Set(key, value);
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Sql(std::string_view text,
+                                            SourcePosition origin) override {
+    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text, origin));
+    return Execute(statement);
+  }
+
+  Result<std::shared_ptr<arrow::RecordBatchReader>> SqlReader(std::string_view text,
+                                                              SourcePosition origin) override {
+    ARROW_ASSIGN_OR_RAISE(auto table, Sql(text, origin));
+    return std::make_shared<arrow::TableBatchReader>(std::move(table));
+  }
+
+  Status RegisterCatalog(const std::string& name,
+                         std::shared_ptr<CatalogPlugin> catalog) override {
+    return catalogs_.Register(name, std::move(catalog));
+  }
+
+  Result<std::shared_ptr<CatalogPlugin>> Catalog(const std::string& name) override {
+    return catalogs_.Catalog(name);
+  }
+
+  Result<std::string> GetConf(const std::string& key) const override {
+    return conf_.GetOrError(key);
+  }
+
+ private:
+  Result<std::shared_ptr<arrow::Table>> Execute(const sql::Statement& statement) {
+    return std::visit([&](const auto& node) { return Run(node, statement.pos); }, statement.node);
+  }
+
+  Result<PlanNodePtr> PlanQuery(const sql::SelectStatement& select) {
+    ARROW_ASSIGN_OR_RAISE(auto plan, BindSelect(select, &catalogs_));
+    return NegotiatePushdown(plan);
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::SelectStatement& select, SourcePosition) {
+    ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(select));
+    ScanRunOptions options;
+    options.round_trip_tasks = conf_.GetBool(kRoundTripTasksKey, false);
+    ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, options));
+    return result.table;
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::Explain& explain, SourcePosition pos) {
+    const auto* select = std::get_if<sql::SelectStatement>(&explain.statement->node);
+    if (select == nullptr) {
+      return AnalysisError("UNSUPPORTED_FEATURE.EXPLAIN_COMMAND",
+                           "EXPLAIN supports queries; commands run directly.", pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(*select));
+    ARROW_ASSIGN_OR_RAISE(auto text, ExplainPlan(plan, explain.mode));
+    return StringTable({"plan"}, {{text}});
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowCatalogs& show, SourcePosition) {
+    StringRows rows;
+    for (const auto& name : catalogs_.CatalogNames()) {
+      if (MatchesPattern(name, show.pattern)) rows.push_back({name});
+    }
+    return StringTable({"catalog"}, rows);
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowNamespaces& show, SourcePosition pos) {
+    std::vector<std::string> parts = show.parent ? show.parent->parts : std::vector<std::string>{};
+    ARROW_ASSIGN_OR_RAISE(auto resolved, catalogs_.ResolveNamespace(parts));
+    auto* namespaces = dynamic_cast<SupportsNamespaces*>(resolved.first.get());
+    if (namespaces == nullptr) {
+      return AnalysisError("MISSING_CATALOG_ABILITY.NAMESPACES",
+                           fmt::format("Catalog {} does not support namespaces.",
+                                       QuoteIdentifier(resolved.first->name())),
+                           pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto list, namespaces->ListNamespaces(resolved.second));
+    StringRows rows;
+    for (const auto& ns : list) {
+      std::string name = JoinNamespace(ns);
+      if (MatchesPattern(name, show.pattern)) rows.push_back({name});
+    }
+    return StringTable({"namespace"}, rows);
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowTables& show, SourcePosition pos) {
+    std::shared_ptr<CatalogPlugin> catalog;
+    std::vector<std::string> ns;
+    if (show.namespace_name) {
+      ARROW_ASSIGN_OR_RAISE(std::tie(catalog, ns),
+                            catalogs_.ResolveNamespace(show.namespace_name->parts));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(catalog, catalogs_.Catalog(catalogs_.current_catalog()));
+      ARROW_ASSIGN_OR_RAISE(ns, catalogs_.CurrentNamespace());
+    }
+    auto* tables = dynamic_cast<TableCatalog*>(catalog.get());
+    if (tables == nullptr) {
+      return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",
+                           fmt::format("Catalog {} does not support tables.",
+                                       QuoteIdentifier(catalog->name())),
+                           pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto idents, tables->ListTables(ns));
+    arrow::StringBuilder namespaces, names;
+    arrow::BooleanBuilder temporary;
+    for (const auto& ident : idents) {
+      if (!MatchesPattern(ident.name, show.pattern)) continue;
+      ARROW_RETURN_NOT_OK(namespaces.Append(JoinNamespace(ident.namespace_path)));
+      ARROW_RETURN_NOT_OK(names.Append(ident.name));
+      ARROW_RETURN_NOT_OK(temporary.Append(false));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto ns_array, namespaces.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto name_array, names.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto temp_array, temporary.Finish());
+    auto schema = arrow::schema({arrow::field("namespace", arrow::utf8(), false),
+                                 arrow::field("tableName", arrow::utf8(), false),
+                                 arrow::field("isTemporary", arrow::boolean(), false)});
+    return arrow::Table::Make(schema, {ns_array, name_array, temp_array});
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeTable& describe, SourcePosition) {
+    ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(describe.table, &catalogs_));
+    const auto& [name, table] = loaded;
+    arrow::StringBuilder col_names, types, comments;
+    auto add = [&](const std::string& a, const std::string& b,
+                   const std::string& c) -> Status {
+      ARROW_RETURN_NOT_OK(col_names.Append(a));
+      ARROW_RETURN_NOT_OK(types.Append(b));
+      return c.empty() ? comments.AppendNull() : comments.Append(c);
+    };
+    for (const auto& column : table->columns()) {
+      ARROW_RETURN_NOT_OK(add(column.name, Lower(SqlTypeName(*column.type)), column.comment));
+    }
+    auto partitioning = table->partitioning();
+    if (!partitioning.empty()) {
+      ARROW_RETURN_NOT_OK(add("# Partition Information", "", ""));
+      for (size_t i = 0; i < partitioning.size(); ++i) {
+        ARROW_RETURN_NOT_OK(add(fmt::format("Part {}", i), partitioning[i]->ToString(), ""));
+      }
+    }
+    if (describe.extended) {
+      ARROW_RETURN_NOT_OK(add("", "", ""));
+      ARROW_RETURN_NOT_OK(add("# Detailed Table Information", "", ""));
+      ARROW_RETURN_NOT_OK(add("Catalog", name.catalog->name(), ""));
+      ARROW_RETURN_NOT_OK(add("Namespace", JoinNamespace(name.ident.namespace_path), ""));
+      ARROW_RETURN_NOT_OK(add("Table", name.ident.name, ""));
+      std::vector<std::string> capabilities;
+      for (auto capability : table->capabilities()) {
+        capabilities.push_back(TableCapabilityName(capability));
+      }
+      ARROW_RETURN_NOT_OK(
+          add("Capabilities", fmt::format("[{}]", fmt::join(capabilities, ", ")), ""));
+      for (const auto& [key, value] : table->properties()) {
+        ARROW_RETURN_NOT_OK(add(key, value, ""));
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto a, col_names.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto b, types.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto c, comments.Finish());
+    auto schema = arrow::schema({arrow::field("col_name", arrow::utf8(), false),
+                                 arrow::field("data_type", arrow::utf8(), false),
+                                 arrow::field("comment", arrow::utf8(), true)});
+    return arrow::Table::Make(schema, {a, b, c});
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::Use& use, SourcePosition) {
+    ARROW_RETURN_NOT_OK(catalogs_.Use(use.name.parts));
+    return EmptyResult();
+  }
+
+  // A changed `spark.sql.catalog.<name>[.<option>]` makes the catalog load again on next use.
+  void InvalidateCatalogFor(const std::string& key) {
+    std::string prefix = kCatalogKeyPrefix;
+    if (key.compare(0, prefix.size(), prefix) != 0) return;
+    std::string rest = key.substr(prefix.size());
+    catalogs_.Invalidate(rest.substr(0, rest.find('.')));
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::SetConfig& set, SourcePosition pos) {
+    if (set.verbose) {
+      StringRows rows;
+      for (const auto& [entry, value] : conf_.KnownWithValues()) {
+        rows.push_back({entry.key, value, entry.doc});
+      }
+      return StringTable({"key", "value", "meaning"}, rows);
+    }
+    if (!set.key) {
+      StringRows rows;
+      for (const auto& [key, value] : conf_.explicit_values()) rows.push_back({key, value});
+      return StringTable({"key", "value"}, rows);
+    }
+    if (set.key->empty()) {
+      return AnalysisError("INVALID_SET_SYNTAX",
+                           "Expected format is 'SET', 'SET key', or 'SET key=value'.", pos);
+    }
+    if (!set.value) {
+      return StringTable({"key", "value"},
+                         {{*set.key, conf_.Get(*set.key).value_or("<undefined>")}});
+    }
+    conf_.Set(*set.key, *set.value);
+    InvalidateCatalogFor(*set.key);
+    return StringTable({"key", "value"}, {{*set.key, *set.value}});
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::ResetConfig& reset, SourcePosition) {
+    if (reset.key) {
+      conf_.Unset(*reset.key);
+      InvalidateCatalogFor(*reset.key);
+    } else {
+      for (const auto& [key, value] : conf_.WithPrefix(kCatalogKeyPrefix)) {
+        catalogs_.Invalidate(key.substr(0, key.find('.')));
+      }
+      conf_.Clear();
+      for (const auto& [key, value] : options_.conf) conf_.Set(key, value);
+    }
+    return EmptyResult();
+  }
+
+  SessionOptions options_;
+  SqlConf conf_;
+  CatalogManager catalogs_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<Session>> Session::Make(SessionOptions options) {
+  PluginRegistry registry;
+  registry.Register("memory", [] { return memory::MakeMemoryCatalog(); });
+  return std::make_shared<SessionImpl>(std::move(options), std::move(registry));
+}
+
+Result<std::vector<StatementText>> Session::SplitStatements(std::string_view script) {
+  return sql::SplitStatements(script);
+}
+
+}  // namespace parley

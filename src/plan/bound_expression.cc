@@ -1,0 +1,116 @@
+// BoundExpr construction, conjunct splitting and EXPLAIN rendering.
+#include "plan/bound_expression.h"
+
+#include <algorithm>
+
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+#include "parley/connector/expressions.h"
+
+namespace parley {
+namespace {
+
+bool IsInfix(const std::string& f) {
+  static const char* kInfix[] = {"=", "<>", "<", "<=", ">", ">=", "<=>", "+", "-", "*",
+                                 "/", "%", "DIV", "||", "AND", "OR", "&", "|", "^"};
+  return std::any_of(std::begin(kInfix), std::end(kInfix), [&](const char* s) { return f == s; });
+}
+
+std::string JoinArgs(const std::vector<BoundExprPtr>& args, size_t from) {
+  std::string out;
+  for (size_t i = from; i < args.size(); ++i) {
+    if (i > from) out += ", ";
+    out += args[i]->ToString();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string BoundExpr::ToString() const {
+  switch (kind) {
+    case Kind::kColumn:
+      return display;
+    case Kind::kLiteral:
+      return Literal(literal).ToString();
+    case Kind::kCall:
+      break;
+  }
+  if (IsInfix(function) && args.size() == 2) {
+    return "(" + args[0]->ToString() + " " + function + " " + args[1]->ToString() + ")";
+  }
+  if (function == "NOT") return "(NOT " + args[0]->ToString() + ")";
+  if (function == "NEGATE") return "(- " + args[0]->ToString() + ")";
+  if (function == "IS_NULL") return "(" + args[0]->ToString() + " IS NULL)";
+  if (function == "IS_NOT_NULL") return "(" + args[0]->ToString() + " IS NOT NULL)";
+  if (function == "IN") return "(" + args[0]->ToString() + " IN (" + JoinArgs(args, 1) + "))";
+  if (function == "CAST" || function == "TRY_CAST") {
+    return function + "(" + args[0]->ToString() + " AS " + type->ToString() + ")";
+  }
+  if (function == "CASE_WHEN") {
+    std::string out = "CASE";
+    size_t pairs = (args.size() - (has_else ? 1 : 0)) / 2;
+    for (size_t i = 0; i < pairs; ++i) {
+      out += " WHEN " + args[2 * i]->ToString() + " THEN " + args[2 * i + 1]->ToString();
+    }
+    if (has_else) out += " ELSE " + args.back()->ToString();
+    return out + " END";
+  }
+  return function + "(" + JoinArgs(args, 0) + ")";
+}
+
+void BoundExpr::CollectFields(std::vector<std::string>* out) const {
+  if (kind == Kind::kColumn) {
+    if (std::find(out->begin(), out->end(), field) == out->end()) out->push_back(field);
+    return;
+  }
+  for (const auto& arg : args) arg->CollectFields(out);
+}
+
+BoundExprPtr MakeColumnRef(std::string field, std::string display,
+                           std::shared_ptr<arrow::DataType> type) {
+  auto expr = std::make_shared<BoundExpr>();
+  expr->kind = BoundExpr::Kind::kColumn;
+  expr->field = std::move(field);
+  expr->display = std::move(display);
+  expr->type = std::move(type);
+  return expr;
+}
+
+BoundExprPtr MakeBoundLiteral(std::shared_ptr<arrow::Scalar> value) {
+  auto expr = std::make_shared<BoundExpr>();
+  expr->kind = BoundExpr::Kind::kLiteral;
+  expr->type = value->type;
+  expr->literal = std::move(value);
+  return expr;
+}
+
+BoundExprPtr MakeCall(std::string function, std::vector<BoundExprPtr> args,
+                      std::shared_ptr<arrow::DataType> type) {
+  auto expr = std::make_shared<BoundExpr>();
+  expr->kind = BoundExpr::Kind::kCall;
+  expr->function = std::move(function);
+  expr->args = std::move(args);
+  expr->type = std::move(type);
+  return expr;
+}
+
+std::vector<BoundExprPtr> SplitConjuncts(const BoundExprPtr& condition) {
+  if (condition->kind == BoundExpr::Kind::kCall && condition->function == "AND") {
+    auto left = SplitConjuncts(condition->args[0]);
+    auto right = SplitConjuncts(condition->args[1]);
+    left.insert(left.end(), right.begin(), right.end());
+    return left;
+  }
+  return {condition};
+}
+
+BoundExprPtr CombineConjuncts(const std::vector<BoundExprPtr>& conjuncts) {
+  BoundExprPtr combined;
+  for (const auto& conjunct : conjuncts) {
+    combined = combined ? MakeCall("AND", {combined, conjunct}, arrow::boolean()) : conjunct;
+  }
+  return combined;
+}
+
+}  // namespace parley

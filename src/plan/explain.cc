@@ -1,0 +1,150 @@
+// EXPLAIN rendering: an indented operator tree, and for FORMATTED a numbered detail section per
+// operator, as Spark prints it.
+#include "plan/explain.h"
+
+#include <fmt/format.h>
+
+#include "plan/pushdown.h"
+
+namespace parley {
+namespace {
+
+std::string JoinNames(const std::vector<OutputField>& fields) {
+  std::vector<std::string> names;
+  for (const auto& field : fields) names.push_back(field.display);
+  return fmt::format("[{}]", fmt::join(names, ", "));
+}
+
+std::string PredicateList(const std::vector<PredicatePtr>& predicates) {
+  std::vector<std::string> texts;
+  for (const auto& predicate : predicates) texts.push_back(predicate->ToString());
+  return fmt::format("[{}]", fmt::join(texts, ", "));
+}
+
+std::string ScanTitle(const PlanNode& node) {
+  return fmt::format("BatchScan {}", node.table_name.ToString());
+}
+
+// One line per operator with its key facts (the simple form).
+std::string InlineDetails(const PlanNode& node) {
+  switch (node.kind) {
+    case PlanNode::Kind::kScan: {
+      std::string line = ScanTitle(node) + JoinNames(node.output);
+      const auto& n = *node.negotiation;
+      if (!n.pushed_predicates.empty()) {
+        line += " PushedPredicates: " + PredicateList(n.pushed_predicates);
+      }
+      std::string description = n.scan->Description();
+      if (!description.empty()) line += " " + description;
+      return line;
+    }
+    case PlanNode::Kind::kFilter:
+      return "Filter " + node.condition->ToString();
+    case PlanNode::Kind::kProject: {
+      std::vector<std::string> items;
+      for (size_t i = 0; i < node.exprs.size(); ++i) {
+        std::string text = node.exprs[i]->ToString();
+        if (text != node.output[i].display) text += " AS " + node.output[i].display;
+        items.push_back(text);
+      }
+      return fmt::format("Project [{}]", fmt::join(items, ", "));
+    }
+    case PlanNode::Kind::kSort: {
+      std::vector<std::string> keys;
+      for (const auto& key : node.sort_keys) {
+        keys.push_back(fmt::format("{} {} {}", key.expr->ToString(),
+                                   key.ascending ? "ASC" : "DESC",
+                                   key.nulls_first ? "NULLS FIRST" : "NULLS LAST"));
+      }
+      return fmt::format("Sort [{}]", fmt::join(keys, ", "));
+    }
+    case PlanNode::Kind::kLimit:
+      return fmt::format("Limit {}{}", node.limit ? std::to_string(*node.limit) : "ALL",
+                         node.offset > 0 ? fmt::format(" OFFSET {}", node.offset) : "");
+    case PlanNode::Kind::kDistinct:
+      return "HashAggregate(keys=" + JoinNames(node.output) + ", functions=[])";
+    case PlanNode::Kind::kOneRow:
+      return "OneRowRelation";
+  }
+  return node.OperatorName();
+}
+
+void RenderTree(PlanNode& node, const std::string& prefix, bool is_root, bool numbered,
+                std::vector<PlanNode*>* order, std::string* out) {
+  std::string label;
+  if (numbered) {
+    label = node.kind == PlanNode::Kind::kScan ? ScanTitle(node) : node.OperatorName();
+  } else {
+    label = InlineDetails(node);
+  }
+  // Children are numbered before their parents, as Spark numbers bottom-up.
+  std::string child_prefix = is_root ? "" : prefix + "   ";
+  std::vector<std::string> child_lines;
+  for (const auto& child : node.children) {
+    std::string child_out;
+    RenderTree(*child, child_prefix, false, numbered, order, &child_out);
+    child_lines.push_back(child_out);
+  }
+  order->push_back(&node);
+  if (numbered) label += fmt::format(" ({})", order->size());
+  *out += (is_root ? "" : prefix + "+- ") + label + "\n";
+  for (const auto& lines : child_lines) *out += lines;
+}
+
+Result<std::string> Details(PlanNode* node, size_t number) {
+  std::string out;
+  const std::string input =
+      node->children.empty() ? "" : JoinNames(node->children[0]->output);
+  switch (node->kind) {
+    case PlanNode::Kind::kScan: {
+      ARROW_RETURN_NOT_OK(PlanScanPartitions(node));
+      const auto& n = *node->negotiation;
+      out += fmt::format("({}) {}\n", number, ScanTitle(*node));
+      out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
+      out += fmt::format("PushedPredicates: {}\n", PredicateList(n.pushed_predicates));
+      if (n.pruning_offered) {
+        out += fmt::format("RequiredColumns: [{}]\n", fmt::join(n.required_columns, ", "));
+      }
+      std::string description = n.scan->Description();
+      if (!description.empty()) out += "Description: " + description + "\n";
+      out += fmt::format("Partitions: {}\n", n.partitions.size());
+      break;
+    }
+    case PlanNode::Kind::kFilter:
+      out += fmt::format("({}) Filter\nInput [{}]: {}\nCondition : {}\n", number,
+                         node->children[0]->output.size(), input, node->condition->ToString());
+      break;
+    default:
+      out += fmt::format("({}) {}\n", number, node->OperatorName());
+      if (!node->children.empty()) {
+        out += fmt::format("Input [{}]: {}\n", node->children[0]->output.size(), input);
+      }
+      out += fmt::format("Arguments: {}\n", InlineDetails(*node));
+      out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode) {
+  std::vector<PlanNode*> order;
+  std::string tree;
+  bool numbered = mode == sql::ExplainMode::kFormatted;
+  RenderTree(*plan, "", true, numbered, &order, &tree);
+  if (!numbered) {
+    if (mode == sql::ExplainMode::kExtended) {
+      return "== Optimized Logical Plan ==\n" + tree + "\n== Physical Plan ==\n" + tree;
+    }
+    return "== Physical Plan ==\n" + tree;
+  }
+  std::string out = "== Physical Plan ==\n" + tree + "\n";
+  for (size_t i = 0; i < order.size(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto details, Details(order[i], i + 1));
+    out += "\n" + details;
+  }
+  return out;
+}
+
+}  // namespace parley

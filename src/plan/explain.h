@@ -1,0 +1,18 @@
+// EXPLAIN: renders a negotiated plan as text, in Spark's simple, extended and formatted shapes.
+// The formatted form lists every operator with its details; for a scan that is the connector's
+// Description(), the predicates it accepted, the filter left above it, the columns it was asked
+// for and its partition count.
+#pragma once
+
+#include <string>
+
+#include "plan/logical_plan.h"
+#include "sql/ast.h"
+
+namespace parley {
+
+/// \brief Render `plan` (already negotiated) in the given mode. Plans each scan's partitions
+/// (Scan::ToBatch, Batch::PlanInputPartitions) to report their count.
+Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode);
+
+}  // namespace parley

@@ -1,0 +1,93 @@
+// The logical plan: the operator tree the analyzer builds and the optimizer rewrites.
+//
+// Every operator's output is a list of fields with unique internal names (the scan's are the
+// table's column names; a projection's are _c0, _c1, ...) and the display names users see.
+// A Scan node carries the whole negotiation with its connector: the ScanBuilder before, and the
+// agreed division of labour (pushed predicates, required columns, the built Scan) after; that
+// record is what EXPLAIN prints. Plans are built and used by one thread.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arrow/type_fwd.h"
+#include "catalog/catalog_manager.h"
+#include "parley/connector/read.h"
+#include "parley/connector/table.h"
+#include "plan/bound_expression.h"
+
+namespace parley {
+
+/// \brief One output column of an operator.
+struct OutputField {
+  std::string name;     // internal, unique within the operator's output
+  std::string display;  // what users see
+  std::shared_ptr<arrow::DataType> type;
+  bool nullable = true;
+};
+
+/// \brief What the engine and a connector agreed on for one scan.
+struct ScanNegotiation {
+  std::unique_ptr<ScanBuilder> builder;
+  /// Predicates the source reported as accepted (PushedPredicates()).
+  std::vector<PredicatePtr> pushed_predicates;
+  /// Whether the builder was offered filters / column pruning at all.
+  bool filters_offered = false;
+  bool pruning_offered = false;
+  /// The columns asked for through PruneColumns, in table order.
+  std::vector<std::string> required_columns;
+  /// The built scan; its ReadSchema() is the scan node's real output.
+  std::shared_ptr<Scan> scan;
+  /// The physical form, planned once (Scan::ToBatch, Batch::PlanInputPartitions).
+  std::shared_ptr<Batch> batch;
+  std::vector<std::shared_ptr<InputPartition>> partitions;
+};
+
+/// \brief Sort key of a Sort node.
+struct SortKey {
+  BoundExprPtr expr;
+  bool ascending = true;
+  bool nulls_first = true;
+};
+
+struct PlanNode;
+using PlanNodePtr = std::shared_ptr<PlanNode>;
+
+struct PlanNode {
+  enum class Kind {
+    kScan,     // a connector table read
+    kOneRow,   // the single empty row under SELECT without FROM
+    kFilter,   // condition
+    kProject,  // exprs, one per output field
+    kDistinct, // removes duplicate rows
+    kSort,     // sort_keys
+    kLimit,    // limit (absent: no limit), offset
+  };
+
+  Kind kind;
+  std::vector<PlanNodePtr> children;
+  std::vector<OutputField> output;
+
+  // kScan
+  ResolvedName table_name;
+  std::shared_ptr<Table> table;
+  std::shared_ptr<ScanNegotiation> negotiation;
+  // kFilter
+  BoundExprPtr condition;
+  // kProject
+  std::vector<BoundExprPtr> exprs;
+  // kSort
+  std::vector<SortKey> sort_keys;
+  // kLimit
+  std::optional<int64_t> limit;
+  int64_t offset = 0;
+
+  /// \brief The operator's name as EXPLAIN prints it (BatchScan, Filter, Project...).
+  std::string OperatorName() const;
+  /// \brief The output as an Arrow schema with internal names.
+  std::shared_ptr<arrow::Schema> OutputSchema() const;
+};
+
+}  // namespace parley

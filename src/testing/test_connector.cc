@@ -1,0 +1,374 @@
+// The configurable test connector: tables over Arrow data with optional filter pushdown and
+// column pruning, partitions over row ranges, and a log of the negotiation.
+#include "testing/test_connector.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+
+#include "arrow/array/builder_primitive.h"
+#include "arrow/compute/api.h"
+#include "arrow/record_batch.h"
+#include "arrow/scalar.h"
+#include "arrow/table.h"
+
+namespace parley::testing {
+namespace {
+
+namespace cp = arrow::compute;
+
+// What a reader factory needs, kept in a process-wide registry so the factory serializes to an
+// id, as an executor-side cache would be addressed.
+struct ScanState {
+  std::shared_ptr<arrow::Table> data;  // already projected to the read schema
+  std::optional<cp::Expression> filter;
+};
+
+std::mutex registry_mutex;
+std::map<int64_t, std::shared_ptr<ScanState>> registry;
+std::atomic<int64_t> next_id{1};
+
+class TestPartition : public InputPartition {
+ public:
+  TestPartition(int64_t offset, int64_t length, bool serializable)
+      : offset_(offset), length_(length), serializable_(serializable) {}
+  Result<std::string> Serialize() const override {
+    if (!serializable_) return std::string("live-handle");
+    return fmt::format("{}:{}", offset_, length_);
+  }
+  int64_t offset() const { return offset_; }
+  int64_t length() const { return length_; }
+
+ private:
+  int64_t offset_, length_;
+  bool serializable_;
+};
+
+class TestReader : public PartitionReader {
+ public:
+  explicit TestReader(std::shared_ptr<arrow::RecordBatch> batch) : batch_(std::move(batch)) {}
+  Result<std::shared_ptr<arrow::RecordBatch>> Next() override { return std::move(batch_); }
+
+ private:
+  std::shared_ptr<arrow::RecordBatch> batch_;
+};
+
+class TestReaderFactory : public PartitionReaderFactory {
+ public:
+  TestReaderFactory(int64_t id, std::shared_ptr<ScanState> state)
+      : id_(id), state_(std::move(state)) {}
+
+  Result<std::unique_ptr<PartitionReader>> CreateReader(
+      const InputPartition& partition) const override {
+    const auto& p = dynamic_cast<const TestPartition&>(partition);
+    auto slice = state_->data->Slice(p.offset(), p.length());
+    ARROW_ASSIGN_OR_RAISE(auto batch, slice->CombineChunksToBatch());
+    if (state_->filter) {
+      ARROW_ASSIGN_OR_RAISE(auto bound, state_->filter->Bind(*state_->data->schema()));
+      ARROW_ASSIGN_OR_RAISE(auto mask, cp::ExecuteScalarExpression(bound, cp::ExecBatch(*batch)));
+      ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(batch, mask));
+      batch = filtered.record_batch();
+    }
+    return std::make_unique<TestReader>(std::move(batch));
+  }
+  Result<std::string> Serialize() const override { return std::to_string(id_); }
+  Result<std::shared_ptr<InputPartition>> DeserializePartition(
+      std::string_view bytes) const override {
+    int64_t offset = 0, length = 0;
+    if (std::sscanf(std::string(bytes).c_str(), "%ld:%ld", &offset, &length) != 2) {
+      return Status::Invalid("not a test partition: ", bytes);
+    }
+    return std::make_shared<TestPartition>(offset, length, true);
+  }
+
+ private:
+  int64_t id_;
+  std::shared_ptr<ScanState> state_;
+};
+
+class TestBatch : public Batch {
+ public:
+  TestBatch(std::shared_ptr<ScanState> state, int partitions, bool serializable)
+      : state_(std::move(state)), partitions_(partitions), serializable_(serializable) {}
+
+  Result<std::vector<std::shared_ptr<InputPartition>>> PlanInputPartitions() override {
+    std::vector<std::shared_ptr<InputPartition>> out;
+    int64_t rows = state_->data->num_rows();
+    int64_t per = (rows + partitions_ - 1) / partitions_;
+    for (int i = 0; i < partitions_; ++i) {
+      int64_t offset = std::min<int64_t>(rows, i * per);
+      out.push_back(std::make_shared<TestPartition>(
+          offset, std::min<int64_t>(per, rows - offset), serializable_));
+    }
+    return out;
+  }
+  Result<std::shared_ptr<PartitionReaderFactory>> CreateReaderFactory() override {
+    int64_t id = next_id++;
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    registry[id] = state_;
+    return std::make_shared<TestReaderFactory>(id, state_);
+  }
+  Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(
+      std::string_view bytes) const override {
+    int64_t id = std::stoll(std::string(bytes));
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    auto it = registry.find(id);
+    if (it == registry.end()) return Status::Invalid("unknown test scan ", id);
+    return std::make_shared<TestReaderFactory>(id, it->second);
+  }
+
+ private:
+  std::shared_ptr<ScanState> state_;
+  int partitions_;
+  bool serializable_;
+};
+
+class TestScan : public Scan {
+ public:
+  TestScan(std::shared_ptr<ScanState> state, const TestTableOptions& options,
+           std::string description)
+      : state_(std::move(state)), options_(options), description_(std::move(description)) {}
+  std::shared_ptr<arrow::Schema> ReadSchema() const override { return state_->data->schema(); }
+  std::string Description() const override { return description_; }
+  Result<std::shared_ptr<Batch>> ToBatch() override {
+    return std::make_shared<TestBatch>(state_, options_.partitions,
+                                       options_.serializable_partitions);
+  }
+
+ private:
+  std::shared_ptr<ScanState> state_;
+  TestTableOptions options_;
+  std::string description_;
+};
+
+// The shared state of every builder variant; the variants below add the mix-ins.
+class BuilderCore : public ScanBuilder {
+ public:
+  BuilderCore(std::shared_ptr<arrow::Table> data, TestTableOptions options,
+              std::shared_ptr<TestTableLog> log)
+      : data_(std::move(data)), options_(std::move(options)), log_(std::move(log)) {}
+
+  Result<std::shared_ptr<Scan>> Build() override {
+    auto state = std::make_shared<ScanState>();
+    std::optional<cp::Expression> filter;
+    for (const auto& predicate : accepted_) {
+      ARROW_ASSIGN_OR_RAISE(auto expr, PredicateToArrow(*predicate));
+      filter = filter ? cp::and_(*filter, expr) : expr;
+    }
+    auto data = data_;
+    if (required_) {
+      std::vector<int> indices;
+      for (const auto& field : required_->fields()) {
+        indices.push_back(data_->schema()->GetFieldIndex(field->name()));
+      }
+      if (filter) {
+        // Filter on the full rows first: a pruned column may be a filter input.
+        ARROW_ASSIGN_OR_RAISE(auto bound, filter->Bind(*data_->schema()));
+        ARROW_ASSIGN_OR_RAISE(auto combined, data_->CombineChunksToBatch());
+        ARROW_ASSIGN_OR_RAISE(auto mask, cp::ExecuteScalarExpression(bound, cp::ExecBatch(*combined)));
+        ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(combined, mask));
+        ARROW_ASSIGN_OR_RAISE(auto table,
+                              arrow::Table::FromRecordBatches(arrow::RecordBatchVector{filtered.record_batch()}));
+        data = table;
+        filter.reset();
+      }
+      ARROW_ASSIGN_OR_RAISE(data, data->SelectColumns(indices));
+    }
+    state->data = data;
+    state->filter = filter;
+    std::vector<std::string> names;
+    for (const auto& p : accepted_) names.push_back(p->ToString());
+    return std::make_shared<TestScan>(
+        state, options_, fmt::format("accepted=[{}]", fmt::join(names, ", ")));
+  }
+
+ protected:
+  std::vector<PredicatePtr> DoPush(std::vector<PredicatePtr> predicates) {
+    std::vector<PredicatePtr> returned;
+    accepted_.clear();
+    for (const auto& predicate : predicates) {
+      log_->offered_predicates.push_back(predicate->ToString());
+      bool simple = predicate->children().size() >= 1 &&
+                    AsColumnName(*predicate->children()[0]) != nullptr;
+      for (size_t i = 1; i < predicate->children().size(); ++i) {
+        if (!dynamic_cast<const Literal*>(predicate->children()[i].get())) simple = false;
+      }
+      if (simple && options_.accepted_predicates.count(predicate->name()) > 0) {
+        accepted_.push_back(predicate);
+        log_->accepted_predicates.push_back(predicate->ToString());
+      } else {
+        returned.push_back(predicate);
+      }
+    }
+    return returned;
+  }
+  void DoPrune(const std::shared_ptr<arrow::Schema>& schema) {
+    required_ = schema;
+    log_->pruned = true;
+    for (const auto& field : schema->fields()) log_->pruned_columns.push_back(field->name());
+  }
+
+  std::shared_ptr<arrow::Table> data_;
+  TestTableOptions options_;
+  std::shared_ptr<TestTableLog> log_;
+  std::vector<PredicatePtr> accepted_;
+  std::shared_ptr<arrow::Schema> required_;
+};
+
+class FilterBuilder : public BuilderCore, public SupportsPushDownV2Filters {
+ public:
+  using BuilderCore::BuilderCore;
+  Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> p) override {
+    return DoPush(std::move(p));
+  }
+  std::vector<PredicatePtr> PushedPredicates() const override { return accepted_; }
+};
+
+class PruneBuilder : public BuilderCore, public SupportsPushDownRequiredColumns {
+ public:
+  using BuilderCore::BuilderCore;
+  Status PruneColumns(const std::shared_ptr<arrow::Schema>& schema) override {
+    DoPrune(schema);
+    return Status::OK();
+  }
+};
+
+class FilterPruneBuilder : public BuilderCore,
+                           public SupportsPushDownV2Filters,
+                           public SupportsPushDownRequiredColumns {
+ public:
+  using BuilderCore::BuilderCore;
+  Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> p) override {
+    return DoPush(std::move(p));
+  }
+  std::vector<PredicatePtr> PushedPredicates() const override { return accepted_; }
+  Status PruneColumns(const std::shared_ptr<arrow::Schema>& schema) override {
+    DoPrune(schema);
+    return Status::OK();
+  }
+};
+
+class TestTable : public Table, public SupportsRead {
+ public:
+  TestTable(std::string name, std::shared_ptr<arrow::Table> data, TestTableOptions options,
+            std::shared_ptr<TestTableLog> log)
+      : name_(std::move(name)), data_(std::move(data)), options_(options), log_(std::move(log)) {}
+  std::string name() const override { return name_; }
+  std::vector<Column> columns() const override { return SchemaToColumns(*data_->schema()); }
+  std::set<TableCapability> capabilities() const override {
+    if (options_.batch_read) return {TableCapability::kBatchRead};
+    return {TableCapability::kBatchWrite};
+  }
+  Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
+    log_->builders_created++;
+    if (options_.filter_pushdown && options_.column_pruning) {
+      return std::make_unique<FilterPruneBuilder>(data_, options_, log_);
+    }
+    if (options_.filter_pushdown) return std::make_unique<FilterBuilder>(data_, options_, log_);
+    if (options_.column_pruning) return std::make_unique<PruneBuilder>(data_, options_, log_);
+    return std::make_unique<BuilderCore>(data_, options_, log_);
+  }
+
+ private:
+  std::string name_;
+  std::shared_ptr<arrow::Table> data_;
+  TestTableOptions options_;
+  std::shared_ptr<TestTableLog> log_;
+};
+
+Result<cp::Expression> OperandToArrow(const Expression& expression) {
+  if (const auto* name = AsColumnName(expression)) return cp::field_ref(*name);
+  if (const auto* literal = dynamic_cast<const Literal*>(&expression)) {
+    return cp::literal(arrow::Datum(literal->value()));
+  }
+  if (const auto* predicate = dynamic_cast<const Predicate*>(&expression)) {
+    return PredicateToArrow(*predicate);
+  }
+  return Status::Invalid("unsupported operand ", expression.ToString());
+}
+
+}  // namespace
+
+Result<cp::Expression> PredicateToArrow(const Predicate& predicate) {
+  static const std::map<std::string, std::string> kFunctions = {
+      {"=", "equal"},   {"<>", "not_equal"},   {"<", "less"},       {"<=", "less_equal"},
+      {">", "greater"}, {">=", "greater_equal"}, {"AND", "and_kleene"}, {"OR", "or_kleene"},
+      {"NOT", "invert"}, {"IS_NULL", "is_null"}, {"IS_NOT_NULL", "is_valid"}};
+  std::vector<cp::Expression> args;
+  for (const auto& child : predicate.children()) {
+    ARROW_ASSIGN_OR_RAISE(auto arg, OperandToArrow(*child));
+    args.push_back(std::move(arg));
+  }
+  if (auto it = kFunctions.find(predicate.name()); it != kFunctions.end()) {
+    return cp::call(it->second, std::move(args));
+  }
+  if (predicate.name() == "IN") {
+    cp::Expression any = cp::literal(false);
+    for (size_t i = 1; i < args.size(); ++i) {
+      any = cp::call("or_kleene", {any, cp::call("equal", {args[0], args[i]})});
+    }
+    return any;
+  }
+  return Status::Invalid("unsupported predicate ", predicate.ToString());
+}
+
+Status TestCatalog::Initialize(const std::string& name, const Options& options) {
+  name_ = name;
+  options_ = options;
+  return Status::OK();
+}
+
+Result<std::vector<Identifier>> TestCatalog::ListTables(const std::vector<std::string>& ns) {
+  std::vector<Identifier> out;
+  for (const auto& [name, entry] : tables_) out.push_back({{"default"}, name});
+  return out;
+}
+
+Result<std::shared_ptr<Table>> TestCatalog::LoadTable(const Identifier& ident) {
+  auto it = tables_.find(ident.name);
+  if (ident.namespace_path != std::vector<std::string>{"default"} || it == tables_.end()) {
+    return MakeError(arrow::StatusCode::KeyError, "TABLE_OR_VIEW_NOT_FOUND",
+                     "The table or view " + ident.ToString() + " cannot be found.");
+  }
+  return std::make_shared<TestTable>(ident.name, it->second.data, it->second.options,
+                                     it->second.log);
+}
+
+Result<std::vector<std::vector<std::string>>> TestCatalog::ListNamespaces(
+    const std::vector<std::string>& parent) {
+  if (!parent.empty()) return std::vector<std::vector<std::string>>{};
+  return std::vector<std::vector<std::string>>{{"default"}};
+}
+
+Result<bool> TestCatalog::NamespaceExists(const std::vector<std::string>& ns) {
+  return ns == std::vector<std::string>{"default"};
+}
+
+void TestCatalog::AddTable(const std::string& name, std::shared_ptr<arrow::Table> data,
+                           TestTableOptions options) {
+  tables_[name] = Entry{std::move(data), options, std::make_shared<TestTableLog>()};
+}
+
+std::shared_ptr<TestTableLog> TestCatalog::log(const std::string& name) const {
+  return tables_.at(name).log;
+}
+
+std::shared_ptr<arrow::Table> MakeIntTable(const std::vector<std::string>& names,
+                                           const std::vector<std::vector<int32_t>>& columns) {
+  arrow::FieldVector fields;
+  arrow::ArrayVector arrays;
+  for (size_t c = 0; c < names.size(); ++c) {
+    arrow::Int32Builder builder;
+    for (int32_t value : columns[c]) {
+      auto st = value == INT32_MIN ? builder.AppendNull() : builder.Append(value);
+      (void)st;
+    }
+    std::shared_ptr<arrow::Array> array;
+    (void)builder.Finish(&array);
+    fields.push_back(arrow::field(names[c], arrow::int32()));
+    arrays.push_back(array);
+  }
+  return arrow::Table::Make(arrow::schema(fields), arrays);
+}
+
+}  // namespace parley::testing

@@ -1,0 +1,85 @@
+// A configurable connector for engine tests. Each table holds Arrow data and is told which
+// mix-ins to expose and how to behave, and records what the engine asked of it (predicates
+// offered, columns requested, builders created), so tests can assert on the negotiation itself
+// rather than only on the rows. Not for production: state is shared without locking beyond
+// what the tests need.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arrow/compute/expression.h"
+#include "arrow/type_fwd.h"
+#include "parley/connector/catalog.h"
+#include "parley/connector/read.h"
+
+namespace parley::testing {
+
+/// \brief How a test table behaves.
+struct TestTableOptions {
+  bool batch_read = true;
+  /// Implement SupportsPushDownV2Filters, accepting predicates whose name is listed (and
+  /// whose operands are a column and a literal), applying them exactly in the reader.
+  bool filter_pushdown = false;
+  std::set<std::string> accepted_predicates = {"=", "<>", "<", "<=", ">", ">=", "IS_NULL",
+                                               "IS_NOT_NULL", "IN"};
+  /// Implement SupportsPushDownRequiredColumns.
+  bool column_pruning = false;
+  /// Number of input partitions the rows are split into.
+  int partitions = 1;
+  /// When false, partitions serialize to bytes that do not rebuild (a live handle).
+  bool serializable_partitions = true;
+};
+
+/// \brief What the engine did with a table, for assertions.
+struct TestTableLog {
+  int builders_created = 0;
+  std::vector<std::string> offered_predicates;
+  std::vector<std::string> accepted_predicates;
+  std::vector<std::string> pruned_columns;
+  bool pruned = false;
+};
+
+/// \brief A catalog with namespace `default` whose tables are added from C++.
+class TestCatalog : public TableCatalog, public SupportsNamespaces {
+ public:
+  Status Initialize(const std::string& name, const Options& options) override;
+  std::string name() const override { return name_; }
+  std::vector<std::string> DefaultNamespace() const override { return {"default"}; }
+  Result<std::vector<Identifier>> ListTables(const std::vector<std::string>& ns) override;
+  Result<std::shared_ptr<Table>> LoadTable(const Identifier& ident) override;
+  Result<std::vector<std::vector<std::string>>> ListNamespaces(
+      const std::vector<std::string>& parent) override;
+  Result<bool> NamespaceExists(const std::vector<std::string>& ns) override;
+
+  /// \brief Add a table `default.<name>` with the given rows and behaviour.
+  void AddTable(const std::string& name, std::shared_ptr<arrow::Table> data,
+                TestTableOptions options);
+  /// \brief The log of a table added with AddTable.
+  std::shared_ptr<TestTableLog> log(const std::string& name) const;
+  /// \brief The options Initialize received.
+  const Options& initialize_options() const { return options_; }
+
+ private:
+  struct Entry {
+    std::shared_ptr<arrow::Table> data;
+    TestTableOptions options;
+    std::shared_ptr<TestTableLog> log;
+  };
+  std::string name_;
+  Options options_;
+  std::map<std::string, Entry> tables_;
+};
+
+/// \brief Build a table from columns of int32 values, where INT32_MIN stands for NULL.
+std::shared_ptr<arrow::Table> MakeIntTable(
+    const std::vector<std::string>& names, const std::vector<std::vector<int32_t>>& columns);
+
+/// \brief The Arrow compute expression of a V2 predicate over column references and literals.
+Result<arrow::compute::Expression> PredicateToArrow(const Predicate& predicate);
+
+}  // namespace parley::testing
