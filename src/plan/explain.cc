@@ -139,7 +139,7 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode) 
     }
     return "== Physical Plan ==\n" + tree;
   }
-  std::string out = "== Physical Plan ==\n" + tree + "\n";
+  std::string out = "== Physical Plan ==\n" + tree;
   for (size_t i = 0; i < order.size(); ++i) {
     ARROW_ASSIGN_OR_RAISE(auto details, Details(order[i], i + 1));
     out += "\n" + details;
