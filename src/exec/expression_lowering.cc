@@ -87,7 +87,13 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
     return cp::call("binary_join_element_wise", {args[0], args[1], cp::literal("")});
   }
   if (f == "IN") return LowerIn(expr, args);
-  if (f == "CAST") return cp::call("cast", {args[0]}, cp::CastOptions::Safe(expr.type));
+  if (f == "CAST") {
+    // ANSI casts fail on overflow and bad input but drop fractions, as Spark does.
+    cp::CastOptions options = cp::CastOptions::Safe(expr.type);
+    options.allow_decimal_truncate = true;
+    options.allow_float_truncate = true;
+    return cp::call("cast", {args[0]}, std::move(options));
+  }
   if (f == "STARTS_WITH" || f == "ENDS_WITH" || f == "CONTAINS" || f == "LIKE" ||
       f == "ILIKE" || f == "RLIKE") {
     static const std::map<std::string, std::string> kMatch = {

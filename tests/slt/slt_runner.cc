@@ -7,8 +7,9 @@
 // Session with its own temporary warehouse and `parley.test.roundTripTasks=true`, so every
 // connector's partitions and factories are serialized the way a cluster would. Cells are
 // compared as text rendered by main/result_format (FormatCell), NULL as `NULL` and the empty
-// string as `(empty)`. Every mismatch prints file:line, the SQL, expected and actual; the last
-// line printed is `N passed, M failed`, and the exit code is non-zero when M > 0.
+// string as `(empty)`; error positions are relative to the record's SQL. Every mismatch prints
+// file:line, the SQL, expected and actual; the last line printed is `N passed, M failed`, and
+// the exit code is non-zero when M > 0.
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -41,8 +42,7 @@ enum class RecordKind { kStatementOk, kStatementError, kQuery, kPlanContains, kP
 // One test record: a directive, its SQL and what is expected of it.
 struct Record {
   RecordKind kind = RecordKind::kStatementOk;
-  int line = 0;      // line of the directive
-  int sql_line = 0;  // line where the SQL starts
+  int line = 0;  // line of the directive
   std::string sql;
   // statement error: the condition the error must carry (empty: any error).
   std::string condition;
@@ -143,7 +143,6 @@ ParsedFile ParseFile(const std::vector<std::string>& lines) {
       continue;
     }
     ++i;
-    record.sql_line = static_cast<int>(i) + 1;
     std::vector<std::string> sql_lines;
     while (i < lines.size() && !IsBlank(lines[i]) && lines[i] != "----") {
       sql_lines.push_back(lines[i++]);
@@ -298,9 +297,10 @@ class FileRunner {
       return Status::Invalid("a record must hold exactly one statement, found ",
                              statements->size());
     } else {
+      // Positions in errors are relative to the record's SQL, so that moving a record within
+      // its file does not change what it expects.
       const StatementText& statement = statements->front();
-      SourcePosition origin{record.sql_line + statement.start.line - 1, statement.start.column};
-      result = session.Sql(statement.text, origin);
+      result = session.Sql(statement.text, statement.start);
     }
 
     if (record.kind == RecordKind::kStatementError) return CheckError(record, result.status());
