@@ -291,7 +291,16 @@ class SelectBinder {
 
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
     const sql::QualifiedName& name, CatalogManager* catalogs) {
-  ARROW_ASSIGN_OR_RAISE(auto resolved, catalogs->ResolveTableName(name.parts));
+  // A read of a name that cannot exist (e.g. a multi-part namespace in spark_catalog) is a
+  // table that is not found, as Spark reports it; DDL raises the namespace error itself.
+  auto resolved_or = catalogs->ResolveTableName(name.parts);
+  if (!resolved_or.ok()) {
+    if (ErrorCondition(resolved_or.status()) == "REQUIRES_SINGLE_PART_NAMESPACE") {
+      return TableNotFound(name);
+    }
+    return resolved_or.status();
+  }
+  ResolvedName resolved = std::move(resolved_or).ValueUnsafe();
   auto* table_catalog = dynamic_cast<TableCatalog*>(resolved.catalog.get());
   if (table_catalog == nullptr) {
     return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",

@@ -181,7 +181,12 @@ Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
         type = arrow::timestamp(arrow::TimeUnit::MICRO);
         name = "TIMESTAMP_NTZ";
       }
+      // Text without an offset is a wall-clock time in the session time zone (UTC).
       auto parsed = arrow::Scalar::Parse(type, text);
+      if (!parsed.ok() && type->id() == arrow::Type::TIMESTAMP) {
+        auto local = arrow::Scalar::Parse(arrow::timestamp(arrow::TimeUnit::MICRO), text);
+        if (local.ok()) parsed = (*local)->CastTo(type);
+      }
       if (!parsed.ok()) {
         return AnalysisError("INVALID_TYPED_LITERAL",
                              fmt::format("The value of the typed literal {} is invalid: '{}'.",

@@ -92,6 +92,14 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
     cp::CastOptions options = cp::CastOptions::Safe(expr.type);
     options.allow_decimal_truncate = true;
     options.allow_float_truncate = true;
+    const auto& target = static_cast<const arrow::TimestampType*>(expr.type.get());
+    if (expr.type->id() == arrow::Type::TIMESTAMP && !target->timezone().empty() &&
+        expr.args[0]->type->id() == arrow::Type::STRING) {
+      // Text without an offset is a wall-clock time in the session time zone (UTC).
+      auto local = cp::call("cast", {args[0]},
+                            cp::CastOptions::Safe(arrow::timestamp(target->unit())));
+      return cp::call("cast", {local}, std::move(options));
+    }
     return cp::call("cast", {args[0]}, std::move(options));
   }
   if (f == "STARTS_WITH" || f == "ENDS_WITH" || f == "CONTAINS" || f == "LIKE" ||

@@ -38,8 +38,8 @@ std::string FormatJavaFloatingPoint(T value) {
 
   // to_chars in scientific form yields `[-]d[.ddd]e(+|-)xx` with the shortest digits.
   char buffer[64];
-  auto [end, ec] =
-      std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
+  char* end =
+      std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific).ptr;
   std::string_view text(buffer, end - buffer);
   std::string out;
   if (text.front() == '-') {
@@ -186,9 +186,8 @@ bool IsFloatingPoint(arrow::Type::type id) {
   return id == arrow::Type::HALF_FLOAT || id == arrow::Type::FLOAT || id == arrow::Type::DOUBLE;
 }
 
-// Calls `element(values, index)` for each element of the list at `row`, in order.
 template <typename ListArrayType, typename Element>
-Status ForEachListElement(const arrow::Array& array, int64_t row, Element&& element) {
+Status ForEachElementOf(const arrow::Array& array, int64_t row, Element&& element) {
   const auto& list = checked_cast<const ListArrayType&>(array);
   int64_t offset = list.value_offset(row);
   for (int64_t i = 0; i < list.value_length(row); ++i) {
@@ -197,25 +196,29 @@ Status ForEachListElement(const arrow::Array& array, int64_t row, Element&& elem
   return Status::OK();
 }
 
+// Calls `element(values, index, position)` for each element of the list (list, large list or
+// fixed-size list) at `row`, in order: the element is `values[index]`, the `position`th one.
+template <typename Element>
+Status ForEachListElement(const arrow::Array& array, int64_t row, Element&& element) {
+  switch (array.type_id()) {
+    case arrow::Type::LIST:
+      return ForEachElementOf<arrow::ListArray>(array, row, element);
+    case arrow::Type::LARGE_LIST:
+      return ForEachElementOf<arrow::LargeListArray>(array, row, element);
+    default:
+      return ForEachElementOf<arrow::FixedSizeListArray>(array, row, element);
+  }
+}
+
 Status AppendText(const arrow::Array& array, int64_t row, std::string* out);
 
 Status AppendListText(const arrow::Array& array, int64_t row, std::string* out) {
-  auto element = [out](const arrow::Array& values, int64_t index, int64_t position) {
-    if (position > 0) *out += ", ";
-    return AppendText(values, index, out);
-  };
   out->push_back('[');
-  switch (array.type_id()) {
-    case arrow::Type::LIST:
-      RETURN_NOT_OK(ForEachListElement<arrow::ListArray>(array, row, element));
-      break;
-    case arrow::Type::LARGE_LIST:
-      RETURN_NOT_OK(ForEachListElement<arrow::LargeListArray>(array, row, element));
-      break;
-    default:
-      RETURN_NOT_OK(ForEachListElement<arrow::FixedSizeListArray>(array, row, element));
-      break;
-  }
+  RETURN_NOT_OK(ForEachListElement(
+      array, row, [out](const arrow::Array& values, int64_t index, int64_t position) {
+        if (position > 0) *out += ", ";
+        return AppendText(values, index, out);
+      }));
   out->push_back(']');
   return Status::OK();
 }
@@ -382,24 +385,16 @@ Status AppendJson(const arrow::Array& array, int64_t row, std::string* out) {
     }
     return Status::OK();
   }
-  auto element = [out](const arrow::Array& values, int64_t index, int64_t position) {
-    if (position > 0) out->push_back(',');
-    return AppendJson(values, index, out);
-  };
   switch (id) {
     case arrow::Type::LIST:
-      out->push_back('[');
-      RETURN_NOT_OK(ForEachListElement<arrow::ListArray>(array, row, element));
-      out->push_back(']');
-      return Status::OK();
     case arrow::Type::LARGE_LIST:
-      out->push_back('[');
-      RETURN_NOT_OK(ForEachListElement<arrow::LargeListArray>(array, row, element));
-      out->push_back(']');
-      return Status::OK();
     case arrow::Type::FIXED_SIZE_LIST:
       out->push_back('[');
-      RETURN_NOT_OK(ForEachListElement<arrow::FixedSizeListArray>(array, row, element));
+      RETURN_NOT_OK(ForEachListElement(
+          array, row, [out](const arrow::Array& values, int64_t index, int64_t position) {
+            if (position > 0) out->push_back(',');
+            return AppendJson(values, index, out);
+          }));
       out->push_back(']');
       return Status::OK();
     case arrow::Type::MAP: {

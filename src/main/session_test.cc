@@ -158,8 +158,11 @@ TEST_F(SessionTest, ResolvesNamesThroughCurrentCatalogAndNamespace) {
   EXPECT_EQ(Rows("SELECT x.a FROM tc.default.t AS x WHERE x.a = 4"),
             (std::vector<std::string>{"4"}));
   ASSERT_RAISES_CONDITION("SCHEMA_NOT_FOUND", session_->Sql("USE tc.nope"));
-  ASSERT_RAISES_CONDITION("REQUIRES_SINGLE_PART_NAMESPACE",
+  ASSERT_RAISES_CONDITION("TABLE_OR_VIEW_NOT_FOUND",
                           session_->Sql("SELECT * FROM spark_catalog.a.b.t"));
+  ASSERT_RAISES_CONDITION("REQUIRES_SINGLE_PART_NAMESPACE",
+                          session_->Sql("SHOW TABLES IN spark_catalog.a.b"));
+  ASSERT_RAISES_CONDITION("TABLE_OR_VIEW_NOT_FOUND", session_->Sql("SELECT * FROM x.default.t"));
   ASSERT_RAISES_CONDITION("CATALOG_NOT_FOUND", session_->Catalog("nope"));
 }
 
