@@ -15,6 +15,8 @@ const std::vector<ConfEntry>& KnownEntries() {
        "The plugin of the session catalog."},
       {"spark.sql.ansi.enabled", "true", "ANSI SQL semantics (errors instead of NULLs)."},
       {"spark.sql.caseSensitive", "false", "Whether identifiers are case-sensitive."},
+      {kVerifyPushdownKey, "false",
+       "Re-check on the rows a source returns every predicate and limit it accepted exactly."},
       {kRoundTripTasksKey, "false",
        "Round-trip every input partition and reader factory through bytes before use."},
   };

@@ -51,6 +51,7 @@ class SqlConf {
 inline constexpr const char* kDefaultCatalogKey = "spark.sql.defaultCatalog";
 inline constexpr const char* kCatalogKeyPrefix = "spark.sql.catalog.";
 inline constexpr const char* kRoundTripTasksKey = "parley.test.roundTripTasks";
+inline constexpr const char* kVerifyPushdownKey = "parley.verifyPushdown";
 inline constexpr const char* kSessionCatalogName = "spark_catalog";
 
 }  // namespace parley

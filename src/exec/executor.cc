@@ -1,7 +1,5 @@
 // Plan -> Acero declaration. Scans are materialised by their tasks and enter Acero as table
-// sources; each logical operator becomes the matching Acero node. Sort keys with mixed null
-// placement (Spark's ASC NULLS FIRST / DESC NULLS LAST defaults) are expressed with one helper
-// is-null key per sort key, since Acero orders all nulls one way.
+// sources; each logical operator becomes the matching Acero node.
 #include "exec/executor.h"
 
 #include <fmt/format.h>
@@ -82,38 +80,17 @@ class Lowering {
  private:
   Result<ac::Declaration> LowerSort(const PlanNodePtr& node) {
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
-    std::vector<cp::Expression> exprs;
-    std::vector<std::string> names;
-    for (const auto& field : node->output) {
-      exprs.push_back(cp::field_ref(field.name));
-      names.push_back(field.name);
-    }
     std::vector<cp::SortKey> keys;
-    for (size_t i = 0; i < node->sort_keys.size(); ++i) {
-      const auto& key = node->sort_keys[i];
-      ARROW_ASSIGN_OR_RAISE(auto value, LowerExpression(*key.expr));
-      std::string null_key = fmt::format("__null_key{}", i);
-      std::string value_key = fmt::format("__sort_key{}", i);
-      exprs.push_back(cp::call("is_null", {value}));
-      names.push_back(null_key);
-      exprs.push_back(value);
-      names.push_back(value_key);
-      keys.emplace_back(null_key,
-                        key.nulls_first ? cp::SortOrder::Descending : cp::SortOrder::Ascending);
-      keys.emplace_back(value_key,
-                        key.ascending ? cp::SortOrder::Ascending : cp::SortOrder::Descending);
-    }
-    std::vector<cp::Expression> outputs;
-    std::vector<std::string> output_names;
-    for (const auto& field : node->output) {
-      outputs.push_back(cp::field_ref(field.name));
-      output_names.push_back(field.name);
+    for (const auto& key : node->sort_keys) {
+      if (key.expr->kind != BoundExpr::Kind::kColumn) {
+        return Status::Invalid("sort keys must be columns of the sort's input");
+      }
+      keys.emplace_back(key.expr->field,
+                        key.ascending ? cp::SortOrder::Ascending : cp::SortOrder::Descending,
+                        key.nulls_first ? cp::NullPlacement::AtStart : cp::NullPlacement::AtEnd);
     }
     return ac::Declaration::Sequence(
-        {std::move(input),
-         {"project", ac::ProjectNodeOptions(std::move(exprs), std::move(names))},
-         {"order_by", ac::OrderByNodeOptions(cp::Ordering(std::move(keys)))},
-         {"project", ac::ProjectNodeOptions(std::move(outputs), std::move(output_names))}});
+        {std::move(input), {"order_by", ac::OrderByNodeOptions(cp::Ordering(std::move(keys)))}});
   }
 
   const ScanRunOptions& options_;

@@ -12,6 +12,8 @@
 #include "arrow/table.h"
 #include "arrow/util/future.h"
 #include "arrow/util/thread_pool.h"
+#include "arrow/compute/api.h"
+#include "exec/expression_lowering.h"
 #include "plan/pushdown.h"
 
 namespace parley {
@@ -54,6 +56,51 @@ Result<std::shared_ptr<InputPartition>> RoundTripPartition(
   return *rebuilt;
 }
 
+// One exactly-pushed predicate, ready to evaluate on the scan's batches.
+struct PushedCheck {
+  PredicatePtr predicate;
+  arrow::compute::Expression expression;
+};
+
+Result<std::vector<PushedCheck>> PrepareChecks(const PlanNode& scan,
+                                               const arrow::Schema& schema) {
+  std::vector<PushedCheck> checks;
+  for (const auto& [predicate, condition] : scan.negotiation->exact_predicates) {
+    std::vector<std::string> fields;
+    condition->CollectFields(&fields);
+    bool available = std::all_of(fields.begin(), fields.end(), [&](const std::string& f) {
+      return schema.GetFieldByName(f) != nullptr;
+    });
+    if (!available) continue;
+    ARROW_ASSIGN_OR_RAISE(auto expression, LowerExpression(*condition));
+    ARROW_ASSIGN_OR_RAISE(expression, expression.Bind(schema));
+    checks.push_back({predicate, std::move(expression)});
+  }
+  return checks;
+}
+
+Status VerifyBatch(const PlanNode& scan, const std::vector<PushedCheck>& checks,
+                   const arrow::RecordBatch& batch) {
+  for (const auto& check : checks) {
+    ARROW_ASSIGN_OR_RAISE(auto result, arrow::compute::ExecuteScalarExpression(
+                                           check.expression, arrow::compute::ExecBatch(batch)));
+    // A row passes only where the predicate is TRUE; FALSE and NULL rows should not be here.
+    ARROW_ASSIGN_OR_RAISE(auto definite, arrow::compute::CallFunction(
+                                             "coalesce", {result, arrow::Datum(false)}));
+    ARROW_ASSIGN_OR_RAISE(auto all_true, arrow::compute::CallFunction("all", {definite}));
+    const auto& scalar = *all_true.scalar();
+    bool ok = scalar.is_valid && static_cast<const arrow::BooleanScalar&>(scalar).value;
+    if (!ok) {
+      return MakeError(arrow::StatusCode::Invalid,
+                       "CONNECTOR_CONTRACT_VIOLATION.PUSHED_PREDICATE_NOT_APPLIED",
+                       fmt::format("The connector of table {} accepted the predicate {} without "
+                                   "returning it, but returned rows that do not satisfy it.",
+                                   scan.table_name.ToString(), check.predicate->ToString()));
+    }
+  }
+  return Status::OK();
+}
+
 struct TaskOutput {
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
   TaskMetrics metrics;
@@ -61,7 +108,8 @@ struct TaskOutput {
 
 Result<TaskOutput> RunTask(const PlanNode& scan, const PartitionReaderFactory& factory,
                            const InputPartition& partition, size_t index,
-                           const std::shared_ptr<arrow::Schema>& schema) {
+                           const std::shared_ptr<arrow::Schema>& schema,
+                           const std::vector<PushedCheck>& checks) {
   auto start = std::chrono::steady_clock::now();
   TaskOutput output;
   output.metrics.partition = index;
@@ -77,6 +125,7 @@ Result<TaskOutput> RunTask(const PlanNode& scan, const PartitionReaderFactory& f
                                    scan.table_name.ToString(), batch->schema()->ToString(),
                                    schema->ToString()));
     }
+    ARROW_RETURN_NOT_OK(VerifyBatch(scan, checks, *batch));
     output.metrics.rows += batch->num_rows();
     output.metrics.batches += 1;
     output.batches.push_back(std::move(batch));
@@ -101,12 +150,16 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRun
       ARROW_ASSIGN_OR_RAISE(partitions[i], RoundTripPartition(*scan, *factory, partitions[i], i));
     }
   }
+  std::vector<PushedCheck> checks;
+  if (options.verify_pushdown) {
+    ARROW_ASSIGN_OR_RAISE(checks, PrepareChecks(*scan, *schema));
+  }
   auto* pool = arrow::internal::GetCpuThreadPool();
   std::vector<arrow::Future<TaskOutput>> futures;
   for (size_t i = 0; i < partitions.size(); ++i) {
     ARROW_ASSIGN_OR_RAISE(auto future, pool->Submit([scan, factory, partition = partitions[i], i,
-                                                     schema]() -> Result<TaskOutput> {
-      return RunTask(*scan, *factory, *partition, i, schema);
+                                                     schema, &checks]() -> Result<TaskOutput> {
+      return RunTask(*scan, *factory, *partition, i, schema, checks);
     }));
     futures.push_back(std::move(future));
   }
@@ -122,6 +175,17 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRun
     for (auto& batch : result->batches) batches.push_back(std::move(batch));
   }
   ARROW_RETURN_NOT_OK(first_error);
+  if (options.verify_pushdown && negotiation.limit_fully_pushed) {
+    int64_t rows = 0;
+    for (const auto& batch : batches) rows += batch->num_rows();
+    if (rows > *negotiation.pushed_limit) {
+      return MakeError(arrow::StatusCode::Invalid,
+                       "CONNECTOR_CONTRACT_VIOLATION.PUSHED_LIMIT_NOT_APPLIED",
+                       fmt::format("The connector of table {} accepted LIMIT {} as complete but "
+                                   "returned {} rows.",
+                                   scan->table_name.ToString(), *negotiation.pushed_limit, rows));
+    }
+  }
   return arrow::Table::FromRecordBatches(schema, std::move(batches));
 }
 

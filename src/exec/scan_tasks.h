@@ -23,6 +23,11 @@ struct ScanRunOptions {
   /// Serialize and rebuild the reader factory and every partition before use, failing with
   /// CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE when that does not round-trip.
   bool round_trip_tasks = false;
+  /// Re-evaluate every predicate the source accepted exactly (and a fully pushed limit) on
+  /// what it returned, failing with CONNECTOR_CONTRACT_VIOLATION.PUSHED_PREDICATE_NOT_APPLIED
+  /// or PUSHED_LIMIT_NOT_APPLIED. Predicates over columns the scan does not return (pruned
+  /// away because nothing above needs them) cannot be checked and are skipped.
+  bool verify_pushdown = false;
 };
 
 /// \brief Run every partition of a negotiated scan node as its own task and return the rows

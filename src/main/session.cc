@@ -124,6 +124,7 @@ class SessionImpl : public Session {
     ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(select));
     ScanRunOptions options;
     options.round_trip_tasks = conf_.GetBool(kRoundTripTasksKey, false);
+    options.verify_pushdown = conf_.GetBool(kVerifyPushdownKey, false);
     ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, options));
     return result.table;
   }

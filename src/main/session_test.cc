@@ -22,6 +22,7 @@ class SessionTest : public ::testing::Test {
   void SetUp() override {
     SessionOptions options;
     options.conf["parley.test.roundTripTasks"] = "true";
+    options.conf["parley.verifyPushdown"] = "true";
     options.conf["spark.sql.catalog.tc.someOption"] = "42";
     ASSERT_OK_AND_ASSIGN(session_, Session::Make(options));
     catalog_ = std::make_shared<TestCatalog>();
@@ -218,6 +219,96 @@ TEST_F(SessionTest, EvaluatesExpressionsWithSparkSemantics) {
   ASSERT_RAISES_CONDITION("CAST_INVALID_INPUT", session_->Sql("SELECT CAST('x' AS INT)"));
   ASSERT_RAISES_CONDITION("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
                           session_->Sql("SELECT 1 = DATE '2020-01-01'"));
+}
+
+TEST_F(SessionTest, LimitIsOfferedOnlyWithoutAResidualFilter) {
+  TestTableOptions options;
+  options.limit_pushdown = true;
+  options.accepted_predicates = {">"};
+  AddTable("t", options);
+  Register();
+  EXPECT_EQ(Rows("SELECT a FROM tc.default.t WHERE a > 2 LIMIT 2").size(), 2u);
+  EXPECT_EQ(catalog_->log("t")->pushed_limit, 2);
+  // `b < 100` has a V2 form but is returned: a filter remains, so no limit may be offered.
+  AddTable("u", options);
+  EXPECT_EQ(Rows("SELECT a FROM tc.default.u WHERE a > 2 AND b < 100 LIMIT 2").size(), 2u);
+  EXPECT_FALSE(catalog_->log("u")->pushed_limit.has_value());
+  std::string plan = Explain("SELECT a FROM tc.default.u WHERE a > 2 AND b < 100 LIMIT 2");
+  EXPECT_EQ(plan.find("PushedLimit"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Limit"), std::string::npos) << plan;
+}
+
+TEST_F(SessionTest, PartialLimitKeepsTheEngineLimitCompleteLimitDropsIt) {
+  TestTableOptions options;
+  options.limit_pushdown = true;
+  AddTable("partial", options);
+  options.limit_complete = true;
+  AddTable("complete", options);
+  Register();
+  std::string partial = Explain("SELECT a FROM tc.default.partial LIMIT 3");
+  EXPECT_NE(partial.find("PushedLimit: 3 (partial)"), std::string::npos) << partial;
+  EXPECT_NE(partial.find("Limit ("), std::string::npos) << partial;
+  std::string complete = Explain("SELECT a FROM tc.default.complete LIMIT 3");
+  EXPECT_NE(complete.find("PushedLimit: 3\n"), std::string::npos) << complete;
+  EXPECT_EQ(complete.find("Limit ("), std::string::npos) << complete;
+  EXPECT_EQ(Rows("SELECT a FROM tc.default.complete LIMIT 3"),
+            (std::vector<std::string>{"1", "2", "3"}));
+  // LIMIT n OFFSET m pushes limit n + m, then the offset once the limit is complete.
+  EXPECT_EQ(Rows("SELECT a FROM tc.default.complete LIMIT 2 OFFSET 3"),
+            (std::vector<std::string>{"4", "5"}));
+  EXPECT_EQ(catalog_->log("complete")->pushed_limit, 5);
+  EXPECT_EQ(catalog_->log("complete")->pushed_offset, 3);
+  // With a partial limit the offset is not offered and the engine applies both.
+  EXPECT_EQ(Rows("SELECT a FROM tc.default.partial LIMIT 2 OFFSET 3"),
+            (std::vector<std::string>{"4", "5"}));
+  EXPECT_FALSE(catalog_->log("partial")->pushed_offset.has_value());
+}
+
+TEST_F(SessionTest, PartialTopNKeepsTheSortAboveTheScan) {
+  TestTableOptions options;
+  options.limit_pushdown = true;
+  AddTable("t", options);
+  Register();
+  EXPECT_EQ(Rows("SELECT a, b FROM tc.default.t ORDER BY b DESC LIMIT 2"),
+            (std::vector<std::string>{"5,50", "3,30"}));
+  EXPECT_EQ(catalog_->log("t")->pushed_top_n,
+            (std::vector<std::string>{"b DESC NULLS LAST"}));
+  std::string plan = Explain("SELECT a, b FROM tc.default.t ORDER BY b DESC LIMIT 2");
+  EXPECT_NE(plan.find("PushedTopN: ORDER BY [b DESC NULLS LAST] LIMIT 2 (partial)"),
+            std::string::npos) << plan;
+  EXPECT_NE(plan.find("Sort ("), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Limit ("), std::string::npos) << plan;
+  // A computed sort key cannot be expressed as a V2 sort order: nothing is offered.
+  AddTable("u", options);
+  EXPECT_EQ(Rows("SELECT a FROM tc.default.u ORDER BY a + b LIMIT 1"),
+            (std::vector<std::string>{"2"}));
+  EXPECT_TRUE(catalog_->log("u")->pushed_top_n.empty());
+}
+
+TEST_F(SessionTest, HonestyCheckCatchesAPredicateAcceptedButNotApplied) {
+  TestTableOptions options;
+  options.filter_pushdown = true;
+  options.ignore_accepted_predicates = true;
+  AddTable("liar", options);
+  Register();
+  auto result = session_->Sql("SELECT a, b FROM tc.default.liar WHERE b >= 30");
+  ASSERT_RAISES_CONDITION("CONNECTOR_CONTRACT_VIOLATION.PUSHED_PREDICATE_NOT_APPLIED", result);
+  EXPECT_NE(result.status().message().find("`tc`.`default`.`liar`"), std::string::npos);
+  EXPECT_NE(result.status().message().find("b >= 30"), std::string::npos);
+  // Without the check the lie silently changes the answer: that is what the check is for.
+  ASSERT_OK(session_->Sql("SET parley.verifyPushdown=false"));
+  EXPECT_EQ(Rows("SELECT a FROM tc.default.liar WHERE b >= 30").size(), 6u);
+}
+
+TEST_F(SessionTest, HonestyCheckCatchesACompleteLimitNotApplied) {
+  TestTableOptions options;
+  options.limit_pushdown = true;
+  options.limit_complete = true;
+  options.ignore_accepted_limit = true;
+  AddTable("liar", options);
+  Register();
+  ASSERT_RAISES_CONDITION("CONNECTOR_CONTRACT_VIOLATION.PUSHED_LIMIT_NOT_APPLIED",
+                          session_->Sql("SELECT a FROM tc.default.liar LIMIT 2"));
 }
 
 TEST_F(SessionTest, OrdersDistinctsAndLimits) {

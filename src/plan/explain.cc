@@ -102,6 +102,16 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       out += fmt::format("({}) {}\n", number, ScanTitle(*node));
       out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
       out += fmt::format("PushedPredicates: {}\n", PredicateList(n.pushed_predicates));
+      if (!n.pushed_top_n.empty()) {
+        std::vector<std::string> orders;
+        for (const auto& order : n.pushed_top_n) orders.push_back(order->ToString());
+        out += fmt::format("PushedTopN: ORDER BY [{}] LIMIT {}{}\n", fmt::join(orders, ", "),
+                           *n.pushed_limit, n.limit_fully_pushed ? "" : " (partial)");
+      } else if (n.pushed_limit) {
+        out += fmt::format("PushedLimit: {}{}\n", *n.pushed_limit,
+                           n.limit_fully_pushed ? "" : " (partial)");
+      }
+      if (n.pushed_offset) out += fmt::format("PushedOffset: {}\n", *n.pushed_offset);
       if (n.pruning_offered) {
         out += fmt::format("RequiredColumns: [{}]\n", fmt::join(n.required_columns, ", "));
       }

@@ -33,9 +33,17 @@ struct ScanNegotiation {
   std::unique_ptr<ScanBuilder> builder;
   /// Predicates the source reported as accepted (PushedPredicates()).
   std::vector<PredicatePtr> pushed_predicates;
+  /// Accepted predicates the source did not return, with the conditions they came from: the
+  /// source applies them exactly, so the honesty check re-evaluates exactly these.
+  std::vector<std::pair<PredicatePtr, BoundExprPtr>> exact_predicates;
   /// Whether the builder was offered filters / column pruning at all.
   bool filters_offered = false;
   bool pruning_offered = false;
+  /// Limit, top-N and offset the source accepted, and whether the engine still applies them.
+  std::optional<int64_t> pushed_limit;
+  bool limit_fully_pushed = false;
+  std::vector<std::shared_ptr<SortOrder>> pushed_top_n;
+  std::optional<int64_t> pushed_offset;
   /// The columns asked for through PruneColumns, in table order.
   std::vector<std::string> required_columns;
   /// The built scan; its ReadSchema() is the scan node's real output.

@@ -1,5 +1,8 @@
-// Pushdown negotiation over the logical plan: a top-down walk that carries the fields each
-// operator's parent needs, pushes filters into the scan below them, then prunes and builds.
+// Pushdown negotiation over the logical plan, in Spark's order and in three passes:
+//   1. filters: each Filter directly above a scan offers its conjuncts;
+//   2. limit / top-N / offset: offered only for a scan with no filter left above it, through
+//      nothing but projections;
+//   3. column pruning and Build(): a top-down walk carrying the fields each parent needs.
 #include "plan/pushdown.h"
 
 #include <fmt/format.h>
@@ -36,9 +39,9 @@ Status StartNegotiation(PlanNode* scan) {
   return Status::OK();
 }
 
-// Offer a filter's conjuncts to the scan; return the residual conjuncts.
-Result<std::vector<BoundExprPtr>> PushFilters(PlanNode* scan,
-                                              const std::vector<BoundExprPtr>& conjuncts) {
+// Offer a filter's conjuncts to the scan; return the residual conjuncts, in query order.
+Result<std::vector<BoundExprPtr>> OfferFilters(PlanNode* scan,
+                                               const std::vector<BoundExprPtr>& conjuncts) {
   ARROW_RETURN_NOT_OK(StartNegotiation(scan));
   auto& negotiation = *scan->negotiation;
   auto* pushable = dynamic_cast<SupportsPushDownV2Filters*>(negotiation.builder.get());
@@ -58,6 +61,7 @@ Result<std::vector<BoundExprPtr>> PushFilters(PlanNode* scan,
   negotiation.filters_offered = true;
   ARROW_ASSIGN_OR_RAISE(auto returned, pushable->PushPredicates(predicates));
   negotiation.pushed_predicates = pushable->PushedPredicates();
+  std::vector<BoundExprPtr> returned_conjuncts;
   for (const auto& predicate : returned) {
     auto match = std::find_if(offered.begin(), offered.end(), [&](const auto& entry) {
       return entry.second == predicate || entry.second->ToString() == predicate->ToString();
@@ -67,9 +71,18 @@ Result<std::vector<BoundExprPtr>> PushFilters(PlanNode* scan,
                                fmt::format("PushPredicates returned {}, which it was not offered",
                                            predicate->ToString()));
     }
-    residual.push_back(match->first);
+    returned_conjuncts.push_back(match->first);
   }
-  // Keep the residual conjuncts in the order the query wrote them.
+  for (const auto& pushed : negotiation.pushed_predicates) {
+    auto match = std::find_if(offered.begin(), offered.end(), [&](const auto& entry) {
+      return entry.second == pushed || entry.second->ToString() == pushed->ToString();
+    });
+    if (match != offered.end() && std::find(returned_conjuncts.begin(), returned_conjuncts.end(),
+                                            match->first) == returned_conjuncts.end()) {
+      negotiation.exact_predicates.emplace_back(pushed, match->first);
+    }
+  }
+  residual.insert(residual.end(), returned_conjuncts.begin(), returned_conjuncts.end());
   std::vector<BoundExprPtr> ordered;
   for (const auto& conjunct : conjuncts) {
     if (std::find(residual.begin(), residual.end(), conjunct) != residual.end()) {
@@ -79,9 +92,127 @@ Result<std::vector<BoundExprPtr>> PushFilters(PlanNode* scan,
   return ordered;
 }
 
+// Pass 1: filters.
+Result<PlanNodePtr> PushFilters(const PlanNodePtr& node) {
+  for (auto& child : node->children) {
+    ARROW_ASSIGN_OR_RAISE(child, PushFilters(child));
+  }
+  if (node->kind != PlanNode::Kind::kFilter ||
+      node->children[0]->kind != PlanNode::Kind::kScan) {
+    return node;
+  }
+  ARROW_ASSIGN_OR_RAISE(auto residual,
+                        OfferFilters(node->children[0].get(), SplitConjuncts(node->condition)));
+  if (residual.empty()) return node->children[0];
+  node->condition = CombineConjuncts(residual);
+  return node;
+}
+
+// Follow projections down from `node`; return the scan below them (nullptr if something else
+// is in the way, such as a filter the source did not take) and, through `mapping`, how each
+// field of `node`'s output maps to a scan column (empty string where it is computed).
+PlanNode* ScanBelowProjections(PlanNode* node, std::map<std::string, std::string>* mapping) {
+  std::map<std::string, std::string> current;
+  for (const auto& field : node->output) current[field.name] = field.name;
+  while (node->kind == PlanNode::Kind::kProject) {
+    std::map<std::string, std::string> next;
+    for (size_t i = 0; i < node->exprs.size(); ++i) {
+      const auto& expr = node->exprs[i];
+      next[node->output[i].name] =
+          expr->kind == BoundExpr::Kind::kColumn ? expr->field : std::string();
+    }
+    for (auto& [name, target] : current) {
+      auto it = next.find(target);
+      target = it == next.end() ? std::string() : it->second;
+    }
+    node = node->children[0].get();
+  }
+  if (node->kind != PlanNode::Kind::kScan) return nullptr;
+  *mapping = std::move(current);
+  return node;
+}
+
+// Offer a top-N to the scan under `sort` (through projections). Returns whether the source
+// applies it completely, so the engine can drop its sort and limit.
+Result<bool> OfferTopN(PlanNode* sort, int64_t limit) {
+  std::map<std::string, std::string> mapping;
+  PlanNode* scan = ScanBelowProjections(sort->children[0].get(), &mapping);
+  if (scan == nullptr) return false;
+  auto* builder = dynamic_cast<SupportsPushDownTopN*>(scan->negotiation->builder.get());
+  if (builder == nullptr) return false;
+  std::vector<std::shared_ptr<SortOrder>> orders;
+  for (const auto& key : sort->sort_keys) {
+    if (key.expr->kind != BoundExpr::Kind::kColumn || mapping[key.expr->field].empty()) {
+      return false;
+    }
+    orders.push_back(std::make_shared<SortOrder>(
+        FieldReference(mapping[key.expr->field]),
+        key.ascending ? SortDirection::kAscending : SortDirection::kDescending,
+        key.nulls_first ? NullOrdering::kNullsFirst : NullOrdering::kNullsLast));
+  }
+  if (!builder->PushTopN(orders, limit)) return false;
+  scan->negotiation->pushed_top_n = orders;
+  scan->negotiation->pushed_limit = limit;
+  scan->negotiation->limit_fully_pushed = !builder->IsPartiallyPushed();
+  return scan->negotiation->limit_fully_pushed;
+}
+
+// Pass 2: limit, top-N and offset, for a Limit node. Returns the node that replaces it.
+Result<PlanNodePtr> OfferLimit(const PlanNodePtr& limit_node) {
+  PlanNode* below = limit_node->children[0].get();
+  std::map<std::string, std::string> mapping;
+  // Sort with only projections between it and the scan: top-N.
+  PlanNode* sort = below;
+  while (sort->kind == PlanNode::Kind::kProject) sort = sort->children[0].get();
+  if (sort->kind == PlanNode::Kind::kSort) {
+    if (!limit_node->limit) return limit_node;
+    ARROW_ASSIGN_OR_RAISE(bool complete,
+                          OfferTopN(sort, *limit_node->limit + limit_node->offset));
+    // A complete top-N returns exactly the first rows: the engine's limit goes. Its sort stays
+    // (on at most `limit` rows) because tasks of several partitions finish in any order.
+    if (complete && limit_node->offset == 0) return limit_node->children[0];
+    return limit_node;
+  }
+  PlanNode* scan = ScanBelowProjections(below, &mapping);
+  if (scan == nullptr) return limit_node;
+  auto& negotiation = *scan->negotiation;
+  auto* limit_builder = dynamic_cast<SupportsPushDownLimit*>(negotiation.builder.get());
+  auto* offset_builder = dynamic_cast<SupportsPushDownOffset*>(negotiation.builder.get());
+  if (limit_node->limit && limit_builder != nullptr) {
+    int64_t rows = *limit_node->limit + limit_node->offset;
+    if (limit_builder->PushLimit(rows)) {
+      negotiation.pushed_limit = rows;
+      negotiation.limit_fully_pushed = !limit_builder->IsPartiallyPushed();
+    }
+  }
+  bool limit_done = !limit_node->limit || negotiation.limit_fully_pushed;
+  // An offset is pushed only once the limit (if any) is fully pushed, and all or nothing.
+  if (limit_done && limit_node->offset > 0 && offset_builder != nullptr &&
+      offset_builder->PushOffset(limit_node->offset)) {
+    negotiation.pushed_offset = limit_node->offset;
+    limit_node->offset = 0;
+  }
+  if (limit_done && limit_node->offset == 0) return limit_node->children[0];
+  return limit_node;
+}
+
+Result<PlanNodePtr> PushLimits(const PlanNodePtr& node) {
+  for (auto& child : node->children) {
+    ARROW_ASSIGN_OR_RAISE(child, PushLimits(child));
+  }
+  if (node->kind == PlanNode::Kind::kLimit) return OfferLimit(node);
+  return node;
+}
+
+// Pass 1 needs every scan's builder, even under no filter.
+Status StartAll(const PlanNodePtr& node) {
+  if (node->kind == PlanNode::Kind::kScan) return StartNegotiation(node.get());
+  for (const auto& child : node->children) ARROW_RETURN_NOT_OK(StartAll(child));
+  return Status::OK();
+}
+
 // Prune to the required fields, build the scan, and adopt its read schema as the output.
 Status PruneAndBuild(PlanNode* scan, const std::vector<std::string>& required) {
-  ARROW_RETURN_NOT_OK(StartNegotiation(scan));
   auto& negotiation = *scan->negotiation;
   if (auto* prunable =
           dynamic_cast<SupportsPushDownRequiredColumns*>(negotiation.builder.get())) {
@@ -132,31 +263,21 @@ std::vector<std::string> OutputNames(const PlanNode& node) {
   return names;
 }
 
-Result<PlanNodePtr> Negotiate(const PlanNodePtr& node, const std::vector<std::string>& required) {
+// Pass 3: the fields each operator needs from its child, then pruning at every scan.
+Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& required) {
   switch (node->kind) {
     case PlanNode::Kind::kScan:
-      ARROW_RETURN_NOT_OK(PruneAndBuild(node.get(), required));
-      return node;
+      return PruneAndBuild(node.get(), required);
     case PlanNode::Kind::kOneRow:
-      return node;
+      return Status::OK();
     case PlanNode::Kind::kFilter: {
-      auto child = node->children[0];
-      std::vector<BoundExprPtr> residual = SplitConjuncts(node->condition);
-      if (child->kind == PlanNode::Kind::kScan) {
-        ARROW_ASSIGN_OR_RAISE(residual, PushFilters(child.get(), residual));
-      }
       std::vector<std::string> child_required = required;
-      for (const auto& conjunct : residual) {
-        std::vector<std::string> fields;
-        conjunct->CollectFields(&fields);
-        AddFields(fields, &child_required);
-      }
-      ARROW_ASSIGN_OR_RAISE(child, Negotiate(child, child_required));
-      if (residual.empty()) return child;
-      node->children[0] = child;
-      node->condition = CombineConjuncts(residual);
-      node->output = child->output;
-      return node;
+      std::vector<std::string> fields;
+      node->condition->CollectFields(&fields);
+      AddFields(fields, &child_required);
+      ARROW_RETURN_NOT_OK(PruneColumns(node->children[0], child_required));
+      node->output = node->children[0]->output;
+      return Status::OK();
     }
     case PlanNode::Kind::kProject: {
       std::vector<std::string> child_required;
@@ -165,23 +286,24 @@ Result<PlanNodePtr> Negotiate(const PlanNodePtr& node, const std::vector<std::st
         expr->CollectFields(&fields);
         AddFields(fields, &child_required);
       }
-      ARROW_ASSIGN_OR_RAISE(node->children[0], Negotiate(node->children[0], child_required));
-      return node;
+      return PruneColumns(node->children[0], child_required);
     }
     case PlanNode::Kind::kDistinct:
     case PlanNode::Kind::kSort:
     case PlanNode::Kind::kLimit:
-      ARROW_ASSIGN_OR_RAISE(node->children[0],
-                            Negotiate(node->children[0], OutputNames(*node->children[0])));
-      return node;
+      return PruneColumns(node->children[0], OutputNames(*node->children[0]));
   }
-  return node;
+  return Status::OK();
 }
 
 }  // namespace
 
 Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan) {
-  return Negotiate(plan, OutputNames(*plan));
+  ARROW_RETURN_NOT_OK(StartAll(plan));
+  ARROW_ASSIGN_OR_RAISE(auto negotiated, PushFilters(plan));
+  ARROW_ASSIGN_OR_RAISE(negotiated, PushLimits(negotiated));
+  ARROW_RETURN_NOT_OK(PruneColumns(negotiated, OutputNames(*negotiated)));
+  return negotiated;
 }
 
 Status PlanScanPartitions(PlanNode* scan) {

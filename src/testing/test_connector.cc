@@ -20,8 +20,7 @@ namespace cp = arrow::compute;
 // What a reader factory needs, kept in a process-wide registry so the factory serializes to an
 // id, as an executor-side cache would be addressed.
 struct ScanState {
-  std::shared_ptr<arrow::Table> data;  // already projected to the read schema
-  std::optional<cp::Expression> filter;
+  std::shared_ptr<arrow::Table> data;  // already filtered, limited and projected
 };
 
 std::mutex registry_mutex;
@@ -63,12 +62,6 @@ class TestReaderFactory : public PartitionReaderFactory {
     const auto& p = dynamic_cast<const TestPartition&>(partition);
     auto slice = state_->data->Slice(p.offset(), p.length());
     ARROW_ASSIGN_OR_RAISE(auto batch, slice->CombineChunksToBatch());
-    if (state_->filter) {
-      ARROW_ASSIGN_OR_RAISE(auto bound, state_->filter->Bind(*state_->data->schema()));
-      ARROW_ASSIGN_OR_RAISE(auto mask, cp::ExecuteScalarExpression(bound, cp::ExecBatch(*batch)));
-      ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(batch, mask));
-      batch = filtered.record_batch();
-    }
     return std::make_unique<TestReader>(std::move(batch));
   }
   Result<std::string> Serialize() const override { return std::to_string(id_); }
@@ -148,38 +141,56 @@ class BuilderCore : public ScanBuilder {
               std::shared_ptr<TestTableLog> log)
       : data_(std::move(data)), options_(std::move(options)), log_(std::move(log)) {}
 
+  // The scan's rows are computed here, from the pushed operators, in the order a source
+  // applies them: filter, top-N order, limit, offset (Spark pushes LIMIT n OFFSET m as limit
+  // n + m, then offset m), projection.
   Result<std::shared_ptr<Scan>> Build() override {
-    auto state = std::make_shared<ScanState>();
-    std::optional<cp::Expression> filter;
-    for (const auto& predicate : accepted_) {
-      ARROW_ASSIGN_OR_RAISE(auto expr, PredicateToArrow(*predicate));
-      filter = filter ? cp::and_(*filter, expr) : expr;
-    }
     auto data = data_;
+    if (!accepted_.empty() && !options_.ignore_accepted_predicates) {
+      std::optional<cp::Expression> filter;
+      for (const auto& predicate : accepted_) {
+        ARROW_ASSIGN_OR_RAISE(auto expr, PredicateToArrow(*predicate));
+        filter = filter ? cp::and_(*filter, expr) : expr;
+      }
+      ARROW_ASSIGN_OR_RAISE(auto bound, filter->Bind(*data->schema()));
+      ARROW_ASSIGN_OR_RAISE(auto combined, data->CombineChunksToBatch());
+      ARROW_ASSIGN_OR_RAISE(auto mask, cp::ExecuteScalarExpression(bound, cp::ExecBatch(*combined)));
+      ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(combined, mask));
+      ARROW_ASSIGN_OR_RAISE(data, arrow::Table::FromRecordBatches(
+                                      arrow::RecordBatchVector{filtered.record_batch()}));
+    }
+    if (!top_n_.empty()) {
+      std::vector<cp::SortKey> keys;
+      for (const auto& order : top_n_) {
+        keys.emplace_back(*AsColumnName(*order->expression()),
+                          order->direction() == SortDirection::kAscending
+                              ? cp::SortOrder::Ascending
+                              : cp::SortOrder::Descending,
+                          order->null_ordering() == NullOrdering::kNullsFirst
+                              ? cp::NullPlacement::AtStart
+                              : cp::NullPlacement::AtEnd);
+      }
+      ARROW_ASSIGN_OR_RAISE(auto indices, cp::SortIndices(arrow::Datum(data), cp::SortOptions(keys)));
+      ARROW_ASSIGN_OR_RAISE(auto sorted, cp::Take(arrow::Datum(data), arrow::Datum(indices)));
+      data = sorted.table();
+    }
+    if (limit_ && !options_.ignore_accepted_limit) data = data->Slice(0, *limit_);
+    if (offset_) data = data->Slice(std::min(*offset_, data->num_rows()));
     if (required_) {
       std::vector<int> indices;
       for (const auto& field : required_->fields()) {
         indices.push_back(data_->schema()->GetFieldIndex(field->name()));
       }
-      if (filter) {
-        // Filter on the full rows first: a pruned column may be a filter input.
-        ARROW_ASSIGN_OR_RAISE(auto bound, filter->Bind(*data_->schema()));
-        ARROW_ASSIGN_OR_RAISE(auto combined, data_->CombineChunksToBatch());
-        ARROW_ASSIGN_OR_RAISE(auto mask, cp::ExecuteScalarExpression(bound, cp::ExecBatch(*combined)));
-        ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(combined, mask));
-        ARROW_ASSIGN_OR_RAISE(auto table,
-                              arrow::Table::FromRecordBatches(arrow::RecordBatchVector{filtered.record_batch()}));
-        data = table;
-        filter.reset();
-      }
       ARROW_ASSIGN_OR_RAISE(data, data->SelectColumns(indices));
     }
+    auto state = std::make_shared<ScanState>();
     state->data = data;
-    state->filter = filter;
     std::vector<std::string> names;
     for (const auto& p : accepted_) names.push_back(p->ToString());
-    return std::make_shared<TestScan>(
-        state, options_, fmt::format("accepted=[{}]", fmt::join(names, ", ")));
+    TestTableOptions options = options_;
+    if (limit_ || !top_n_.empty()) options.partitions = 1;
+    return std::make_shared<TestScan>(state, options,
+                                      fmt::format("accepted=[{}]", fmt::join(names, ", ")));
   }
 
  protected:
@@ -213,6 +224,9 @@ class BuilderCore : public ScanBuilder {
   std::shared_ptr<TestTableLog> log_;
   std::vector<PredicatePtr> accepted_;
   std::shared_ptr<arrow::Schema> required_;
+  std::optional<int64_t> limit_;
+  std::optional<int64_t> offset_;
+  std::vector<std::shared_ptr<SortOrder>> top_n_;
 };
 
 class FilterBuilder : public BuilderCore, public SupportsPushDownV2Filters {
@@ -248,6 +262,43 @@ class FilterPruneBuilder : public BuilderCore,
   }
 };
 
+// Every mix-in at once: filters, pruning, limit, top-N and offset.
+class FullBuilder : public BuilderCore,
+                    public SupportsPushDownV2Filters,
+                    public SupportsPushDownRequiredColumns,
+                    public SupportsPushDownLimit,
+                    public SupportsPushDownTopN,
+                    public SupportsPushDownOffset {
+ public:
+  using BuilderCore::BuilderCore;
+  Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> p) override {
+    return DoPush(std::move(p));
+  }
+  std::vector<PredicatePtr> PushedPredicates() const override { return accepted_; }
+  Status PruneColumns(const std::shared_ptr<arrow::Schema>& schema) override {
+    DoPrune(schema);
+    return Status::OK();
+  }
+  bool PushLimit(int64_t limit) override {
+    limit_ = limit;
+    log_->pushed_limit = limit;
+    return true;
+  }
+  bool PushTopN(const std::vector<std::shared_ptr<SortOrder>>& orders, int64_t limit) override {
+    top_n_ = orders;
+    limit_ = limit;
+    for (const auto& order : orders) log_->pushed_top_n.push_back(order->ToString());
+    log_->pushed_limit = limit;
+    return true;
+  }
+  bool PushOffset(int64_t offset) override {
+    offset_ = offset;
+    log_->pushed_offset = offset;
+    return true;
+  }
+  bool IsPartiallyPushed() const override { return !options_.limit_complete; }
+};
+
 class TestTable : public Table, public SupportsRead {
  public:
   TestTable(std::string name, std::shared_ptr<arrow::Table> data, TestTableOptions options,
@@ -261,6 +312,7 @@ class TestTable : public Table, public SupportsRead {
   }
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
     log_->builders_created++;
+    if (options_.limit_pushdown) return std::make_unique<FullBuilder>(data_, options_, log_);
     if (options_.filter_pushdown && options_.column_pruning) {
       return std::make_unique<FilterPruneBuilder>(data_, options_, log_);
     }

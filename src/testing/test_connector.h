@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -33,6 +34,13 @@ struct TestTableOptions {
   int partitions = 1;
   /// When false, partitions serialize to bytes that do not rebuild (a live handle).
   bool serializable_partitions = true;
+  /// Implement SupportsPushDownLimit, SupportsPushDownTopN and SupportsPushDownOffset (with
+  /// filters and pruning); `complete` answers IsPartiallyPushed() with false.
+  bool limit_pushdown = false;
+  bool limit_complete = false;
+  /// A dishonest source: accepts predicates (or a complete limit) and does not apply them.
+  bool ignore_accepted_predicates = false;
+  bool ignore_accepted_limit = false;
 };
 
 /// \brief What the engine did with a table, for assertions.
@@ -42,6 +50,9 @@ struct TestTableLog {
   std::vector<std::string> accepted_predicates;
   std::vector<std::string> pruned_columns;
   bool pruned = false;
+  std::optional<int64_t> pushed_limit;
+  std::optional<int64_t> pushed_offset;
+  std::vector<std::string> pushed_top_n;
 };
 
 /// \brief A catalog with namespace `default` whose tables are added from C++.

@@ -4,7 +4,8 @@
 // blank lines, each a directive line (`statement ok`, `statement error [CONDITION]`,
 // `query <types> [nosort|rowsort]`, and Parley's `plan contains` / `plan not contains`), one SQL
 // statement, and optionally `----` followed by what is expected. Each file runs in a fresh
-// Session with its own temporary warehouse and `parley.test.roundTripTasks=true`, so every
+// Session with its own temporary warehouse, `parley.verifyPushdown=true` and
+// `parley.test.roundTripTasks=true`, so every
 // connector's partitions and factories are serialized the way a cluster would. Cells are
 // compared as text rendered by main/result_format (FormatCell), NULL as `NULL` and the empty
 // string as `(empty)`; error positions are relative to the record's SQL. Every mismatch prints
@@ -250,6 +251,7 @@ class FileRunner {
     session_options.warehouse = warehouse;
     session_options.conf = options_.conf;
     session_options.conf["parley.test.roundTripTasks"] = "true";
+    session_options.conf["parley.verifyPushdown"] = "true";
     auto session = Session::Make(std::move(session_options));
     if (!session.ok()) {
       Fail(0, "cannot create a session: " + session.status().ToString(), "");

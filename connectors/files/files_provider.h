@@ -1,0 +1,53 @@
+// The files connector: path-based tables over Parquet, CSV, JSON-lines and ORC files, reached
+// as parquet.`/path`, csv.`/path`, json.`/path` and orc.`/path`.
+//
+// The path is a file, a directory (read recursively, skipping names that start with '.' or '_'
+// as Spark does) or a glob (`*`, `?`, `[abc]`, `{a,b}` per path segment), on any of Arrow's
+// filesystems: a local path, or a URI such as s3://bucket/key or gs://bucket/key where Arrow is
+// configured for it. Hive-style directories (`key=value`) become partition columns; predicates
+// on them prune directories exactly. Parquet row groups are pruned with their statistics (those
+// predicates are also returned to the engine, since statistics only prove absence), only the
+// required columns are read, and input partitions are planned from files, row groups and line
+// ranges of uncompressed text files, about 128 MiB each.
+//
+// Options (keys lower-cased, Spark's names and defaults):
+//   path               the file, directory or glob (required)
+//   basepath           the directory partition discovery starts from (default: the path
+//                      itself, a file's directory, or a glob's last literal directory)
+//   maxpartitionbytes  target bytes per input partition (default 134217728)
+//   opencostinbytes    estimated cost of opening a file, in bytes (default 4194304)
+//   minpartitionnum    partitions to aim for on small inputs (default: hardware threads)
+//   mergeschema        parquet/orc: unify the schemas of every file (default false: first file)
+//   header             csv: the first line of each file names the columns (default false;
+//                      without it columns are _c0, _c1, ...)
+//   delimiter / sep    csv: the one-character field separator (default ',', "\t" accepted)
+//   quote, escape      csv: quote character (default '"') and escape character (default '\')
+//   nullvalue          csv: the text read as NULL (default "", the empty field)
+//   inferschema        csv: infer column types (default false: every column is STRING)
+//   multiline          json: records may span lines; files are then read whole (default false)
+//
+// Errors carry Spark's conditions: PATH_NOT_FOUND for a path or glob that matches nothing,
+// UNABLE_TO_INFER_SCHEMA when there is no data file to infer from, FAILED_READ_FILE.* naming
+// the file when a file is corrupt or unreadable.
+//
+// Thread-safety: the provider and its tables are immutable and safe to share; scans follow
+// parley/connector/read.h.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "parley/connector/catalog.h"
+
+namespace parley::files {
+
+/// \brief Return the TableProvider of one file format: "parquet", "csv", "json" or "orc"
+/// (case-insensitive). Returns nullptr for any other name.
+///
+/// The engine calls InferSchema(options) and then GetTable(schema, options); both list the
+/// files under options["path"]. The table's columns are the given schema followed by any
+/// discovered partition column it lacks; its partitioning() is identity(column) for each
+/// partition column; it declares BATCH_READ and implements SupportsRead.
+std::shared_ptr<TableProvider> MakeFilesTableProvider(const std::string& format);
+
+}  // namespace parley::files
