@@ -3,12 +3,14 @@
 //
 // The path is a file, a directory (read recursively, skipping names that start with '.' or '_'
 // as Spark does) or a glob (`*`, `?`, `[abc]`, `{a,b}` per path segment), on any of Arrow's
-// filesystems: a local path, or a URI such as s3://bucket/key or gs://bucket/key where Arrow is
-// configured for it. Hive-style directories (`key=value`) become partition columns; predicates
-// on them prune directories exactly. Parquet row groups are pruned with their statistics (those
-// predicates are also returned to the engine, since statistics only prove absence), only the
-// required columns are read, and input partitions are planned from files, row groups and line
-// ranges of uncompressed text files, about 128 MiB each.
+// filesystems: a local path, or a URI such as gs://bucket/key or s3://bucket/key that
+// arrow::fs::FileSystemFromUri resolves (an Arrow that ships S3 as a module, like the pyarrow
+// wheel, needs the process to load it first). Hive-style directories (`key=value`) become
+// partition columns; predicates on them prune directories exactly. Parquet row groups are
+// pruned with their statistics (those predicates are also returned to the engine, since
+// statistics only prove absence), only the required columns are read, and input partitions
+// are planned from files, row groups and line ranges of uncompressed text files, about
+// 128 MiB each.
 //
 // Options (keys lower-cased, Spark's names and defaults):
 //   path               the file, directory or glob (required)
@@ -21,10 +23,14 @@
 //   header             csv: the first line of each file names the columns (default false;
 //                      without it columns are _c0, _c1, ...)
 //   delimiter / sep    csv: the one-character field separator (default ',', "\t" accepted)
-//   quote, escape      csv: quote character (default '"') and escape character (default '\')
+//   quote              csv: the quote character (default '"'; empty turns quoting off)
+//   escape             csv: the escape character (default: none, doubled quotes only; unlike
+//                      Spark's '\' default, so backslashes in unquoted text stay literal)
 //   nullvalue          csv: the text read as NULL (default "", the empty field)
 //   inferschema        csv: infer column types (default false: every column is STRING)
-//   multiline          json: records may span lines; files are then read whole (default false)
+//   multiline          csv/json: records may span lines (quoted newlines in CSV); such files
+//                      are read whole instead of in line ranges (default false)
+// Scan options (SupportsRead::NewScanBuilder) may override the three planning options only.
 //
 // Errors carry Spark's conditions: PATH_NOT_FOUND for a path or glob that matches nothing,
 // UNABLE_TO_INFER_SCHEMA when there is no data file to infer from, FAILED_READ_FILE.* naming

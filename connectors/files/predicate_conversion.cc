@@ -40,8 +40,8 @@ cp::Expression Balanced(const std::string& function, const std::vector<cp::Expre
                         size_t begin, size_t end) {
   if (end - begin == 1) return terms[begin];
   size_t middle = begin + (end - begin) / 2;
-  return cp::call(function,
-                  {Balanced(function, terms, begin, middle), Balanced(function, terms, middle, end)});
+  return cp::call(function, {Balanced(function, terms, begin, middle),
+                             Balanced(function, terms, middle, end)});
 }
 
 bool IsNullLiteral(const cp::Expression& expression) {

@@ -66,9 +66,10 @@ Status UnexpectedType(const sql::Expr& expr, const sql::Expr& operand,
 
 class Binder {
  public:
-  explicit Binder(const Scope& scope) : scope_(scope) {}
+  Binder(const Scope& scope, const AggregateHook& hook) : scope_(scope), hook_(hook) {}
 
   Result<BoundExprPtr> Bind(const sql::Expr& expr) {
+    ARROW_RETURN_NOT_OK(CheckSupportedForm(expr));
     switch (expr.kind) {
       case sql::ExprKind::kColumn: {
         ARROW_ASSIGN_OR_RAISE(const ScopeColumn* column,
@@ -126,6 +127,26 @@ class Binder {
   }
 
  private:
+  // The parser reads Spark's whole expression grammar; these forms are named when met rather
+  // than misread as unknown functions.
+  static Status CheckSupportedForm(const sql::Expr& expr) {
+    auto unsupported = [&](std::string_view condition, std::string_view what) {
+      return AnalysisError(condition,
+                           fmt::format("{} is not supported yet: \"{}\".", what,
+                                       expr.source_text),
+                           expr.pos);
+    };
+    if (expr.subquery_kind != sql::SubqueryKind::kNone) {
+      return unsupported("UNSUPPORTED_FEATURE.SUBQUERY", "A subquery expression");
+    }
+    if (expr.interval) return unsupported("UNSUPPORTED_FEATURE.INTERVAL", "An INTERVAL literal");
+    if (expr.window) return unsupported("UNSUPPORTED_FEATURE.WINDOW_FUNCTION", "A window function");
+    if (!expr.within_group.empty()) {
+      return unsupported("UNSUPPORTED_FEATURE.WITHIN_GROUP", "WITHIN GROUP");
+    }
+    return Status::OK();
+  }
+
   Result<BoundExprPtr> BindBoolean(const sql::Expr& parent, const sql::Expr& operand) {
     ARROW_ASSIGN_OR_RAISE(auto bound, Bind(operand));
     if (bound->type->id() == arrow::Type::NA) return CastTo(bound, arrow::boolean());
@@ -339,6 +360,14 @@ class Binder {
 
   Result<BoundExprPtr> BindFunction(const sql::Expr& expr) {
     std::string name = Lower(expr.name_parts.back());
+    if (expr.name_parts.size() == 1 && IsAggregateFunction(name)) {
+      if (hook_) return hook_(expr);
+      return AnalysisError("INVALID_WHERE_CONDITION",
+                           fmt::format("The WHERE condition contains the aggregate \"{}\"; "
+                                       "aggregates are allowed in SELECT, HAVING and ORDER BY.",
+                                       expr.source_text),
+                           expr.pos);
+    }
     std::vector<BoundExprPtr> args;
     for (const auto& child : expr.children) {
       ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
@@ -390,14 +419,30 @@ class Binder {
   }
 
   const Scope& scope_;
+  const AggregateHook& hook_;
 };
 
 }  // namespace
 
+bool IsAggregateFunction(const std::string& name) {
+  static const std::set<std::string> kAggregates = {"count", "sum", "avg", "mean", "min", "max"};
+  return kAggregates.count(Lower(name)) > 0;
+}
+
 BoundExprPtr CastTo(const BoundExprPtr& expr, const std::shared_ptr<arrow::DataType>& type) {
   if (expr->type->Equals(*type)) return expr;
-  if (expr->kind == BoundExpr::Kind::kLiteral && !expr->literal->is_valid) {
-    return MakeBoundLiteral(arrow::MakeNullScalar(type));
+  if (expr->kind == BoundExpr::Kind::kLiteral) {
+    if (!expr->literal->is_valid) return MakeBoundLiteral(arrow::MakeNullScalar(type));
+    // Fold the cast of a constant now, so `bigint_col > 5` stays a column-literal comparison
+    // that translates for pushdown. A value that does not convert keeps a runtime CAST, which
+    // then fails with the proper ANSI error.
+    if (IsNumeric(*expr->type) && IsNumeric(*type)) {
+      auto folded = expr->literal->CastTo(type);
+      if (folded.ok()) {
+        auto back = (*folded)->CastTo(expr->type);
+        if (back.ok() && (*back)->Equals(*expr->literal)) return MakeBoundLiteral(*folded);
+      }
+    }
   }
   return MakeCall("CAST", {expr}, type);
 }
@@ -456,8 +501,9 @@ Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_pa
       pos);
 }
 
-Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope) {
-  return Binder(scope).Bind(expr);
+Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
+                                    const AggregateHook& aggregate_hook) {
+  return Binder(scope, aggregate_hook).Bind(expr);
 }
 
 }  // namespace parley

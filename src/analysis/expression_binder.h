@@ -5,6 +5,7 @@
 // nearest names suggested), AMBIGUOUS_REFERENCE, DATATYPE_MISMATCH.*, UNRESOLVED_ROUTINE.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,18 @@ struct ScopeColumn {
 
 using Scope = std::vector<ScopeColumn>;
 
+/// \brief Called for each aggregate function call met while binding (count, sum, avg, min,
+/// max); returns the expression that stands for the aggregate's result. Without a hook an
+/// aggregate is an error (e.g. in WHERE).
+using AggregateHook = std::function<Result<BoundExprPtr>(const sql::Expr&)>;
+
+/// \brief Whether `name` (any case) is an aggregate function.
+bool IsAggregateFunction(const std::string& name);
+
 /// \brief Bind `expr` against `scope`. Star expressions are rejected here (the query binder
 /// expands them in the select list).
-Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope);
+Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
+                                    const AggregateHook& aggregate_hook = nullptr);
 
 /// \brief Find the column a name refers to: nullptr plus an error when none or several match.
 Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_parts,

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
+#include "analysis/aggregate_binder.h"
 #include "analysis/analysis_error.h"
 #include "analysis/expression_binder.h"
 #include "analysis/types.h"
@@ -67,8 +69,37 @@ Status CheckBatchRead(const ResolvedName& name, const Table& table, SourcePositi
                   "(capability BATCH_READ). Please check the current catalog and namespace to "
                   "make sure the qualified table name is expected, and also check the catalog "
                   "implementation which is configured by \"spark.sql.catalog.{}\".",
-                  name.ToString(), name.catalog->name()),
+                  name.ToString(), name.catalog ? name.catalog->name() : "<path>"),
       pos);
+}
+
+bool ContainsAggregate(const sql::Expr& expr) {
+  if (expr.kind == sql::ExprKind::kFunction && expr.name_parts.size() == 1 && !expr.window &&
+      IsAggregateFunction(expr.name_parts[0])) {
+    return true;
+  }
+  for (const auto& child : expr.children) {
+    if (ContainsAggregate(*child)) return true;
+  }
+  return false;
+}
+
+// The query shapes this binder knows; the parser accepts Spark's whole grammar, and anything
+// beyond these is reported by name rather than misread.
+Status CheckSupportedShape(const sql::SelectStatement& select) {
+  auto unsupported = [&](std::string_view what) {
+    return AnalysisError("UNSUPPORTED_FEATURE.QUERY_SHAPE",
+                         fmt::format("{} is not supported yet.", what), select.pos);
+  };
+  if (select.kind == sql::QueryKind::kSetOperation) return unsupported("A set operation");
+  if (select.kind == sql::QueryKind::kValues) return unsupported("A VALUES query");
+  if (select.kind == sql::QueryKind::kNested) return unsupported("A parenthesised query");
+  if (!select.with.empty()) return unsupported("WITH");
+  if (!select.windows.empty()) return unsupported("The WINDOW clause");
+  if (select.from_item && !select.from) {
+    return unsupported("A FROM clause with joins, subqueries, table functions or TABLESAMPLE");
+  }
+  return Status::OK();
 }
 
 class SelectBinder {
@@ -77,6 +108,7 @@ class SelectBinder {
       : select_(select), catalogs_(catalogs) {}
 
   Result<PlanNodePtr> Bind() {
+    ARROW_RETURN_NOT_OK(CheckSupportedShape(select_));
     ARROW_ASSIGN_OR_RAISE(auto plan, BindFrom());
     if (select_.where) {
       ARROW_ASSIGN_OR_RAISE(auto condition, BindExpression(*select_.where, scope_));
@@ -95,6 +127,10 @@ class SelectBinder {
       filter->output = plan->output;
       filter->condition = condition;
       plan = filter;
+    }
+    if (IsAggregateQuery()) {
+      aggregate_.emplace(scope_);
+      ARROW_RETURN_NOT_OK(BindGroupBy());
     }
     ARROW_ASSIGN_OR_RAISE(plan, BindProjection(plan));
     if (select_.distinct) {
@@ -155,7 +191,7 @@ class SelectBinder {
     if (!select_.from->alias.empty()) {
       qualifier = {select_.from->alias};
     } else {
-      qualifier = {loaded.first.catalog->name()};
+      if (loaded.first.catalog) qualifier = {loaded.first.catalog->name()};
       for (const auto& part : loaded.first.ident.namespace_path) qualifier.push_back(part);
       qualifier.push_back(loaded.first.ident.name);
     }
@@ -179,10 +215,16 @@ class SelectBinder {
     for (const auto& item : select_.items) {
       const sql::Expr& expr = *item.expr;
       if (expr.kind == sql::ExprKind::kStar) {
+        if (aggregate_) {
+          return AnalysisError("UNSUPPORTED_FEATURE.STAR_IN_AGGREGATE",
+                               "'*' in the select list of an aggregate query is not supported; "
+                               "name the grouped columns.",
+                               expr.pos);
+        }
         ARROW_RETURN_NOT_OK(ExpandStar(expr, project.get()));
         continue;
       }
-      ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, scope_));
+      ARROW_ASSIGN_OR_RAISE(auto bound, BindItem(expr));
       std::string display = !item.alias.empty()                 ? item.alias
                             : expr.kind == sql::ExprKind::kColumn ? bound->display
                                                                   : expr.source_text;
@@ -198,7 +240,89 @@ class SelectBinder {
       sort_keys_.push_back(sort_key);
     }
     hidden_columns_ = project->output.size() - visible;
+    if (aggregate_) {
+      BoundExprPtr condition;
+      if (select_.having) {
+        ARROW_ASSIGN_OR_RAISE(condition, aggregate_->BindAfterAggregate(*select_.having));
+        if (condition->type->id() != arrow::Type::BOOL) {
+          return AnalysisError("DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+                               fmt::format("The HAVING condition \"{}\" is not a boolean.",
+                                           select_.having->source_text),
+                               select_.having->pos);
+        }
+      }
+      // Made after every clause is bound, so aggregates met in any of them are computed.
+      PlanNodePtr below = aggregate_->MakeNode(input);
+      if (condition) {
+        auto having = std::make_shared<PlanNode>();
+        having->kind = PlanNode::Kind::kFilter;
+        having->children = {below};
+        having->output = below->output;
+        having->condition = condition;
+        below = having;
+      }
+      project->children = {below};
+    }
     return project;
+  }
+
+  bool IsAggregateQuery() const {
+    if (select_.group_by || select_.having) return true;
+    for (const auto& item : select_.items) {
+      if (ContainsAggregate(*item.expr)) return true;
+    }
+    for (const auto& item : select_.order_by) {
+      if (ContainsAggregate(*item.expr)) return true;
+    }
+    return false;
+  }
+
+  // An expression of the select list or ORDER BY: over the input, or after grouping.
+  Result<BoundExprPtr> BindItem(const sql::Expr& expr) {
+    if (aggregate_) return aggregate_->BindAfterAggregate(expr);
+    return BindExpression(expr, scope_);
+  }
+
+  Status BindGroupBy() {
+    if (!select_.group_by) return Status::OK();
+    const auto& clause = *select_.group_by;
+    if (clause.all) {
+      for (const auto& item : select_.items) {
+        if (item.expr->kind == sql::ExprKind::kStar || ContainsAggregate(*item.expr)) continue;
+        ARROW_RETURN_NOT_OK(aggregate_->AddGroupKey(*item.expr));
+      }
+      return Status::OK();
+    }
+    for (const auto& element : clause.elements) {
+      if (element.kind != sql::GroupingKind::kExpression) {
+        return AnalysisError("UNSUPPORTED_FEATURE.GROUPING_SETS",
+                             "GROUPING SETS, ROLLUP and CUBE are not supported yet.",
+                             element.pos);
+      }
+      const sql::Expr& expr = *element.expr;
+      if (expr.kind == sql::ExprKind::kLiteral && expr.literal_kind == sql::LiteralKind::kInteger) {
+        int64_t ordinal = std::atoll(expr.text.c_str());
+        if (ordinal < 1 || ordinal > static_cast<int64_t>(select_.items.size())) {
+          return AnalysisError("GROUP_BY_POS_OUT_OF_RANGE",
+                               fmt::format("GROUP BY position {} is not in select list (valid "
+                                           "range is [1, {}]).",
+                                           expr.text, select_.items.size()),
+                               expr.pos);
+        }
+        const sql::Expr& item = *select_.items[ordinal - 1].expr;
+        if (ContainsAggregate(item)) {
+          return AnalysisError("GROUP_BY_POS_AGGREGATE",
+                               fmt::format("GROUP BY {} refers to an expression \"{}\" that "
+                                           "contains an aggregate function.",
+                                           expr.text, item.source_text),
+                               expr.pos);
+        }
+        ARROW_RETURN_NOT_OK(aggregate_->AddGroupKey(item));
+        continue;
+      }
+      ARROW_RETURN_NOT_OK(aggregate_->AddGroupKey(expr));
+    }
+    return Status::OK();
   }
 
   Status ExpandStar(const sql::Expr& star, PlanNode* project) {
@@ -265,7 +389,7 @@ class SelectBinder {
         if (display == wanted) return output_ref(i);
       }
     }
-    ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, scope_));
+    ARROW_ASSIGN_OR_RAISE(auto bound, BindItem(expr));
     for (size_t i = 0; i < project->exprs.size(); ++i) {
       if (project->exprs[i]->ToString() == bound->ToString()) return output_ref(i);
     }
@@ -283,6 +407,7 @@ class SelectBinder {
   const sql::SelectStatement& select_;
   CatalogManager* catalogs_;
   Scope scope_;
+  std::optional<AggregateBinder> aggregate_;
   std::vector<SortKey> sort_keys_;
   size_t hidden_columns_ = 0;
 };
@@ -291,6 +416,13 @@ class SelectBinder {
 
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
     const sql::QualifiedName& name, CatalogManager* catalogs) {
+  if (auto provider = catalogs->PathProvider(name.parts)) {
+    Options options{{"path", name.parts[1]}};
+    ARROW_ASSIGN_OR_RAISE(auto schema, provider->InferSchema(options));
+    ARROW_ASSIGN_OR_RAISE(auto table, provider->GetTable(schema, options));
+    return std::make_pair(ResolvedName{nullptr, Identifier{{name.parts[0]}, name.parts[1]}},
+                          std::move(table));
+  }
   // A read of a name that cannot exist (e.g. a multi-part namespace in spark_catalog) is a
   // table that is not found, as Spark reports it; DDL raises the namespace error itself.
   auto resolved_or = catalogs->ResolveTableName(name.parts);

@@ -46,8 +46,30 @@ const PluginRegistry::Factory* PluginRegistry::Find(const std::string& name) con
   return it == factories_.end() ? nullptr : &it->second;
 }
 
+void PluginRegistry::RegisterProvider(const std::string& format,
+                                      std::shared_ptr<TableProvider> provider) {
+  providers_[Lower(format)] = std::move(provider);
+}
+
+std::shared_ptr<TableProvider> PluginRegistry::FindProvider(const std::string& format) const {
+  auto it = providers_.find(Lower(format));
+  return it == providers_.end() ? nullptr : it->second;
+}
+
 std::string ResolvedName::ToString() const {
+  if (catalog == nullptr) return JoinPathName();
   return QuoteIdentifier(catalog->name()) + "." + ident.ToString();
+}
+
+std::string ResolvedName::JoinPathName() const {
+  std::string format = ident.namespace_path.empty() ? "" : ident.namespace_path[0];
+  return format + "." + QuoteIdentifier(ident.name);
+}
+
+std::shared_ptr<TableProvider> CatalogManager::PathProvider(
+    const std::vector<std::string>& parts) const {
+  if (parts.size() != 2 || IsCatalog(parts[0])) return nullptr;
+  return registry_.FindProvider(parts[0]);
 }
 
 CatalogManager::CatalogManager(SqlConf* conf, PluginRegistry registry)

@@ -18,7 +18,8 @@
 
 namespace parley {
 
-/// \brief Built-in catalog plugins by name ("memory", later "delta", "jdbc", "files").
+/// \brief Built-in catalog plugins by name ("memory", later "delta", "jdbc"), and the table
+/// providers that serve path-based names such as parquet.`/data/x`.
 class PluginRegistry {
  public:
   using Factory = std::function<std::shared_ptr<CatalogPlugin>()>;
@@ -26,21 +27,30 @@ class PluginRegistry {
   void Register(const std::string& name, Factory factory);
   /// \brief The factory of a built-in plugin, or nullptr when none has that name.
   const Factory* Find(const std::string& name) const;
+  /// \brief Register the provider of path-based tables of a format ("parquet", "csv"...).
+  void RegisterProvider(const std::string& format, std::shared_ptr<TableProvider> provider);
+  /// \brief The provider of a format, or nullptr.
+  std::shared_ptr<TableProvider> FindProvider(const std::string& format) const;
 
  private:
   std::map<std::string, Factory> factories_;
+  std::map<std::string, std::shared_ptr<TableProvider>> providers_;
 };
 
 /// \brief Load a catalog plugin from a shared library path (kept loaded for the process).
 Result<std::shared_ptr<CatalogPlugin>> LoadPluginLibrary(const std::string& catalog_name,
                                                          const std::string& path);
 
-/// \brief A name resolved to its catalog and the identifier inside it.
+/// \brief A name resolved to its catalog and the identifier inside it. A path-based table has
+/// no catalog; its identifier is {format} . path.
 struct ResolvedName {
   std::shared_ptr<CatalogPlugin> catalog;
   Identifier ident;
   /// Catalog name, namespace and table: what messages and EXPLAIN print.
   std::string ToString() const;
+
+ private:
+  std::string JoinPathName() const;
 };
 
 class CatalogManager {
@@ -69,6 +79,10 @@ class CatalogManager {
 
   /// \brief Resolve a table name of 1..n parts to a catalog and identifier, as Spark does.
   Result<ResolvedName> ResolveTableName(const std::vector<std::string>& parts);
+  /// \brief The provider for a path-based name `format`.`path`, or nullptr when the name is
+  /// not one (its first part is a catalog, or no provider has that format).
+  std::shared_ptr<TableProvider> PathProvider(const std::vector<std::string>& parts) const;
+
   /// \brief Resolve a namespace name (SHOW TABLES IN x): catalog plus namespace path.
   Result<std::pair<std::shared_ptr<CatalogPlugin>, std::vector<std::string>>> ResolveNamespace(
       const std::vector<std::string>& parts);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <mutex>
 
 #include "arrow/acero/exec_plan.h"
@@ -20,11 +21,50 @@ namespace {
 namespace ac = arrow::acero;
 namespace cp = arrow::compute;
 
+// Each scan custom metric aggregated over the scan's tasks, by the scan's CustomMetric.
+std::vector<std::pair<std::string, std::string>> AggregateCustomMetrics(
+    const Scan& scan, const std::vector<TaskMetrics>& tasks) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& metric : scan.SupportedCustomMetrics()) {
+    std::vector<int64_t> values;
+    for (const auto& task : tasks) {
+      for (const auto& value : task.custom) {
+        if (value.name == metric->name()) values.push_back(value.value);
+      }
+    }
+    out.emplace_back(metric->name(), metric->AggregateTaskMetrics(values));
+  }
+  return out;
+}
+
 class Lowering {
  public:
-  explicit Lowering(const ScanRunOptions& options) : options_(options) {}
+  Lowering(const ScanRunOptions& options, bool profile) : options_(options), profile_(profile) {}
 
+  // With profiling, each operator runs to completion on its own and enters its parent as a
+  // table: its rows and time are then known exactly.
   Result<ac::Declaration> Lower(const PlanNodePtr& node) {
+    if (!profile_) return LowerNode(node);
+    auto start = std::chrono::steady_clock::now();
+    size_t tasks_before = metrics_.size();
+    ARROW_ASSIGN_OR_RAISE(auto declaration, LowerNode(node));
+    auto table = ac::DeclarationToTable(std::move(declaration), /*use_threads=*/true);
+    if (!table.ok()) return ToSparkError(table.status());
+    auto& entry = profile_by_node_[node.get()];
+    entry.rows_out = (*table)->num_rows();
+    entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (node->kind == PlanNode::Kind::kScan) {
+      entry.tasks.assign(metrics_.begin() + tasks_before, metrics_.end());
+      entry.custom_metrics = AggregateCustomMetrics(*node->negotiation->scan, entry.tasks);
+    }
+    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(*table)));
+  }
+
+  std::map<const PlanNode*, OperatorProfile>& profile() { return profile_by_node_; }
+  std::vector<TaskMetrics>& metrics() { return metrics_; }
+
+ private:
+  Result<ac::Declaration> LowerNode(const PlanNodePtr& node) {
     switch (node->kind) {
       case PlanNode::Kind::kScan: {
         ARROW_ASSIGN_OR_RAISE(auto table, RunScanTasks(node.get(), options_, &metrics_));
@@ -65,6 +105,8 @@ class Lowering {
       }
       case PlanNode::Kind::kSort:
         return LowerSort(node);
+      case PlanNode::Kind::kAggregate:
+        return LowerAggregate(node);
       case PlanNode::Kind::kLimit: {
         ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         int64_t count = node->limit.value_or(std::numeric_limits<int64_t>::max());
@@ -75,9 +117,70 @@ class Lowering {
     return Status::Invalid("unknown plan node");
   }
 
-  std::vector<TaskMetrics>& metrics() { return metrics_; }
+  // Project keys and arguments to fields, aggregate with Arrow's (hash_)count/sum/mean/min/max,
+  // then give each result Spark's type.
+  Result<ac::Declaration> LowerAggregate(const PlanNodePtr& node) {
+    ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
+    std::vector<cp::Expression> inputs;
+    std::vector<std::string> input_names;
+    std::vector<arrow::FieldRef> keys;
+    for (size_t i = 0; i < node->group_keys.size(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto key, LowerExpression(*node->group_keys[i]));
+      inputs.push_back(std::move(key));
+      input_names.push_back(node->output[i].name);
+      keys.emplace_back(node->output[i].name);
+    }
+    bool grouped = !keys.empty();
+    std::vector<cp::Aggregate> aggregates;
+    for (size_t j = 0; j < node->aggregates.size(); ++j) {
+      const auto& call = node->aggregates[j];
+      std::string name = node->output[keys.size() + j].name;
+      std::string function;
+      std::shared_ptr<cp::FunctionOptions> options;
+      if (call.function == "COUNT_STAR") {
+        function = "count_all";
+      } else if (call.function == "COUNT") {
+        function = call.distinct ? "count_distinct" : "count";
+        options = std::make_shared<cp::CountOptions>(cp::CountOptions::ONLY_VALID);
+      } else if (call.function == "SUM") {
+        function = "sum";
+      } else if (call.function == "AVG") {
+        function = "mean";
+      } else {
+        function = call.function == "MIN" ? "min" : "max";
+      }
+      if (grouped) function = "hash_" + function;
+      std::vector<arrow::FieldRef> targets;
+      if (!call.args.empty()) {
+        std::string arg_name = fmt::format("#arg{}", j);
+        ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[0]));
+        inputs.push_back(std::move(arg));
+        input_names.push_back(arg_name);
+        targets.emplace_back(arg_name);
+      }
+      aggregates.emplace_back(function, options, std::move(targets), name);
+    }
+    if (inputs.empty()) {
+      // count(*) alone reads no column; give the aggregate one to count rows of.
+      inputs.push_back(cp::literal(true));
+      input_names.push_back("#rows");
+    }
+    std::vector<cp::Expression> outputs;
+    std::vector<std::string> output_names;
+    for (size_t i = 0; i < node->output.size(); ++i) {
+      const auto& field = node->output[i];
+      cp::Expression value = cp::field_ref(field.name);
+      if (i >= keys.size()) value = cp::call("cast", {value}, cp::CastOptions::Safe(field.type));
+      outputs.push_back(std::move(value));
+      output_names.push_back(field.name);
+    }
+    return ac::Declaration::Sequence(
+        {std::move(input),
+         {"project", ac::ProjectNodeOptions(std::move(inputs), std::move(input_names))},
+         {"aggregate", ac::AggregateNodeOptions(std::move(aggregates), std::move(keys))},
+         {"project", ac::ProjectNodeOptions(std::move(outputs), std::move(output_names))}});
+  }
 
- private:
   Result<ac::Declaration> LowerSort(const PlanNodePtr& node) {
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
     std::vector<cp::SortKey> keys;
@@ -94,7 +197,9 @@ class Lowering {
   }
 
   const ScanRunOptions& options_;
+  bool profile_;
   std::vector<TaskMetrics> metrics_;
+  std::map<const PlanNode*, OperatorProfile> profile_by_node_;
 };
 
 // Arrow's non-core compute kernels (libarrow_compute) register on first use of the executor.
@@ -107,16 +212,18 @@ Status EnsureComputeInitialized() {
 
 }  // namespace
 
-Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOptions& options) {
+Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOptions& options,
+                                    bool profile) {
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
-  Lowering lowering(options);
+  Lowering lowering(options, profile);
   ARROW_ASSIGN_OR_RAISE(auto declaration, lowering.Lower(plan));
   auto table = ac::DeclarationToTable(std::move(declaration), /*use_threads=*/true);
   if (!table.ok()) return ToSparkError(table.status());
   std::vector<std::string> names;
   for (const auto& field : plan->output) names.push_back(field.display);
   ARROW_ASSIGN_OR_RAISE(auto renamed, (*table)->RenameColumns(names));
-  return ExecutionResult{std::move(renamed), std::move(lowering.metrics())};
+  return ExecutionResult{std::move(renamed), std::move(lowering.metrics()),
+                         std::move(lowering.profile())};
 }
 
 }  // namespace parley

@@ -3,6 +3,7 @@
 // fetch). Results carry the display names users see.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -12,14 +13,28 @@
 
 namespace parley {
 
+/// \brief What one operator did, for EXPLAIN ANALYZE.
+struct OperatorProfile {
+  int64_t rows_out = 0;
+  double seconds = 0;
+  /// Scans: one entry per task, and each custom metric aggregated by its CustomMetric.
+  std::vector<TaskMetrics> tasks;
+  std::vector<std::pair<std::string, std::string>> custom_metrics;
+};
+
 /// \brief Result of running a plan, with per-task metrics of its scans.
 struct ExecutionResult {
   std::shared_ptr<arrow::Table> table;
   std::vector<TaskMetrics> task_metrics;
+  /// Filled when run with `profile`: per operator of the plan.
+  std::map<const PlanNode*, OperatorProfile> profile;
 };
 
 /// \brief Execute `plan` and gather its whole result. Runtime errors carry Spark conditions
-/// (ARITHMETIC_OVERFLOW, DIVIDE_BY_ZERO, CAST_INVALID_INPUT, ...).
-Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOptions& options);
+/// (ARITHMETIC_OVERFLOW, DIVIDE_BY_ZERO, CAST_INVALID_INPUT, ...). With `profile`, every
+/// operator's output is gathered on its own so its rows and time can be reported (slower:
+/// for EXPLAIN ANALYZE).
+Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOptions& options,
+                                    bool profile = false);
 
 }  // namespace parley

@@ -1,4 +1,4 @@
-// Scan task execution. Tasks run on Arrow's CPU thread pool (sized to the cores); the driver
+// Scan task execution. Tasks run on a thread pool sized to the cores; the driver
 // thread plans partitions, hands each task its partition, and gathers the batches in partition
 // order. Test mode round-trips factory and partitions through bytes, as crossing to an executor
 // would, so a connector that holds a live handle fails here rather than on a cluster.
@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include "arrow/record_batch.h"
 #include "arrow/table.h"
@@ -101,6 +103,16 @@ Status VerifyBatch(const PlanNode& scan, const std::vector<PushedCheck>& checks,
   return Status::OK();
 }
 
+// Tasks run on their own pool, sized to the cores, not on Arrow's CPU pool: readers use Arrow
+// (dataset scanners, compute) which schedules work on the CPU pool and waits for it, and a task
+// blocking a CPU-pool thread on that would starve it.
+Result<arrow::internal::ThreadPool*> ScanTaskPool() {
+  static auto pool = arrow::internal::ThreadPool::Make(
+      std::max(1u, std::thread::hardware_concurrency()));
+  if (!pool.ok()) return pool.status();
+  return pool->get();
+}
+
 struct TaskOutput {
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
   TaskMetrics metrics;
@@ -130,6 +142,7 @@ Result<TaskOutput> RunTask(const PlanNode& scan, const PartitionReaderFactory& f
     output.metrics.batches += 1;
     output.batches.push_back(std::move(batch));
   }
+  output.metrics.custom = reader->CurrentMetricsValues();
   output.metrics.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return output;
@@ -154,7 +167,7 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRun
   if (options.verify_pushdown) {
     ARROW_ASSIGN_OR_RAISE(checks, PrepareChecks(*scan, *schema));
   }
-  auto* pool = arrow::internal::GetCpuThreadPool();
+  ARROW_ASSIGN_OR_RAISE(auto* pool, ScanTaskPool());
   std::vector<arrow::Future<TaskOutput>> futures;
   for (size_t i = 0; i < partitions.size(); ++i) {
     ARROW_ASSIGN_OR_RAISE(auto future, pool->Submit([scan, factory, partition = partitions[i], i,

@@ -16,6 +16,8 @@ struct TaskMetrics {
   int64_t rows = 0;
   int64_t batches = 0;
   double seconds = 0;
+  /// The reader's CurrentMetricsValues() once it was exhausted.
+  std::vector<CustomTaskMetric> custom;
 };
 
 /// \brief Options of a scan run.

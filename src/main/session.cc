@@ -15,6 +15,7 @@
 #include "arrow/record_batch.h"
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
+#include "connectors/files/files_provider.h"
 #include "connectors/memory/memory_catalog.h"
 #include "exec/executor.h"
 #include "plan/explain.h"
@@ -225,7 +226,7 @@ class SessionImpl : public Session {
     if (describe.extended) {
       ARROW_RETURN_NOT_OK(add("", "", ""));
       ARROW_RETURN_NOT_OK(add("# Detailed Table Information", "", ""));
-      ARROW_RETURN_NOT_OK(add("Catalog", name.catalog->name(), ""));
+      ARROW_RETURN_NOT_OK(add("Catalog", name.catalog ? name.catalog->name() : "", ""));
       ARROW_RETURN_NOT_OK(add("Namespace", JoinNamespace(name.ident.namespace_path), ""));
       ARROW_RETURN_NOT_OK(add("Table", name.ident.name, ""));
       std::vector<std::string> capabilities;
@@ -310,6 +311,9 @@ class SessionImpl : public Session {
 Result<std::shared_ptr<Session>> Session::Make(SessionOptions options) {
   PluginRegistry registry;
   registry.Register("memory", [] { return memory::MakeMemoryCatalog(); });
+  for (const char* format : {"parquet", "csv", "json", "orc"}) {
+    registry.RegisterProvider(format, files::MakeFilesTableProvider(format));
+  }
   return std::make_shared<SessionImpl>(std::move(options), std::move(registry));
 }
 

@@ -285,6 +285,73 @@ TEST_F(SessionTest, PartialTopNKeepsTheSortAboveTheScan) {
   EXPECT_TRUE(catalog_->log("u")->pushed_top_n.empty());
 }
 
+TEST_F(SessionTest, CompleteAggregatePushdownRemovesTheEngineAggregate) {
+  TestTableOptions options;
+  options.limit_pushdown = true;
+  options.aggregate_complete = true;
+  options.accepted_predicates = {">"};
+  AddTable("t", options);
+  Register();
+  EXPECT_EQ(Rows("SELECT c, count(*), sum(a), max(b) FROM tc.default.t WHERE a > 1 GROUP BY c "
+                 "ORDER BY c"),
+            (std::vector<std::string>{"NULL,2,8,50", "1,3,12,3"}));
+  EXPECT_EQ(catalog_->log("t")->pushed_aggregations,
+            (std::vector<std::string>{"[COUNT(*), SUM(a), MAX(b)] GROUP BY [c]"}));
+  std::string plan = Explain("SELECT c, count(*) FROM tc.default.t GROUP BY c");
+  EXPECT_NE(plan.find("PushedAggregation: [COUNT(*)] GROUP BY [c] (complete)"),
+            std::string::npos) << plan;
+  EXPECT_EQ(plan.find("HashAggregate"), std::string::npos) << plan;
+}
+
+TEST_F(SessionTest, PartialAggregatePushdownKeepsAFinalAggregate) {
+  TestTableOptions options;
+  options.limit_pushdown = true;
+  AddTable("t", options);
+  Register();
+  EXPECT_EQ(Rows("SELECT count(*), count(c), sum(a), min(b) FROM tc.default.t"),
+            (std::vector<std::string>{"6,3,21,1"}));
+  std::string plan = Explain("SELECT count(*), sum(a) FROM tc.default.t");
+  EXPECT_NE(plan.find("(partial)"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("HashAggregate"), std::string::npos) << plan;
+  // AVG cannot be finished from partial results: nothing is offered.
+  AddTable("u", options);
+  EXPECT_EQ(Rows("SELECT avg(a) FROM tc.default.u"), (std::vector<std::string>{"3.5"}));
+  EXPECT_TRUE(catalog_->log("u")->pushed_aggregations.empty());
+}
+
+TEST_F(SessionTest, AggregateIsNotOfferedWhileAFilterRemains) {
+  TestTableOptions options;
+  options.limit_pushdown = true;
+  options.aggregate_complete = true;
+  options.accepted_predicates = {">"};
+  AddTable("t", options);
+  Register();
+  EXPECT_EQ(Rows("SELECT count(*) FROM tc.default.t WHERE a > 1 AND b < 40"),
+            (std::vector<std::string>{"4"}));
+  EXPECT_TRUE(catalog_->log("t")->pushed_aggregations.empty());
+  EXPECT_EQ(catalog_->log("t")->accepted_predicates, (std::vector<std::string>{"a > 1"}));
+}
+
+TEST_F(SessionTest, AggregatesGroupsAndHaving) {
+  AddTable("t", TestTableOptions{});
+  Register();
+  EXPECT_EQ(Rows("SELECT c, count(*) AS n, sum(b) FROM tc.default.t GROUP BY c ORDER BY n"),
+            (std::vector<std::string>{"NULL,3,90", "1,3,6"}));
+  EXPECT_EQ(Rows("SELECT a % 2 AS parity, avg(b) FROM tc.default.t GROUP BY 1 "
+                 "HAVING max(b) > 10 ORDER BY parity"),
+            (std::vector<std::string>{"1,30"}));
+  EXPECT_EQ(Rows("SELECT count(*), sum(a) FROM tc.default.t WHERE a > 100"),
+            (std::vector<std::string>{"0,NULL"}));
+  EXPECT_EQ(Rows("SELECT count(DISTINCT c), count(c) FROM tc.default.t"),
+            (std::vector<std::string>{"1,3"}));
+  ASSERT_RAISES_CONDITION("MISSING_AGGREGATION",
+                          session_->Sql("SELECT a, count(*) FROM tc.default.t GROUP BY c"));
+  ASSERT_RAISES_CONDITION("INVALID_WHERE_CONDITION",
+                          session_->Sql("SELECT a FROM tc.default.t WHERE sum(a) > 1"));
+  ASSERT_RAISES_CONDITION("NESTED_AGGREGATE_FUNCTION",
+                          session_->Sql("SELECT sum(count(a)) FROM tc.default.t"));
+}
+
 TEST_F(SessionTest, HonestyCheckCatchesAPredicateAcceptedButNotApplied) {
   TestTableOptions options;
   options.filter_pushdown = true;

@@ -65,6 +65,14 @@ std::string InlineDetails(const PlanNode& node) {
       return "HashAggregate(keys=" + JoinNames(node.output) + ", functions=[])";
     case PlanNode::Kind::kOneRow:
       return "OneRowRelation";
+    case PlanNode::Kind::kAggregate: {
+      std::vector<std::string> keys;
+      for (const auto& key : node.group_keys) keys.push_back(key->ToString());
+      std::vector<std::string> functions;
+      for (const auto& call : node.aggregates) functions.push_back(call.ToString());
+      return fmt::format("HashAggregate(keys=[{}], functions=[{}])", fmt::join(keys, ", "),
+                         fmt::join(functions, ", "));
+    }
   }
   return node.OperatorName();
 }
@@ -102,6 +110,10 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       out += fmt::format("({}) {}\n", number, ScanTitle(*node));
       out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
       out += fmt::format("PushedPredicates: {}\n", PredicateList(n.pushed_predicates));
+      if (n.pushed_aggregation) {
+        out += fmt::format("PushedAggregation: {} ({})\n", n.pushed_aggregation->ToString(),
+                           n.aggregation_complete ? "complete" : "partial");
+      }
       if (!n.pushed_top_n.empty()) {
         std::vector<std::string> orders;
         for (const auto& order : n.pushed_top_n) orders.push_back(order->ToString());
@@ -138,7 +150,8 @@ Result<std::string> Details(PlanNode* node, size_t number) {
 
 }  // namespace
 
-Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode) {
+Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
+                                const ExplainAnnotator& annotate) {
   std::vector<PlanNode*> order;
   std::string tree;
   bool numbered = mode == sql::ExplainMode::kFormatted;
@@ -153,6 +166,7 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode) 
   for (size_t i = 0; i < order.size(); ++i) {
     ARROW_ASSIGN_OR_RAISE(auto details, Details(order[i], i + 1));
     out += "\n" + details;
+    if (annotate) out += annotate(*order[i]);
   }
   return out;
 }

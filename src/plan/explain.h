@@ -4,6 +4,7 @@
 // for and its partition count.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "plan/logical_plan.h"
@@ -11,8 +12,12 @@
 
 namespace parley {
 
+/// \brief Extra lines for an operator's FORMATTED details (EXPLAIN ANALYZE adds its metrics).
+using ExplainAnnotator = std::function<std::string(const PlanNode&)>;
+
 /// \brief Render `plan` (already negotiated) in the given mode. Plans each scan's partitions
 /// (Scan::ToBatch, Batch::PlanInputPartitions) to report their count.
-Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode);
+Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
+                                const ExplainAnnotator& annotate = nullptr);
 
 }  // namespace parley

@@ -14,8 +14,21 @@ std::string PlanNode::OperatorName() const {
     case Kind::kDistinct: return "HashAggregate";
     case Kind::kSort: return "Sort";
     case Kind::kLimit: return "Limit";
+    case Kind::kAggregate: return "HashAggregate";
   }
   return "Unknown";
+}
+
+std::string AggregateCall::ToString() const {
+  if (function == "COUNT_STAR") return "count(1)";
+  std::string out = function;
+  for (auto& c : out) c = static_cast<char>(::tolower(c));
+  out += distinct ? "(DISTINCT " : "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += args[i]->ToString();
+  }
+  return out + ")";
 }
 
 std::shared_ptr<arrow::Schema> PlanNode::OutputSchema() const {

@@ -44,6 +44,10 @@ struct ScanNegotiation {
   bool limit_fully_pushed = false;
   std::vector<std::shared_ptr<SortOrder>> pushed_top_n;
   std::optional<int64_t> pushed_offset;
+  /// The aggregation the source accepted; its scan then outputs the group-by columns and one
+  /// column per aggregate, by position. `aggregation_complete`: the engine dropped its own.
+  std::optional<Aggregation> pushed_aggregation;
+  bool aggregation_complete = false;
   /// The columns asked for through PruneColumns, in table order.
   std::vector<std::string> required_columns;
   /// The built scan; its ReadSchema() is the scan node's real output.
@@ -60,6 +64,16 @@ struct SortKey {
   bool nulls_first = true;
 };
 
+/// \brief One aggregate function of an Aggregate node: COUNT, COUNT_STAR, SUM, AVG, MIN, MAX.
+struct AggregateCall {
+  std::string function;
+  std::vector<BoundExprPtr> args;  // over the aggregate's input
+  bool distinct = false;
+  std::shared_ptr<arrow::DataType> type;  // result type, Spark's
+  /// SQL text for EXPLAIN, e.g. `sum(b)`.
+  std::string ToString() const;
+};
+
 struct PlanNode;
 using PlanNodePtr = std::shared_ptr<PlanNode>;
 
@@ -72,6 +86,7 @@ struct PlanNode {
     kDistinct, // removes duplicate rows
     kSort,     // sort_keys
     kLimit,    // limit (absent: no limit), offset
+    kAggregate,  // group_keys then aggregates; output: one field per key, then per aggregate
   };
 
   Kind kind;
@@ -91,6 +106,9 @@ struct PlanNode {
   // kLimit
   std::optional<int64_t> limit;
   int64_t offset = 0;
+  // kAggregate
+  std::vector<BoundExprPtr> group_keys;
+  std::vector<AggregateCall> aggregates;
 
   /// \brief The operator's name as EXPLAIN prints it (BatchScan, Filter, Project...).
   std::string OperatorName() const;

@@ -1,7 +1,7 @@
-// Pushdown negotiation over the logical plan, in Spark's order and in three passes:
+// Pushdown negotiation over the logical plan, in Spark's order and in passes:
 //   1. filters: each Filter directly above a scan offers its conjuncts;
-//   2. limit / top-N / offset: offered only for a scan with no filter left above it, through
-//      nothing but projections;
+//   2. aggregates, then limit / top-N / offset: offered only for a scan with no filter left
+//      above it, through nothing but projections;
 //   3. column pruning and Build(): a top-down walk carrying the fields each parent needs.
 #include "plan/pushdown.h"
 
@@ -204,6 +204,109 @@ Result<PlanNodePtr> PushLimits(const PlanNodePtr& node) {
   return node;
 }
 
+// Translate an Aggregate node over a scan into a V2 Aggregation; nullopt when some key or
+// argument is not a plain column, or a function has no V2 form.
+std::optional<Aggregation> TranslateAggregation(const PlanNode& aggregate) {
+  Aggregation aggregation;
+  for (const auto& key : aggregate.group_keys) {
+    if (key->kind != BoundExpr::Kind::kColumn) return std::nullopt;
+    aggregation.group_by_expressions.push_back(FieldReference(key->field));
+  }
+  for (const auto& call : aggregate.aggregates) {
+    if (call.function == "COUNT_STAR") {
+      aggregation.aggregate_expressions.push_back(std::make_shared<CountStar>());
+      continue;
+    }
+    if (call.args.size() != 1 || call.args[0]->kind != BoundExpr::Kind::kColumn) {
+      return std::nullopt;
+    }
+    auto column = FieldReference(call.args[0]->field);
+    AggregateFuncPtr function;
+    if (call.function == "COUNT") function = std::make_shared<Count>(column, call.distinct);
+    if (call.function == "SUM") function = std::make_shared<Sum>(column, call.distinct);
+    if (call.function == "AVG") function = std::make_shared<Avg>(column, call.distinct);
+    if (call.function == "MIN") function = std::make_shared<Min>(column);
+    if (call.function == "MAX") function = std::make_shared<Max>(column);
+    if (!function) return std::nullopt;
+    aggregation.aggregate_expressions.push_back(function);
+  }
+  return aggregation;
+}
+
+// Whether the engine can finish an aggregation the source computed per partition: only
+// MIN, MAX, COUNT(*), COUNT and SUM without DISTINCT re-aggregate, as in Spark.
+bool CanFinishPartialAggregation(const PlanNode& aggregate) {
+  for (const auto& call : aggregate.aggregates) {
+    if (call.distinct || call.function == "AVG") return false;
+  }
+  return true;
+}
+
+// Pass 2a: offer an Aggregate directly over a scan (no filter left) to the source. A complete
+// pushdown turns the Aggregate into a projection of the scan's output; a partial one keeps a
+// final Aggregate that combines the per-partition results.
+Result<PlanNodePtr> OfferAggregate(const PlanNodePtr& node) {
+  PlanNode* scan = node->children[0].get();
+  if (scan->kind != PlanNode::Kind::kScan) return node;
+  auto* builder = dynamic_cast<SupportsPushDownAggregates*>(scan->negotiation->builder.get());
+  if (builder == nullptr) return node;
+  auto aggregation = TranslateAggregation(*node);
+  if (!aggregation) return node;
+  bool complete = builder->SupportCompletePushDown(*aggregation);
+  if (!complete && !CanFinishPartialAggregation(*node)) return node;
+  ARROW_ASSIGN_OR_RAISE(bool accepted, builder->PushAggregation(*aggregation));
+  if (!accepted) return node;
+  auto& negotiation = *scan->negotiation;
+  negotiation.pushed_aggregation = *aggregation;
+  negotiation.aggregation_complete = complete;
+  ARROW_ASSIGN_OR_RAISE(negotiation.scan, negotiation.builder->Build());
+  auto read_schema = negotiation.scan->ReadSchema();
+  size_t keys = node->group_keys.size();
+  if (static_cast<size_t>(read_schema->num_fields()) != keys + node->aggregates.size()) {
+    return ContractViolation(*scan, "READ_SCHEMA_MISMATCH",
+                             fmt::format("after accepting {} ReadSchema() has {} columns, not "
+                                         "one per group-by key and aggregate",
+                                         aggregation->ToString(), read_schema->num_fields()));
+  }
+  scan->output.clear();
+  for (const auto& field : read_schema->fields()) {
+    scan->output.push_back({field->name(), field->name(), field->type(), field->nullable()});
+  }
+  auto scan_ref = [&](size_t i) {
+    const auto& field = scan->output[i];
+    return MakeColumnRef(field.name, field.display, field.type);
+  };
+  if (complete) {
+    auto project = std::make_shared<PlanNode>();
+    project->kind = PlanNode::Kind::kProject;
+    project->children = node->children;
+    project->output = node->output;
+    for (size_t i = 0; i < node->output.size(); ++i) {
+      BoundExprPtr value = scan_ref(i);
+      if (!value->type->Equals(*node->output[i].type)) {
+        value = MakeCall("CAST", {value}, node->output[i].type);
+      }
+      project->exprs.push_back(value);
+    }
+    return project;
+  }
+  for (size_t i = 0; i < keys; ++i) node->group_keys[i] = scan_ref(i);
+  for (size_t j = 0; j < node->aggregates.size(); ++j) {
+    auto& call = node->aggregates[j];
+    if (call.function == "COUNT" || call.function == "COUNT_STAR") call.function = "SUM";
+    call.args = {scan_ref(keys + j)};
+  }
+  return node;
+}
+
+Result<PlanNodePtr> PushAggregates(const PlanNodePtr& node) {
+  for (auto& child : node->children) {
+    ARROW_ASSIGN_OR_RAISE(child, PushAggregates(child));
+  }
+  if (node->kind == PlanNode::Kind::kAggregate) return OfferAggregate(node);
+  return node;
+}
+
 // Pass 1 needs every scan's builder, even under no filter.
 Status StartAll(const PlanNodePtr& node) {
   if (node->kind == PlanNode::Kind::kScan) return StartNegotiation(node.get());
@@ -214,6 +317,8 @@ Status StartAll(const PlanNodePtr& node) {
 // Prune to the required fields, build the scan, and adopt its read schema as the output.
 Status PruneAndBuild(PlanNode* scan, const std::vector<std::string>& required) {
   auto& negotiation = *scan->negotiation;
+  // A scan that computes an aggregation was built then; its output is the aggregation's.
+  if (negotiation.pushed_aggregation) return Status::OK();
   if (auto* prunable =
           dynamic_cast<SupportsPushDownRequiredColumns*>(negotiation.builder.get())) {
     arrow::FieldVector fields;
@@ -288,6 +393,14 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
       }
       return PruneColumns(node->children[0], child_required);
     }
+    case PlanNode::Kind::kAggregate: {
+      std::vector<std::string> child_required;
+      for (const auto& key : node->group_keys) key->CollectFields(&child_required);
+      for (const auto& call : node->aggregates) {
+        for (const auto& arg : call.args) arg->CollectFields(&child_required);
+      }
+      return PruneColumns(node->children[0], child_required);
+    }
     case PlanNode::Kind::kDistinct:
     case PlanNode::Kind::kSort:
     case PlanNode::Kind::kLimit:
@@ -301,6 +414,7 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
 Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan) {
   ARROW_RETURN_NOT_OK(StartAll(plan));
   ARROW_ASSIGN_OR_RAISE(auto negotiated, PushFilters(plan));
+  ARROW_ASSIGN_OR_RAISE(negotiated, PushAggregates(negotiated));
   ARROW_ASSIGN_OR_RAISE(negotiated, PushLimits(negotiated));
   ARROW_RETURN_NOT_OK(PruneColumns(negotiated, OutputNames(*negotiated)));
   return negotiated;

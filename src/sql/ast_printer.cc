@@ -1,9 +1,11 @@
-// Fully parenthesised SQL rendering of expressions (see ast_printer.h).
+// Fully parenthesised SQL rendering of expressions and queries (see ast_printer.h).
 //
 // The rules mirror the parser so that rendering round-trips: an identifier is backquoted unless
 // the lexer would read it back as the same bare word and the parser would accept that word in
 // its place; unary operators get a space after them so that `- -1` does not print as a `--`
-// comment.
+// comment; a join that is the right side of another join, or that carries an alias, is
+// parenthesised. The forms that ride on kFunction (subqueries, INTERVAL literals) are recognised
+// by their marker fields before the kind, as ast.h asks of every consumer.
 #include "sql/ast_printer.h"
 
 #include <fmt/format.h>
@@ -108,6 +110,99 @@ std::string Join(const std::vector<std::unique_ptr<Expr>>& exprs, size_t from) {
   return fmt::format("{}", fmt::join(rendered, ", "));
 }
 
+std::string RenderOrderItems(const std::vector<OrderItem>& items) {
+  std::vector<std::string> rendered;
+  for (const OrderItem& item : items) {
+    std::string out = ToString(*item.expr);
+    if (!item.ascending) out += " DESC";
+    if (item.nulls_first) out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+    rendered.push_back(std::move(out));
+  }
+  return fmt::format("{}", fmt::join(rendered, ", "));
+}
+
+std::string RenderIdentifiers(const std::vector<std::string>& names) {
+  std::vector<std::string> rendered;
+  for (const std::string& name : names) rendered.push_back(RenderIdentifier(name, false));
+  return fmt::format("{}", fmt::join(rendered, ", "));
+}
+
+// ` AS alias(columns)`, or nothing.
+std::string RenderAlias(const std::string& alias, const std::vector<std::string>& columns) {
+  if (alias.empty()) return "";
+  std::string out = " AS " + RenderIdentifier(alias, false);
+  if (!columns.empty()) out += "(" + RenderIdentifiers(columns) + ")";
+  return out;
+}
+
+std::string RenderInterval(const IntervalLiteral& interval) {
+  std::string out = "INTERVAL";
+  for (const IntervalPart& part : interval.parts) {
+    out += " " + QuoteString(part.value);
+    if (!part.unit.empty()) out += " " + part.unit;
+  }
+  if (!interval.to_unit.empty()) out += " TO " + interval.to_unit;
+  return out;
+}
+
+std::string RenderSubquery(const Expr& expr) {
+  std::string query = "(" + ToString(*expr.subquery) + ")";
+  switch (expr.subquery_kind) {
+    case SubqueryKind::kExists:
+      return "EXISTS " + query;
+    case SubqueryKind::kIn:
+      return fmt::format("({} {}IN {})", ToString(*expr.children[0]), Not(expr), query);
+    case SubqueryKind::kScalar:
+    case SubqueryKind::kNone:
+      break;
+  }
+  return query;
+}
+
+bool IsExtract(const Expr& expr) {
+  if (expr.name_parts.size() != 1 || expr.children.size() != 2 || expr.distinct) return false;
+  std::string name = expr.name_parts[0];
+  for (char& c : name) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  const Expr& field = *expr.children[0];
+  return name == "EXTRACT" && field.kind == ExprKind::kLiteral &&
+         field.literal_kind == LiteralKind::kString && IsPlainWord(field.text);
+}
+
+std::string RenderFunction(const Expr& expr) {
+  std::string out;
+  if (IsExtract(expr)) {
+    out = fmt::format("{}({} FROM {})", RenderName(expr.name_parts, /*is_function=*/true),
+                      expr.children[0]->text, ToString(*expr.children[1]));
+  } else {
+    out = fmt::format("{}({}{})", RenderName(expr.name_parts, /*is_function=*/true),
+                      expr.star ? "*" : (expr.distinct ? "DISTINCT " : ""),
+                      Join(expr.children, 0));
+  }
+  if (!expr.within_group.empty()) {
+    out += " WITHIN GROUP (ORDER BY " + RenderOrderItems(expr.within_group) + ")";
+  }
+  if (expr.filter) out += " FILTER (WHERE " + ToString(*expr.filter) + ")";
+  if (expr.ignore_nulls) out += *expr.ignore_nulls ? " IGNORE NULLS" : " RESPECT NULLS";
+  if (expr.window) out += " OVER " + ToString(*expr.window);
+  return out;
+}
+
+std::string RenderFrameBound(const FrameBound& bound) {
+  switch (bound.type) {
+    case FrameBoundType::kUnboundedPreceding:
+      return "UNBOUNDED PRECEDING";
+    case FrameBoundType::kPreceding:
+      return ToString(*bound.offset) + " PRECEDING";
+    case FrameBoundType::kCurrentRow:
+      return "CURRENT ROW";
+    case FrameBoundType::kFollowing:
+      return ToString(*bound.offset) + " FOLLOWING";
+    case FrameBoundType::kUnboundedFollowing:
+      return "UNBOUNDED FOLLOWING";
+  }
+  return "";
+}
+
 std::string RenderCase(const Expr& expr) {
   std::string out = "CASE";
   size_t i = 0;
@@ -130,6 +225,8 @@ std::string ToString(const TypeName& type) {
 
 std::string ToString(const Expr& expr) {
   const auto& c = expr.children;
+  if (expr.subquery) return RenderSubquery(expr);
+  if (expr.interval) return RenderInterval(*expr.interval);
   switch (expr.kind) {
     case ExprKind::kColumn:
       return RenderName(expr.name_parts);
@@ -142,8 +239,7 @@ std::string ToString(const Expr& expr) {
     case ExprKind::kBinary:
       return fmt::format("({} {} {})", ToString(*c[0]), expr.op, ToString(*c[1]));
     case ExprKind::kFunction:
-      return fmt::format("{}({}{})", RenderName(expr.name_parts, /*is_function=*/true),
-                         expr.star ? "*" : (expr.distinct ? "DISTINCT " : ""), Join(c, 0));
+      return RenderFunction(expr);
     case ExprKind::kCast:
       return fmt::format("{}({} AS {})", expr.is_try ? "TRY_CAST" : "CAST", ToString(*c[0]),
                          ToString(expr.type));
@@ -164,6 +260,216 @@ std::string ToString(const Expr& expr) {
                          expr.text == "true" ? "TRUE" : "FALSE");
   }
   return expr.source_text;
+}
+
+// ---- Queries ----
+
+namespace {
+
+std::string RenderExprs(const std::vector<ExprPtr>& exprs) { return Join(exprs, 0); }
+
+std::string RenderGrouping(const GroupingElement& element) {
+  std::vector<std::string> children;
+  for (const GroupingElement& child : element.children) children.push_back(RenderGrouping(child));
+  std::string joined = fmt::format("{}", fmt::join(children, ", "));
+  switch (element.kind) {
+    case GroupingKind::kExpression:
+      return ToString(*element.expr);
+    case GroupingKind::kSet:
+      return "(" + RenderExprs(element.items) + ")";
+    case GroupingKind::kRollup:
+      return "ROLLUP(" + joined + ")";
+    case GroupingKind::kCube:
+      return "CUBE(" + joined + ")";
+    case GroupingKind::kGroupingSets:
+      if (element.items.empty()) return "GROUPING SETS (" + joined + ")";
+      return RenderExprs(element.items) + " GROUPING SETS (" + joined + ")";
+  }
+  return "";
+}
+
+std::string RenderGroupBy(const GroupByClause& group_by) {
+  if (group_by.all) return " GROUP BY ALL";
+  std::vector<std::string> elements;
+  for (const GroupingElement& element : group_by.elements) {
+    elements.push_back(RenderGrouping(element));
+  }
+  return fmt::format(" GROUP BY {}", fmt::join(elements, ", "));
+}
+
+std::string RenderSample(const TableSample& sample) {
+  std::string method;
+  switch (sample.method) {
+    case SampleMethod::kPercent:
+      method = fmt::format("{} PERCENT", sample.percent);
+      break;
+    case SampleMethod::kRows:
+      method = ToString(*sample.rows) + " ROWS";
+      break;
+    case SampleMethod::kBucket:
+      method = fmt::format("BUCKET {} OUT OF {}", sample.numerator, sample.denominator);
+      break;
+  }
+  std::string out = " TABLESAMPLE (" + method + ")";
+  if (sample.seed) out += fmt::format(" REPEATABLE ({})", *sample.seed);
+  return out;
+}
+
+std::string_view JoinKeywords(JoinType type) {
+  switch (type) {
+    case JoinType::kInner:
+      return "JOIN";
+    case JoinType::kCross:
+      return "CROSS JOIN";
+    case JoinType::kLeftOuter:
+      return "LEFT OUTER JOIN";
+    case JoinType::kRightOuter:
+      return "RIGHT OUTER JOIN";
+    case JoinType::kFullOuter:
+      return "FULL OUTER JOIN";
+    case JoinType::kLeftSemi:
+      return "LEFT SEMI JOIN";
+    case JoinType::kLeftAnti:
+      return "LEFT ANTI JOIN";
+  }
+  return "JOIN";
+}
+
+// A join without parentheses, as the left side of a join or a whole FROM clause.
+std::string RenderJoin(const FromItem& join) {
+  const FromItem& right = *join.right;
+  std::string right_text = ToString(right);
+  if (right.kind == FromItemKind::kJoin && right.alias.empty() && !right.sample) {
+    right_text = "(" + right_text + ")";
+  }
+  std::string out = fmt::format("{} {}{} {}", ToString(*join.left), join.natural ? "NATURAL " : "",
+                                JoinKeywords(join.join_type), right_text);
+  if (join.condition) out += " ON " + ToString(*join.condition);
+  if (!join.using_columns.empty()) out += " USING (" + RenderIdentifiers(join.using_columns) + ")";
+  return out;
+}
+
+std::string RenderSelect(const SelectStatement& select) {
+  std::vector<std::string> items;
+  for (const SelectItem& item : select.items) {
+    std::string rendered = ToString(*item.expr);
+    if (!item.alias.empty()) rendered += " AS " + RenderIdentifier(item.alias, false);
+    items.push_back(std::move(rendered));
+  }
+  std::string out = fmt::format("SELECT {}{}", select.distinct ? "DISTINCT " : "",
+                                fmt::join(items, ", "));
+  if (select.from_item) {
+    out += " FROM " + ToString(*select.from_item);
+  } else if (select.from) {
+    out += " FROM " + RenderName(select.from->name.parts) + RenderAlias(select.from->alias, {});
+  }
+  if (select.where) out += " WHERE " + ToString(*select.where);
+  if (select.group_by) out += RenderGroupBy(*select.group_by);
+  if (select.having) out += " HAVING " + ToString(*select.having);
+  if (!select.windows.empty()) {
+    std::vector<std::string> windows;
+    for (const NamedWindow& window : select.windows) {
+      windows.push_back(RenderIdentifier(window.name, false) + " AS " + ToString(window.spec));
+    }
+    out += fmt::format(" WINDOW {}", fmt::join(windows, ", "));
+  }
+  return out;
+}
+
+std::string RenderValues(const InlineTable& values) {
+  std::vector<std::string> rows;
+  for (const std::vector<ExprPtr>& row : values.rows) rows.push_back("(" + RenderExprs(row) + ")");
+  return fmt::format("VALUES {}", fmt::join(rows, ", ")) +
+         RenderAlias(values.alias, values.column_aliases);
+}
+
+std::string_view SetOperatorKeyword(SetOperator op) {
+  switch (op) {
+    case SetOperator::kUnion:
+      return "UNION";
+    case SetOperator::kIntersect:
+      return "INTERSECT";
+    case SetOperator::kExcept:
+      return "EXCEPT";
+  }
+  return "UNION";
+}
+
+}  // namespace
+
+std::string ToString(const WindowSpec& window) {
+  if (!window.name.empty()) return RenderIdentifier(window.name, false);
+  std::vector<std::string> parts;
+  if (!window.partition_by.empty()) {
+    parts.push_back("PARTITION BY " + RenderExprs(window.partition_by));
+  }
+  if (!window.order_by.empty()) parts.push_back("ORDER BY " + RenderOrderItems(window.order_by));
+  if (window.frame) {
+    const WindowFrame& frame = *window.frame;
+    parts.push_back(fmt::format("{} BETWEEN {} AND {}",
+                                frame.type == FrameType::kRows ? "ROWS" : "RANGE",
+                                RenderFrameBound(frame.start), RenderFrameBound(frame.end)));
+  }
+  return fmt::format("({})", fmt::join(parts, " "));
+}
+
+std::string ToString(const FromItem& item) {
+  std::string out;
+  switch (item.kind) {
+    case FromItemKind::kTable:
+      out = RenderName(item.name.parts);
+      break;
+    case FromItemKind::kTableFunction:
+      out = RenderName(item.name.parts, /*is_function=*/true) + "(" +
+            RenderExprs(item.arguments) + ")";
+      break;
+    case FromItemKind::kSubquery:
+      out = (item.lateral ? "LATERAL (" : "(") + ToString(*item.subquery) + ")";
+      break;
+    case FromItemKind::kJoin:
+      out = RenderJoin(item);
+      if (item.alias.empty() && !item.sample) return out;
+      out = "(" + out + ")";
+      break;
+  }
+  if (item.sample) out += RenderSample(*item.sample);
+  return out + RenderAlias(item.alias, item.column_aliases);
+}
+
+std::string ToString(const SelectStatement& query) {
+  std::string out;
+  if (!query.with.empty()) {
+    std::vector<std::string> ctes;
+    for (const CommonTableExpr& cte : query.with) {
+      std::string columns =
+          cte.column_aliases.empty() ? "" : "(" + RenderIdentifiers(cte.column_aliases) + ")";
+      ctes.push_back(fmt::format("{}{} AS ({})", RenderIdentifier(cte.name, false), columns,
+                                 ToString(*cte.query)));
+    }
+    out = fmt::format("WITH {} ", fmt::join(ctes, ", "));
+  }
+  switch (query.kind) {
+    case QueryKind::kSelect:
+      out += RenderSelect(query);
+      break;
+    case QueryKind::kSetOperation: {
+      const SetOperation& operation = *query.set_operation;
+      out += fmt::format("({}) {}{} ({})", ToString(*operation.left),
+                         SetOperatorKeyword(operation.op), operation.all ? " ALL" : "",
+                         ToString(*operation.right));
+      break;
+    }
+    case QueryKind::kValues:
+      out += RenderValues(query.values);
+      break;
+    case QueryKind::kNested:
+      out += "(" + ToString(*query.nested) + ")";
+      break;
+  }
+  if (!query.order_by.empty()) out += " ORDER BY " + RenderOrderItems(query.order_by);
+  if (query.limit) out += " LIMIT " + ToString(*query.limit);
+  if (query.offset) out += " OFFSET " + ToString(*query.offset);
+  return out;
 }
 
 }  // namespace parley::sql

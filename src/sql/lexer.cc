@@ -32,9 +32,9 @@ bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) 
 char ToUpper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
 
 // Longer operators first, so that the first match is the longest.
-constexpr std::string_view kOperators[] = {"<=>", "<=", ">=", "<>", "!=", "==", "||", "=", "<",
-                                           ">",   "+",  "-",  "*",  "/",  "%",  "&",  "|", "^",
-                                           "~",   "!",  "(",  ")",  ",",  ".",  ";"};
+constexpr std::string_view kOperators[] = {"<=>", "<=", ">=", "<>", "!=", "==", "||", "::", "=",
+                                           "<",   ">",  "+",  "-",  "*",  "/",  "%",  "&",  "|",
+                                           "^",   "~",  "!",  "(",  ")",  ",",  ".",  ";"};
 
 void AppendUtf8(uint32_t code, std::string* out) {
   if (code < 0x80) {

@@ -61,6 +61,12 @@ TEST(LexerTest, WordsKeepTheirCase) {
             (Strings{"word:SELECT", "word:Foo", "op:,", "word:_bar1", "word:from", "word:T"}));
 }
 
+TEST(LexerTest, DoubleColonIsOneOperatorButAColonAloneIsNot) {
+  EXPECT_EQ(Describe("a::int:::b"),
+            (Strings{"word:a", "op:::", "word:int", "op:::", "invalid:Syntax error at or near ':'",
+                     "word:b"}));
+}
+
 TEST(LexerTest, KeywordComparisonIsCaseInsensitive) {
   std::vector<Token> tokens = Tokenize("sElEcT `select`");
   EXPECT_TRUE(tokens[0].IsWord("SELECT"));

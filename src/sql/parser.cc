@@ -1,11 +1,9 @@
-// The parser's entry points, token handling, statements and queries; expressions are in
-// parser_expression.cc.
+// The parser's entry points, token handling, names and statements; queries are in
+// parser_query.cc and parser_from.cc, expressions in parser_expression.cc.
 //
-// Statements are recognised by their first keyword. Queries are layered as in Spark's grammar
-// (query -> queryTerm -> querySpecification -> fromItem) so that set operations, GROUP BY and
-// HAVING, joins and subqueries each slot into one layer. SET and RESET do not parse their
-// arguments: like Spark's AstBuilder they take the raw source text after the keyword, so that
-// values such as file paths need no quoting.
+// Statements are recognised by their first keyword; queries (parser_query.cc) by SELECT, WITH,
+// VALUES or '('. SET and RESET do not parse their arguments: like Spark's AstBuilder they take
+// the raw source text after the keyword, so that values such as file paths need no quoting.
 #include "sql/parser.h"
 
 #include <fmt/format.h>
@@ -54,6 +52,10 @@ bool Contains(const std::string_view (&words)[N], std::string_view upper) {
 }  // namespace
 
 bool IsReservedWord(std::string_view word) { return Contains(kReservedWords, ToUpper(word)); }
+
+bool IsClauseWord(std::string_view word) { return Contains(kClauseWords, ToUpper(word)); }
+
+std::string UpperCase(std::string_view s) { return ToUpper(s); }
 
 Parser::Parser(std::string_view text, SourcePosition origin)
     : text_(text), tokens_(Tokenize(text, origin)) {}
@@ -119,6 +121,11 @@ ExprPtr Parser::Close(ExprPtr expr, const Mark& start) const {
   return expr;
 }
 
+Status Parser::ErrorAt(std::string_view condition, const Token& token,
+                       std::string_view message) const {
+  return ErrorAtToken(condition, text_, token, message);
+}
+
 // ---- Names ----
 
 bool Parser::IsIdentifier(const Token& token, bool allow_reserved) {
@@ -147,7 +154,7 @@ Result<std::string> Parser::ParseOptionalAlias() {
   if (AcceptWord("AS")) return ParseIdentifier();
   const Token& token = Peek();
   if (!IsIdentifier(token, /*allow_reserved=*/false)) return std::string();
-  if (token.kind == TokenKind::kWord && Contains(kClauseWords, ToUpper(token.value))) {
+  if (token.kind == TokenKind::kWord && IsClauseWord(token.value)) {
     return std::string();
   }
   return Next().value;
@@ -165,7 +172,7 @@ Result<Statement> Parser::ParseSingleStatement() {
 
 Result<Statement> Parser::ParseStatement() {
   Mark start = Here();
-  if (PeekWord("SELECT")) {
+  if (PeekQueryStart() || PeekOperator("(")) {
     ARROW_ASSIGN_OR_RAISE(SelectStatement query, ParseQuery());
     return Statement{start.pos, std::move(query)};
   }
@@ -314,85 +321,6 @@ Result<Statement> Parser::ParseExplain(const Mark& start) {
   ARROW_ASSIGN_OR_RAISE(Statement inner, ParseStatement());
   explain.statement = std::make_unique<Statement>(std::move(inner));
   return Statement{start.pos, std::move(explain)};
-}
-
-// ---- Queries ----
-
-Result<SelectStatement> Parser::ParseQuery() {
-  ARROW_ASSIGN_OR_RAISE(SelectStatement query, ParseQueryTerm());
-  if (AcceptWord("ORDER")) {
-    RETURN_NOT_OK(ExpectWord("BY"));
-    do {
-      ARROW_ASSIGN_OR_RAISE(OrderItem item, ParseOrderItem());
-      query.order_by.push_back(std::move(item));
-    } while (AcceptOperator(","));
-  }
-  if (AcceptWord("LIMIT") && !AcceptWord("ALL")) {
-    ARROW_ASSIGN_OR_RAISE(query.limit, ParseExpression());
-  }
-  if (AcceptWord("OFFSET")) {
-    ARROW_ASSIGN_OR_RAISE(query.offset, ParseExpression());
-  }
-  return query;
-}
-
-Result<SelectStatement> Parser::ParseQueryTerm() { return ParseQuerySpecification(); }
-
-Result<SelectStatement> Parser::ParseQuerySpecification() {
-  SelectStatement select;
-  select.pos = Peek().pos;
-  RETURN_NOT_OK(ExpectWord("SELECT"));
-  if (AcceptWord("DISTINCT")) {
-    select.distinct = true;
-  } else {
-    AcceptWord("ALL");
-  }
-  do {
-    ARROW_ASSIGN_OR_RAISE(SelectItem item, ParseSelectItem());
-    select.items.push_back(std::move(item));
-  } while (AcceptOperator(","));
-  if (AcceptWord("FROM")) {
-    ARROW_ASSIGN_OR_RAISE(select.from, ParseFromItem());
-  }
-  if (AcceptWord("WHERE")) {
-    ARROW_ASSIGN_OR_RAISE(select.where, ParseExpression());
-  }
-  return select;
-}
-
-Result<SelectItem> Parser::ParseSelectItem() {
-  SelectItem item;
-  ARROW_ASSIGN_OR_RAISE(item.expr, ParseExpression());
-  if (item.expr->kind != ExprKind::kStar) {
-    ARROW_ASSIGN_OR_RAISE(item.alias, ParseOptionalAlias());
-  }
-  return item;
-}
-
-Result<TableRef> Parser::ParseFromItem() {
-  TableRef table;
-  ARROW_ASSIGN_OR_RAISE(table.name, ParseQualifiedName());
-  ARROW_ASSIGN_OR_RAISE(table.alias, ParseOptionalAlias());
-  return table;
-}
-
-Result<OrderItem> Parser::ParseOrderItem() {
-  OrderItem item;
-  ARROW_ASSIGN_OR_RAISE(item.expr, ParseExpression());
-  if (AcceptWord("DESC")) {
-    item.ascending = false;
-  } else {
-    AcceptWord("ASC");
-  }
-  if (AcceptWord("NULLS")) {
-    if (AcceptWord("FIRST")) {
-      item.nulls_first = true;
-    } else {
-      RETURN_NOT_OK(ExpectWord("LAST"));
-      item.nulls_first = false;
-    }
-  }
-  return item;
 }
 
 }  // namespace internal

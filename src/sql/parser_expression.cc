@@ -4,13 +4,23 @@
 // NOT; a value expression with at most one predicate (IS [NOT] NULL|TRUE|FALSE, IS [NOT]
 // DISTINCT FROM, [NOT] IN, [NOT] BETWEEN, [NOT] LIKE|ILIKE|RLIKE); then the left-associative
 // binary operators from comparison through | ^ & and + - || to * / % DIV; then unary - + ~; then
-// primaries. So `NOT a = b` is NOT (a = b) and `a = b IS NULL` is (a = b) IS NULL. As in Spark's
-// `number` rule, a minus sign directly before a numeric literal belongs to the literal. Every
-// node gets the position of its first token and its exact source text (parentheses included for
-// a parenthesized expression), which the analyzer uses to name unaliased columns.
+// primaries with their `::type` casts. So `NOT a = b` is NOT (a = b) and `a = b IS NULL` is
+// (a = b) IS NULL. As in Spark's `number` rule, a minus sign directly before a numeric literal
+// belongs to the literal. Every node gets the position of its first token and its exact source
+// text (parentheses included for a parenthesized expression), which the analyzer uses to name
+// unaliased columns.
+//
+// The forms of Spark's grammar beyond plain expressions are built as ast.h describes: EXISTS
+// and scalar subqueries, INTERVAL literals and EXTRACT as calls, `x IN (query)` as kIn, and the
+// WITHIN GROUP, FILTER, IGNORE|RESPECT NULLS and OVER clauses of a call as fields of its node.
+// Where a '(' may open a query or an expression, the parser tries them in the order of Spark's
+// alternatives (see ParseEither). INTERVAL literals get Spark's parse-time checks: a unit-to-unit
+// form takes a string and a supported pair of fields, a multi-unit form takes numbers and does
+// not mix year-month with day-time units.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <optional>
 
@@ -103,6 +113,37 @@ std::string ToUpper(std::string_view s) {
   return out;
 }
 
+// An interval unit of the multi-unit form, singular and upper case: "DAYS" is "DAY".
+std::optional<std::string> IntervalUnit(std::string_view word) {
+  std::string upper = ToUpper(word);
+  if (upper.size() > 1 && upper.back() == 'S') upper.pop_back();
+  for (std::string_view unit : {"YEAR", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND",
+                                "MILLISECOND", "MICROSECOND"}) {
+    if (upper == unit) return upper;
+  }
+  return std::nullopt;
+}
+
+// Whether `token` names a field of the interval types, singular: YEAR, MONTH, DAY, HOUR, MINUTE
+// or SECOND.
+bool IsIntervalField(const Token& token) {
+  for (std::string_view field : {"YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"}) {
+    if (token.IsWord(field)) return true;
+  }
+  return false;
+}
+
+// The unit-to-unit intervals Spark supports: YEAR TO MONTH, and day-time pairs from a larger
+// field to a smaller one.
+bool IsFromToInterval(std::string_view from, std::string_view to) {
+  if (from == "YEAR") return to == "MONTH";
+  constexpr std::string_view kDayTime[] = {"DAY", "HOUR", "MINUTE", "SECOND"};
+  auto rank = [&](std::string_view unit) {
+    return std::find(std::begin(kDayTime), std::end(kDayTime), unit) - std::begin(kDayTime);
+  };
+  return rank(from) < 3 && rank(to) < 4 && rank(from) < rank(to);
+}
+
 }  // namespace
 
 Result<ExprPtr> Parser::ParseSingleExpression() {
@@ -134,6 +175,19 @@ Result<ExprPtr> Parser::ParseAnd() {
 }
 
 Result<ExprPtr> Parser::ParseNot() {
+  if (PeekWord("EXISTS") && PeekOperator("(", 1) &&
+      (PeekQueryStart(2) || PeekOperator("(", 2))) {
+    Mark start = Here();
+    auto parse_exists = [&]() -> Result<ExprPtr> {
+      ExprPtr expr = MakeExpr(ExprKind::kFunction);
+      expr->name_parts.push_back("exists");
+      Next();
+      return ParseSubqueryExpression(std::move(expr), SubqueryKind::kExists, start);
+    };
+    if (PeekQueryStart(2)) return parse_exists();
+    // EXISTS ((SELECT 1)) or the function exists((a), ...).
+    return ParseEither<ExprPtr>(parse_exists, [&] { return ParsePredicate(); });
+  }
   if (!PeekWord("NOT") && !PeekOperator("!")) return ParsePredicate();
   Mark start = Here();
   Next();
@@ -177,14 +231,7 @@ Result<ExprPtr> Parser::ParsePredicate() {
   }
   ExprPtr expr;
   if (AcceptWord("IN")) {
-    expr = MakeExpr(ExprKind::kIn);
-    expr->children.push_back(std::move(value));
-    RETURN_NOT_OK(ExpectOperator("("));
-    do {
-      ARROW_ASSIGN_OR_RAISE(ExprPtr item, ParseExpression());
-      expr->children.push_back(std::move(item));
-    } while (AcceptOperator(","));
-    RETURN_NOT_OK(ExpectOperator(")"));
+    return ParseIn(std::move(value), negated, start);
   } else if (AcceptWord("BETWEEN")) {
     expr = MakeExpr(ExprKind::kBetween);
     expr->children.push_back(std::move(value));
@@ -220,6 +267,39 @@ Result<ExprPtr> Parser::ParsePredicate() {
   return Close(std::move(expr), start);
 }
 
+Result<ExprPtr> Parser::ParseIn(ExprPtr value, bool negated, const Mark& start) {
+  // The node without its value, so that either alternative can be tried from scratch.
+  auto parse_list = [&]() -> Result<ExprPtr> {
+    ExprPtr in = MakeExpr(ExprKind::kIn);
+    RETURN_NOT_OK(ExpectOperator("("));
+    do {
+      ARROW_ASSIGN_OR_RAISE(ExprPtr item, ParseExpression());
+      in->children.push_back(std::move(item));
+    } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator(")"));
+    return in;
+  };
+  auto parse_query = [&]() -> Result<ExprPtr> {
+    ExprPtr in = MakeExpr(ExprKind::kIn);
+    in->subquery_kind = SubqueryKind::kIn;
+    ARROW_ASSIGN_OR_RAISE(in->subquery, ParseParenthesizedQuery());
+    return in;
+  };
+  ExprPtr in;
+  if (PeekOperator("(") && PeekQueryStart(1)) {
+    ARROW_ASSIGN_OR_RAISE(in, parse_query());
+  } else if (PeekOperator("(") && PeekOperator("(", 1)) {
+    // x IN ((SELECT 1), 2) is a list and x IN ((SELECT 1) UNION (SELECT 2)) a query; Spark
+    // tries the list first.
+    ARROW_ASSIGN_OR_RAISE(in, ParseEither<ExprPtr>(parse_list, parse_query));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(in, parse_list());
+  }
+  in->children.insert(in->children.begin(), std::move(value));
+  in->negated = negated;
+  return Close(std::move(in), start);
+}
+
 Result<ExprPtr> Parser::ParseBinary(int level) {
   if (level == kBinaryLevels) return ParseUnary();
   Mark start = Here();
@@ -233,16 +313,29 @@ Result<ExprPtr> Parser::ParseBinary(int level) {
 }
 
 Result<ExprPtr> Parser::ParseUnary() {
-  if (!PeekOperator("-") && !PeekOperator("+") && !PeekOperator("~")) return ParsePrimary();
   Mark start = Here();
+  if (!PeekOperator("-") && !PeekOperator("+") && !PeekOperator("~")) {
+    ARROW_ASSIGN_OR_RAISE(ExprPtr primary, ParsePrimary());
+    return ParsePostfix(std::move(primary), start);
+  }
   std::string op = Next().value;
   if (op == "-" && IsNumber(Peek().kind)) {
     ARROW_ASSIGN_OR_RAISE(ExprPtr literal, ParseLiteral());
     literal->text.insert(0, "-");
-    return Close(std::move(literal), start);
+    return ParsePostfix(Close(std::move(literal), start), start);
   }
   ARROW_ASSIGN_OR_RAISE(ExprPtr operand, ParseUnary());
   return Close(MakeUnary(std::move(op), std::move(operand)), start);
+}
+
+Result<ExprPtr> Parser::ParsePostfix(ExprPtr expr, const Mark& start) {
+  while (AcceptOperator("::")) {
+    ExprPtr cast = MakeExpr(ExprKind::kCast);
+    cast->children.push_back(std::move(expr));
+    ARROW_ASSIGN_OR_RAISE(cast->type, ParseType());
+    expr = Close(std::move(cast), start);
+  }
+  return expr;
 }
 
 Result<ExprPtr> Parser::ParsePrimary() {
@@ -265,6 +358,11 @@ Result<ExprPtr> Parser::ParsePrimary() {
           Peek(1).kind == TokenKind::kString) {
         return ParseLiteral();
       }
+      if (token.IsWord("INTERVAL") && PeekInterval()) return ParseInterval();
+      if (token.IsWord("EXTRACT") && PeekOperator("(", 1) && Peek(2).kind == TokenKind::kWord &&
+          PeekWord("FROM", 3)) {
+        return ParseExtract();
+      }
       if (token.IsWord("CASE")) return ParseCase();
       if ((token.IsWord("CAST") || token.IsWord("TRY_CAST")) && PeekOperator("(", 1)) {
         return ParseCast();
@@ -276,17 +374,37 @@ Result<ExprPtr> Parser::ParsePrimary() {
         Next();
         return Close(MakeExpr(ExprKind::kStar), start);
       }
-      if (token.IsOperator("(")) {
-        Mark start = Here();
-        Next();
-        ARROW_ASSIGN_OR_RAISE(ExprPtr inner, ParseExpression());
-        RETURN_NOT_OK(ExpectOperator(")"));
-        return Close(std::move(inner), start);
-      }
+      if (token.IsOperator("(")) return ParseParenthesized();
       return Unexpected();
     default:
       return Unexpected();
   }
+}
+
+Result<ExprPtr> Parser::ParseParenthesized() {
+  Mark start = Here();
+  auto parse_subquery = [&]() -> Result<ExprPtr> {
+    ExprPtr expr = MakeExpr(ExprKind::kFunction);
+    expr->name_parts.push_back("scalar_subquery");
+    return ParseSubqueryExpression(std::move(expr), SubqueryKind::kScalar, start);
+  };
+  auto parse_expression = [&]() -> Result<ExprPtr> {
+    RETURN_NOT_OK(ExpectOperator("("));
+    ARROW_ASSIGN_OR_RAISE(ExprPtr inner, ParseExpression());
+    RETURN_NOT_OK(ExpectOperator(")"));
+    return Close(std::move(inner), start);
+  };
+  if (PeekQueryStart(1)) return parse_subquery();
+  // ((SELECT 1) UNION (SELECT 2)) against ((SELECT 1) + 1): Spark tries the subquery first.
+  if (PeekOperator("(", 1)) return ParseEither<ExprPtr>(parse_subquery, parse_expression);
+  return parse_expression();
+}
+
+Result<ExprPtr> Parser::ParseSubqueryExpression(ExprPtr expr, SubqueryKind kind,
+                                                const Mark& start) {
+  expr->subquery_kind = kind;
+  ARROW_ASSIGN_OR_RAISE(expr->subquery, ParseParenthesizedQuery());
+  return Close(std::move(expr), start);
 }
 
 Result<ExprPtr> Parser::ParseLiteral() {
@@ -359,20 +477,163 @@ Result<ExprPtr> Parser::ParseFunctionCall(ExprPtr function, const Mark& start) {
     Next();
     Next();
     function->star = true;
-    return Close(std::move(function), start);
+  } else if (!AcceptOperator(")")) {
+    if (AcceptWord("DISTINCT")) {
+      function->distinct = true;
+    } else {
+      AcceptWord("ALL");
+    }
+    do {
+      ARROW_ASSIGN_OR_RAISE(ExprPtr argument, ParseExpression());
+      function->children.push_back(std::move(argument));
+    } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator(")"));
   }
-  if (AcceptOperator(")")) return Close(std::move(function), start);
-  if (AcceptWord("DISTINCT")) {
-    function->distinct = true;
-  } else {
-    AcceptWord("ALL");
-  }
-  do {
-    ARROW_ASSIGN_OR_RAISE(ExprPtr argument, ParseExpression());
-    function->children.push_back(std::move(argument));
-  } while (AcceptOperator(","));
-  RETURN_NOT_OK(ExpectOperator(")"));
+  RETURN_NOT_OK(ParseCallSuffixes(function.get()));
   return Close(std::move(function), start);
+}
+
+Status Parser::ParseCallSuffixes(Expr* function) {
+  if (PeekWord("WITHIN") && PeekWord("GROUP", 1)) {
+    Next();
+    Next();
+    RETURN_NOT_OK(ExpectOperator("("));
+    RETURN_NOT_OK(ExpectWord("ORDER"));
+    RETURN_NOT_OK(ExpectWord("BY"));
+    ARROW_ASSIGN_OR_RAISE(function->within_group, ParseOrderItems());
+    RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  if (PeekWord("FILTER") && PeekOperator("(", 1)) {
+    Next();
+    Next();
+    RETURN_NOT_OK(ExpectWord("WHERE"));
+    ARROW_ASSIGN_OR_RAISE(function->filter, ParseExpression());
+    RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  if ((PeekWord("IGNORE") || PeekWord("RESPECT")) && PeekWord("NULLS", 1)) {
+    function->ignore_nulls = Next().IsWord("IGNORE");
+    Next();
+  }
+  // OVER is not reserved: in `f(x) over FROM t` it is an alias.
+  if (PeekWord("OVER") &&
+      (PeekOperator("(", 1) || IsIdentifier(Peek(1), /*allow_reserved=*/false))) {
+    Next();
+    ARROW_ASSIGN_OR_RAISE(WindowSpec window, ParseWindowSpec());
+    function->window = std::make_unique<WindowSpec>(std::move(window));
+  }
+  return Status::OK();
+}
+
+Result<ExprPtr> Parser::ParseExtract() {
+  // EXTRACT(field FROM source) is the call extract('field', source), as in Spark's AstBuilder.
+  Mark start = Here();
+  ExprPtr expr = MakeExpr(ExprKind::kFunction);
+  expr->name_parts.push_back(Next().value);
+  RETURN_NOT_OK(ExpectOperator("("));
+  Mark field_start = Here();
+  ExprPtr field = MakeExpr(ExprKind::kLiteral);
+  field->literal_kind = LiteralKind::kString;
+  field->text = Next().value;
+  expr->children.push_back(Close(std::move(field), field_start));
+  RETURN_NOT_OK(ExpectWord("FROM"));
+  ARROW_ASSIGN_OR_RAISE(ExprPtr source, ParseExpression());
+  expr->children.push_back(std::move(source));
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return Close(std::move(expr), start);
+}
+
+// ---- INTERVAL ----
+
+bool Parser::PeekIntervalUnit(size_t ahead) const {
+  const Token& token = Peek(ahead);
+  return token.kind == TokenKind::kWord && IntervalUnit(token.value).has_value();
+}
+
+bool Parser::PeekIntervalValue() const {
+  size_t i = PeekOperator("-") || PeekOperator("+") ? 1 : 0;
+  TokenKind kind = Peek(i).kind;
+  bool value = kind == TokenKind::kString || kind == TokenKind::kInteger ||
+               kind == TokenKind::kDecimal;
+  return value && PeekIntervalUnit(i + 1);
+}
+
+bool Parser::PeekInterval() const {
+  // After INTERVAL: a string alone, or value-unit pairs. Anything else makes `interval` a name.
+  if (Peek(1).kind == TokenKind::kString) return true;
+  size_t i = PeekOperator("-", 1) || PeekOperator("+", 1) ? 2 : 1;
+  TokenKind kind = Peek(i).kind;
+  bool value = kind == TokenKind::kString || kind == TokenKind::kInteger ||
+               kind == TokenKind::kDecimal;
+  return value && PeekIntervalUnit(i + 1);
+}
+
+Result<ExprPtr> Parser::ParseInterval() {
+  Mark start = Here();
+  const Token& keyword = Next();
+  IntervalLiteral literal;
+  if (Peek().kind == TokenKind::kString && !PeekIntervalUnit(1)) {
+    literal.parts.push_back(IntervalPart{Next().value, ""});
+  } else {
+    bool year_month = false;
+    bool day_time = false;
+    do {
+      const Token* sign = (PeekOperator("-") || PeekOperator("+")) ? &Next() : nullptr;
+      const Token& value_token = Next();
+      bool is_string = value_token.kind == TokenKind::kString;
+      // Spark's INTEGER_VALUE and DECIMAL_VALUE: no type suffix (1L, 1.5BD).
+      auto is_letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+      const std::string& text = value_token.value;
+      if (!is_string && std::any_of(text.begin(), text.end(), is_letter)) {
+        return UnexpectedTokenError(text_, value_token);
+      }
+      std::string value = value_token.value;
+      if (sign != nullptr && sign->IsOperator("-")) {
+        value = value.starts_with('-') && is_string ? value.substr(1) : "-" + value;
+      } else if (sign != nullptr && !is_string) {
+        value.insert(0, "+");
+      }
+      const Token& unit_token = Next();
+      std::string unit = *IntervalUnit(unit_token.value);
+      // Only a lone pair may have TO, as in Spark: INTERVAL 1 DAY '1-2' YEAR TO MONTH is wrong.
+      if (!literal.parts.empty() && PeekWord("TO")) return Unexpected();
+      if (PeekWord("TO")) {
+        // Spark's unitInUnitToUnit: singular names of the fields of the interval types.
+        if (!IsIntervalField(unit_token)) return UnexpectedTokenError(text_, unit_token);
+        Next();
+        if (!IsIntervalField(Peek())) return Unexpected();
+        std::string to_unit = UpperCase(Next().value);
+        if (!is_string) {
+          return ErrorAt("INVALID_FROM_TO_UNIT_VALUE", value_token,
+                         "The value of from-to unit must be a string");
+        }
+        if (!IsFromToInterval(unit, to_unit)) {
+          return ErrorAt("UNSUPPORTED_FROM_TO_INTERVAL", keyword,
+                         fmt::format("Intervals FROM {} TO {} are not supported", unit, to_unit));
+        }
+        literal.parts.push_back(IntervalPart{std::move(value), std::move(unit)});
+        literal.to_unit = std::move(to_unit);
+        break;
+      }
+      // Spark checks ahead of joining the pairs into one text that the values hold no units.
+      if (is_string && std::any_of(value.begin(), value.end(), is_letter)) {
+        return ErrorAt("INVALID_INTERVAL_FORM", value_token,
+                       fmt::format("Can only use numbers in the interval value part for multiple "
+                                   "unit value pairs interval form, but got invalid value: {}",
+                                   value_token.value));
+      }
+      (unit == "YEAR" || unit == "MONTH" ? year_month : day_time) = true;
+      literal.parts.push_back(IntervalPart{std::move(value), std::move(unit)});
+    } while (PeekIntervalValue());
+    if (year_month && day_time) {
+      return ErrorAt("MIXED_INTERVAL_UNITS", keyword,
+                     fmt::format("Cannot mix year-month and day-time fields: {}",
+                                 SourceFrom(start)));
+    }
+  }
+  ExprPtr expr = MakeExpr(ExprKind::kFunction);
+  expr->name_parts.push_back("interval");
+  expr->interval = std::move(literal);
+  return Close(std::move(expr), start);
 }
 
 Result<ExprPtr> Parser::ParseCase() {
@@ -417,6 +678,7 @@ Result<ExprPtr> Parser::ParseCast() {
 Result<TypeName> Parser::ParseType() {
   if (Peek().kind != TokenKind::kWord) return Unexpected();
   Token name_token = Next();
+  if (name_token.IsWord("INTERVAL")) return ParseIntervalType(name_token);
   TypeName type;
   type.name = ToUpper(name_token.value);
   if (AcceptOperator("(")) {
@@ -445,6 +707,31 @@ Result<TypeName> Parser::ParseType() {
                         fmt::format("DataType \"{}\" requires a length parameter, for example "
                                     "\"{}(10)\". Please specify the length",
                                     type.name, type.name));
+  }
+  return type;
+}
+
+Result<TypeName> Parser::ParseIntervalType(const Token& interval) {
+  // INTERVAL alone, or INTERVAL field [TO field] with Spark's singular field names.
+  TypeName type;
+  type.name = "INTERVAL";
+  auto field = [&]() -> std::optional<std::string> {
+    if (!IsIntervalField(Peek())) return std::nullopt;
+    return ToUpper(Peek().value);
+  };
+  std::optional<std::string> from = field();
+  if (!from) return type;
+  Next();
+  type.name += " " + *from;
+  if (AcceptWord("TO")) {
+    std::optional<std::string> to = field();
+    if (!to) return Unexpected();
+    if (!IsFromToInterval(*from, *to)) {
+      return ErrorAt("UNSUPPORTED_FROM_TO_INTERVAL", interval,
+                     fmt::format("Intervals FROM {} TO {} are not supported", *from, *to));
+    }
+    Next();
+    type.name += " TO " + *to;
   }
   return type;
 }

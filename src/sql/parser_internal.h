@@ -1,5 +1,6 @@
-// The recursive-descent parser's state and grammar productions, shared by parser.cc
-// (statements and queries) and parser_expression.cc (expressions and types). Not installed.
+// The recursive-descent parser's state and grammar productions, shared by parser.cc (tokens,
+// names and statements), parser_query.cc (queries, GROUP BY, windows), parser_from.cc (the FROM
+// clause) and parser_expression.cc (expressions and types). Not installed.
 #pragma once
 
 #include <optional>
@@ -16,6 +17,13 @@ namespace parley::sql::internal {
 /// whose use as a name would make the grammar ambiguous. Such names must be backquoted, except
 /// after a '.' in a qualified name and as a function name followed by '('.
 bool IsReservedWord(std::string_view word);
+
+/// \brief Whether an unquoted `word` may follow a select item or a FROM item as the start of a
+/// clause (SORT BY, TABLESAMPLE, ANTI JOIN, ...), so that it is not read as an alias.
+bool IsClauseWord(std::string_view word);
+
+/// \brief `s` with ASCII letters upper-cased.
+std::string UpperCase(std::string_view s);
 
 /// \brief Parses one text. Productions consume tokens on success; on failure the parser's state
 /// is unspecified and it must be discarded.
@@ -78,34 +86,128 @@ class Parser {
   // Validate and unquote a SET/RESET key written at `at`.
   Result<std::string> ConfigKey(std::string_view raw, const Token& at) const;
 
-  // ---- Queries (parser.cc) ----
-  // query: queryTerm [ORDER BY ...] [LIMIT ...] [OFFSET ...]
+  // ---- Speculation and errors (ErrorAt is in parser.cc) ----
+  // Where the parser is; restoring it rewinds to there.
+  struct State {
+    size_t index;
+    size_t consumed_end;
+  };
+  State Save() const { return State{index_, consumed_end_}; }
+  void Restore(const State& state) {
+    index_ = state.index;
+    consumed_end_ = state.consumed_end;
+  }
+  // Parse with `first`; when that fails, rewind and parse with `second`. When both fail, report
+  // the error of whichever got further into the text (`first` on a tie), leaving the parser
+  // where that one stopped so that an enclosing ParseEither can compare in turn. Used where
+  // Spark's grammar needs more than a few tokens of lookahead, such as `((SELECT 1) + 1)`
+  // against `((SELECT 1) UNION (SELECT 2))`.
+  template <typename T, typename First, typename Second>
+  Result<T> ParseEither(First first, Second second) {
+    State start = Save();
+    Result<T> result = first();
+    if (result.ok()) return result;
+    State first_end = Save();
+    Restore(start);
+    Result<T> other = second();
+    if (other.ok() || index_ > first_end.index) return other;
+    Restore(first_end);
+    return result;
+  }
+  // An error with Spark condition `condition` pointing at `token`.
+  Status ErrorAt(std::string_view condition, const Token& token, std::string_view message) const;
+
+  // ---- Queries (parser_query.cc) ----
+  // Whether the tokens from `ahead` start a query without parentheses: SELECT, WITH, or VALUES
+  // followed by a row.
+  bool PeekQueryStart(size_t ahead = 0) const;
+  // query: [WITH cte, ...] setOperations [ORDER BY ...] [LIMIT ...] [OFFSET ...]
   Result<SelectStatement> ParseQuery();
-  // queryTerm: querySpecification (set operations later)
-  Result<SelectStatement> ParseQueryTerm();
-  // querySpecification: SELECT [ALL|DISTINCT] items [FROM fromItem] [WHERE expr]
+  Result<std::vector<CommonTableExpr>> ParseWith();
+  // Operands joined by UNION, EXCEPT and MINUS (left-associative, lowest precedence).
+  Result<SelectStatement> ParseUnionTerm();
+  // Operands joined by INTERSECT (left-associative, binding tighter than UNION).
+  Result<SelectStatement> ParseIntersectTerm();
+  // queryPrimary: querySpecification | VALUES ... | '(' query ')'
+  Result<SelectStatement> ParseQueryPrimary();
+  // '(' query ')'
+  Result<std::unique_ptr<SelectStatement>> ParseParenthesizedQuery();
+  // querySpecification: SELECT [ALL|DISTINCT] items [FROM ...] [WHERE expr] [GROUP BY ...]
+  // [HAVING expr] [WINDOW ...]
   Result<SelectStatement> ParseQuerySpecification();
   Result<SelectItem> ParseSelectItem();
-  Result<TableRef> ParseFromItem();
   Result<OrderItem> ParseOrderItem();
+  Result<std::vector<OrderItem>> ParseOrderItems();
+  // VALUES row, ... with the alias after it when `with_alias`.
+  Result<InlineTable> ParseInlineTable(bool with_alias);
+  Result<std::vector<ExprPtr>> ParseValuesRow();
+  // GROUP BY, with GROUP just consumed at `start`.
+  Result<GroupByClause> ParseGroupBy(const Mark& start);
+  // Whether ROLLUP(, CUBE( or GROUPING SETS starts here.
+  bool PeekGroupingAnalytics() const;
+  Result<GroupingElement> ParseGroupingAnalytics();
+  // groupingSet: '(' [expr, ...] ')' | expr
+  Result<GroupingElement> ParseGroupingSet();
+  Result<std::vector<GroupingElement>> ParseGroupingSets();
+  Result<std::vector<NamedWindow>> ParseWindowClause();
+  // windowSpec: name | '(' name ')' | '(' [PARTITION BY ...] [ORDER BY ...] [frame] ')'
+  Result<WindowSpec> ParseWindowSpec();
+  Result<WindowFrame> ParseWindowFrame();
+  Result<FrameBound> ParseFrameBound();
+
+  // ---- FROM (parser_from.cc) ----
+  // relation (',' relation)*, folded into left-deep cross joins.
+  Result<std::unique_ptr<FromItem>> ParseFromClause();
+  // relationPrimary joinRelation*
+  Result<std::unique_ptr<FromItem>> ParseRelation();
+  Result<std::unique_ptr<FromItem>> ParseRelationPrimary();
+  // The join keywords before JOIN (consuming JOIN too), or nullopt when no join starts here.
+  Result<std::optional<JoinType>> ParseJoinKeywords(bool* natural);
+  Result<std::unique_ptr<FromItem>> ParseJoin(std::unique_ptr<FromItem> left, JoinType type,
+                                              bool natural, const Token& first);
+  Result<std::optional<TableSample>> ParseOptionalSample();
+  // [AS] alias [(column, ...)]
+  Status ParseTableAlias(std::string* alias, std::vector<std::string>* columns);
+  // '(' identifier, ... ')'
+  Result<std::vector<std::string>> ParseIdentifierList();
 
   // ---- Expressions (parser_expression.cc) ----
   Result<ExprPtr> ParseExpression();
   Result<ExprPtr> ParseOr();
   Result<ExprPtr> ParseAnd();
+  // NOT and EXISTS (query).
   Result<ExprPtr> ParseNot();
   // A value expression followed by at most one predicate (IS, IN, BETWEEN, LIKE).
   Result<ExprPtr> ParsePredicate();
+  // The rest of `value` [NOT] IN (...), after IN.
+  Result<ExprPtr> ParseIn(ExprPtr value, bool negated, const Mark& start);
   // The left-associative binary operators from comparison (level 0) to multiplicative.
   Result<ExprPtr> ParseBinary(int level);
   Result<ExprPtr> ParseUnary();
+  // `expr` followed by any number of `::type` casts.
+  Result<ExprPtr> ParsePostfix(ExprPtr expr, const Mark& start);
   Result<ExprPtr> ParsePrimary();
+  // '(' expression ')' or a scalar subquery '(' query ')'.
+  Result<ExprPtr> ParseParenthesized();
+  // A subquery expression of `kind` whose '(' query ')' starts here.
+  Result<ExprPtr> ParseSubqueryExpression(ExprPtr expr, SubqueryKind kind, const Mark& start);
   Result<ExprPtr> ParseLiteral();
+  // Whether an INTERVAL literal (rather than a name `interval`) starts here.
+  bool PeekInterval() const;
+  Result<ExprPtr> ParseInterval();
+  // Whether the token `ahead` is an interval unit of the multi-unit form (YEAR, DAYS, ...).
+  bool PeekIntervalUnit(size_t ahead) const;
+  // Whether another `[sign] value unit` pair of an interval starts here.
+  bool PeekIntervalValue() const;
+  Result<ExprPtr> ParseExtract();
   Result<ExprPtr> ParseName();
   Result<ExprPtr> ParseFunctionCall(ExprPtr function, const Mark& start);
+  // WITHIN GROUP, FILTER, IGNORE|RESPECT NULLS and OVER after a call's ')'.
+  Status ParseCallSuffixes(Expr* function);
   Result<ExprPtr> ParseCase();
   Result<ExprPtr> ParseCast();
   Result<TypeName> ParseType();
+  Result<TypeName> ParseIntervalType(const Token& interval);
 
   std::string_view text_;
   std::vector<Token> tokens_;

@@ -6,6 +6,8 @@
 
 #include <atomic>
 
+#include "arrow/acero/exec_plan.h"
+#include "arrow/acero/options.h"
 #include "arrow/array/builder_primitive.h"
 #include "arrow/compute/api.h"
 #include "arrow/record_batch.h"
@@ -174,9 +176,12 @@ class BuilderCore : public ScanBuilder {
       ARROW_ASSIGN_OR_RAISE(auto sorted, cp::Take(arrow::Datum(data), arrow::Datum(indices)));
       data = sorted.table();
     }
+    if (aggregation_) {
+      ARROW_ASSIGN_OR_RAISE(data, Aggregate(data, *aggregation_));
+    }
     if (limit_ && !options_.ignore_accepted_limit) data = data->Slice(0, *limit_);
     if (offset_) data = data->Slice(std::min(*offset_, data->num_rows()));
-    if (required_) {
+    if (required_ && !aggregation_) {
       std::vector<int> indices;
       for (const auto& field : required_->fields()) {
         indices.push_back(data_->schema()->GetFieldIndex(field->name()));
@@ -188,12 +193,45 @@ class BuilderCore : public ScanBuilder {
     std::vector<std::string> names;
     for (const auto& p : accepted_) names.push_back(p->ToString());
     TestTableOptions options = options_;
-    if (limit_ || !top_n_.empty()) options.partitions = 1;
+    if (limit_ || !top_n_.empty() || aggregation_) options.partitions = 1;
     return std::make_shared<TestScan>(state, options,
                                       fmt::format("accepted=[{}]", fmt::join(names, ", ")));
   }
 
  protected:
+  // The aggregation computed with Acero; output columns group_col_i then agg_func_j.
+  static Result<std::shared_ptr<arrow::Table>> Aggregate(std::shared_ptr<arrow::Table> data,
+                                                         const Aggregation& aggregation) {
+    namespace ac = arrow::acero;
+    std::vector<arrow::FieldRef> keys;
+    std::vector<cp::Expression> outputs;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < aggregation.group_by_expressions.size(); ++i) {
+      std::string column = *AsColumnName(*aggregation.group_by_expressions[i]);
+      keys.emplace_back(column);
+      outputs.push_back(cp::field_ref(column));
+      names.push_back(fmt::format("group_col_{}", i));
+    }
+    std::string prefix = keys.empty() ? "" : "hash_";
+    std::vector<cp::Aggregate> aggregates;
+    for (size_t j = 0; j < aggregation.aggregate_expressions.size(); ++j) {
+      const auto& function = *aggregation.aggregate_expressions[j];
+      std::string name = fmt::format("agg_func_{}", j);
+      static const std::map<std::string, std::string> kKernels = {
+          {"COUNT(*)", "count_all"}, {"COUNT", "count"}, {"SUM", "sum"},
+          {"AVG", "mean"},           {"MIN", "min"},     {"MAX", "max"}};
+      std::vector<arrow::FieldRef> targets;
+      for (const auto& child : function.children()) targets.emplace_back(*AsColumnName(*child));
+      aggregates.emplace_back(prefix + kKernels.at(function.name()), nullptr, targets, name);
+      outputs.push_back(cp::field_ref(name));
+      names.push_back(name);
+    }
+    return ac::DeclarationToTable(ac::Declaration::Sequence(
+        {{"table_source", ac::TableSourceNodeOptions(std::move(data))},
+         {"aggregate", ac::AggregateNodeOptions(std::move(aggregates), std::move(keys))},
+         {"project", ac::ProjectNodeOptions(std::move(outputs), std::move(names))}}));
+  }
+
   std::vector<PredicatePtr> DoPush(std::vector<PredicatePtr> predicates) {
     std::vector<PredicatePtr> returned;
     accepted_.clear();
@@ -227,6 +265,7 @@ class BuilderCore : public ScanBuilder {
   std::optional<int64_t> limit_;
   std::optional<int64_t> offset_;
   std::vector<std::shared_ptr<SortOrder>> top_n_;
+  std::optional<Aggregation> aggregation_;
 };
 
 class FilterBuilder : public BuilderCore, public SupportsPushDownV2Filters {
@@ -268,9 +307,18 @@ class FullBuilder : public BuilderCore,
                     public SupportsPushDownRequiredColumns,
                     public SupportsPushDownLimit,
                     public SupportsPushDownTopN,
-                    public SupportsPushDownOffset {
+                    public SupportsPushDownOffset,
+                    public SupportsPushDownAggregates {
  public:
   using BuilderCore::BuilderCore;
+  bool SupportCompletePushDown(const Aggregation&) const override {
+    return options_.aggregate_complete;
+  }
+  Result<bool> PushAggregation(const Aggregation& aggregation) override {
+    aggregation_ = aggregation;
+    log_->pushed_aggregations.push_back(aggregation.ToString());
+    return true;
+  }
   Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> p) override {
     return DoPush(std::move(p));
   }

@@ -38,6 +38,9 @@ struct TestTableOptions {
   /// filters and pruning); `complete` answers IsPartiallyPushed() with false.
   bool limit_pushdown = false;
   bool limit_complete = false;
+  /// With limit_pushdown: also implement SupportsPushDownAggregates; `aggregate_complete`
+  /// answers SupportCompletePushDown.
+  bool aggregate_complete = false;
   /// A dishonest source: accepts predicates (or a complete limit) and does not apply them.
   bool ignore_accepted_predicates = false;
   bool ignore_accepted_limit = false;
@@ -53,6 +56,7 @@ struct TestTableLog {
   std::optional<int64_t> pushed_limit;
   std::optional<int64_t> pushed_offset;
   std::vector<std::string> pushed_top_n;
+  std::vector<std::string> pushed_aggregations;
 };
 
 /// \brief A catalog with namespace `default` whose tables are added from C++.

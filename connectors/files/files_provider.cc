@@ -1,0 +1,190 @@
+// The files connector's TableProvider and Table. Both calls of the provider list the files
+// under the path (files_listing.cc); InferSchema infers the data columns (files_format.cc) and
+// GetTable builds the table. Hive partition discovery is Arrow Dataset's: a
+// FileSystemDatasetFactory with a HivePartitioning factory infers the partition columns from the
+// directory names below the partition base directory (values that all parse as integers are
+// INT, others STRING, __HIVE_DEFAULT_PARTITION__ is NULL), and finishing it with the table's
+// schema gives one fragment per file carrying the file's typed partition expression. The table
+// keeps those fragments: they are what scans prune and what caches Parquet footers once read.
+#include "files_provider.h"
+
+#include <cctype>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arrow/compute/initialize.h"
+#include "arrow/dataset/dataset.h"
+#include "arrow/dataset/discovery.h"
+#include "arrow/dataset/file_base.h"
+#include "arrow/dataset/partition.h"
+#include "arrow/type.h"
+#include "files_internal.h"
+#include "parley/connector/read.h"
+#include "parley/connector/status.h"
+#include "parley/connector/table.h"
+
+namespace parley::files {
+namespace {
+
+namespace ds = arrow::dataset;
+
+constexpr char kHiveNullFallback[] = "__HIVE_DEFAULT_PARTITION__";
+
+// A dataset factory over the listed files that discovers Hive partitions.
+Result<std::shared_ptr<ds::DatasetFactory>> MakeDatasetFactory(
+    const Listing& listing, std::shared_ptr<ds::FileFormat> format) {
+  ds::HivePartitioningFactoryOptions hive;
+  hive.null_fallback = kHiveNullFallback;
+  ds::FileSystemFactoryOptions factory_options;
+  factory_options.partitioning = ds::HivePartitioning::MakeFactory(hive);
+  factory_options.partition_base_dir = listing.partition_base_dir;
+  return ds::FileSystemDatasetFactory::Make(listing.filesystem, listing.files, std::move(format),
+                                            std::move(factory_options));
+}
+
+// The partition columns the directory names imply (inspecting no file).
+Result<std::shared_ptr<arrow::Schema>> DiscoverPartitionSchema(ds::DatasetFactory& factory) {
+  ds::InspectOptions inspect;
+  inspect.fragments = 0;
+  ARROW_ASSIGN_OR_RAISE(auto schemas, factory.InspectSchemas(inspect));
+  if (schemas.empty()) return arrow::schema({});
+  return schemas.back();
+}
+
+std::string DisplayFormat(FileFormatKind format) {
+  switch (format) {
+    case FileFormatKind::kParquet: return "Parquet";
+    case FileFormatKind::kCsv: return "CSV";
+    case FileFormatKind::kJson: return "JSON";
+    case FileFormatKind::kOrc: return "ORC";
+  }
+  return "Parquet";
+}
+
+class FilesTable : public Table, public SupportsRead {
+ public:
+  explicit FilesTable(std::shared_ptr<const TableData> data) : data_(std::move(data)) {}
+
+  std::string name() const override { return data_->name; }
+
+  std::vector<Column> columns() const override { return SchemaToColumns(*data_->schema); }
+
+  std::vector<std::shared_ptr<Transform>> partitioning() const override {
+    std::vector<std::shared_ptr<Transform>> transforms;
+    for (const auto& field : data_->partition_schema->fields()) {
+      transforms.push_back(std::make_shared<Transform>(
+          "identity", std::vector<ExpressionPtr>{FieldReference(field->name())}));
+    }
+    return transforms;
+  }
+
+  std::map<std::string, std::string> properties() const override {
+    return {{"provider", FormatName(data_->options.format)}, {"location", data_->options.path}};
+  }
+
+  std::set<TableCapability> capabilities() const override {
+    return {TableCapability::kBatchRead};
+  }
+
+  Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) override {
+    return MakeFilesScanBuilder(data_, options);
+  }
+
+ private:
+  std::shared_ptr<const TableData> data_;
+};
+
+class FilesTableProvider : public TableProvider {
+ public:
+  explicit FilesTableProvider(FileFormatKind format) : format_(format) {}
+
+  Result<std::shared_ptr<arrow::Schema>> InferSchema(const Options& options) override {
+    ARROW_RETURN_NOT_OK(EnsureArrowComputeInitialized());
+    ARROW_ASSIGN_OR_RAISE(auto read, ParseReadOptions(format_, options));
+    ARROW_ASSIGN_OR_RAISE(auto listing, ListFiles(read));
+    if (listing.files.empty()) {
+      return InvalidError("UNABLE_TO_INFER_SCHEMA",
+                          "Unable to infer schema for " + DisplayFormat(format_) + " at " +
+                              read.path + ". It must be specified manually.");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto data_schema, InferDataSchema(read, listing));
+    ARROW_ASSIGN_OR_RAISE(auto arrow_format, MakeArrowFormat(read));
+    ARROW_ASSIGN_OR_RAISE(auto factory, MakeDatasetFactory(listing, std::move(arrow_format)));
+    ARROW_ASSIGN_OR_RAISE(auto partition_schema, DiscoverPartitionSchema(*factory));
+    // As in Spark, a partition column replaces a data column of the same name, and comes last.
+    arrow::FieldVector fields;
+    for (const auto& field : data_schema->fields()) {
+      if (partition_schema->GetFieldIndex(field->name()) < 0) fields.push_back(field);
+    }
+    for (const auto& field : partition_schema->fields()) fields.push_back(field);
+    return arrow::schema(std::move(fields));
+  }
+
+  Result<std::shared_ptr<Table>> GetTable(const std::shared_ptr<arrow::Schema>& schema,
+                                          const Options& options) override {
+    ARROW_RETURN_NOT_OK(EnsureArrowComputeInitialized());
+    auto data = std::make_shared<TableData>();
+    ARROW_ASSIGN_OR_RAISE(data->options, ParseReadOptions(format_, options));
+    ARROW_ASSIGN_OR_RAISE(auto listing, ListFiles(data->options));
+    data->name = std::string(FormatName(format_)) + "." + QuoteIdentifier(data->options.path);
+    data->filesystem = listing.filesystem;
+    data->filesystem_uri = listing.filesystem_uri;
+    ARROW_ASSIGN_OR_RAISE(data->format, MakeArrowFormat(data->options));
+    ARROW_ASSIGN_OR_RAISE(auto factory, MakeDatasetFactory(listing, data->format));
+    ARROW_ASSIGN_OR_RAISE(auto discovered, DiscoverPartitionSchema(*factory));
+
+    // The given columns, then each discovered partition column the schema lacks.
+    arrow::FieldVector fields = schema->fields();
+    for (const auto& field : discovered->fields()) {
+      if (schema->GetFieldIndex(field->name()) < 0) fields.push_back(field);
+    }
+    data->schema = arrow::schema(std::move(fields));
+    arrow::FieldVector partition_fields;
+    for (const auto& field : data->schema->fields()) {
+      if (discovered->GetFieldIndex(field->name()) >= 0) partition_fields.push_back(field);
+    }
+    data->partition_schema = arrow::schema(std::move(partition_fields));
+
+    // Finishing with the table's schema types every partition value as the table declares it.
+    ARROW_ASSIGN_OR_RAISE(auto dataset, factory->Finish(data->schema));
+    ARROW_ASSIGN_OR_RAISE(auto fragments, dataset->GetFragments());
+    for (auto maybe_fragment : fragments) {
+      ARROW_ASSIGN_OR_RAISE(auto fragment, std::move(maybe_fragment));
+      auto file = std::dynamic_pointer_cast<ds::FileFragment>(std::move(fragment));
+      if (file == nullptr) {
+        return InvalidError("INTERNAL_ERROR", "A file dataset of " + data->name +
+                                                  " produced a fragment that is not a file.");
+      }
+      const auto& source = file->source();
+      data->files.push_back(DataFile{file, source.path(), source.Size()});
+    }
+    return std::make_shared<FilesTable>(std::move(data));
+  }
+
+ private:
+  FileFormatKind format_;
+};
+
+}  // namespace
+
+Status EnsureArrowComputeInitialized() {
+  static std::once_flag once;
+  static Status status;
+  std::call_once(once, [] { status = arrow::compute::Initialize(); });
+  return status;
+}
+
+std::shared_ptr<TableProvider> MakeFilesTableProvider(const std::string& format) {
+  std::string name = format;
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto kind : {FileFormatKind::kParquet, FileFormatKind::kCsv, FileFormatKind::kJson,
+                    FileFormatKind::kOrc}) {
+    if (name == FormatName(kind)) return std::make_shared<FilesTableProvider>(kind);
+  }
+  return nullptr;
+}
+
+}  // namespace parley::files

@@ -1,0 +1,614 @@
+// The driver side of a files scan: the scan builder that negotiates pushdown, and the scan
+// (its own Batch) that prunes, estimates statistics and plans input partitions.
+//
+// Pushdown. Each offered predicate is translated to an Arrow expression
+// (predicate_conversion.h) and bound to the table's types; untranslatable ones are returned.
+//   - A predicate over partition columns only is applied exactly: it is evaluated on the
+//     partition values of every file and files whose value is not TRUE are never read. It is
+//     accepted and not returned.
+//   - A predicate over data columns is returned, since only the engine can apply it to rows.
+//     It is also accepted when it can prune: for Parquet always (row groups whose statistics
+//     prove it false are skipped, with Arrow's ParquetFileFragment::SplitByRowGroup), for other
+//     formats when it mentions a partition column (files whose partition values make it false
+//     are skipped). Predicates on floating-point columns are never used for pruning: Parquet
+//     statistics leave NaN out, while Spark orders NaN above every number.
+// Column pruning narrows the read to the required columns; a partially pushed LIMIT lets each
+// task stop early and, for Parquet, keeps only enough row groups to hold it.
+//
+// Build() does the pruning: it reads the Parquet footers of the files left after partition
+// pruning (in parallel; a corrupt footer fails with FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER)
+// and keeps the result, from which statistics, the description and the partitions derive.
+//
+// Partitioning follows Spark's FilePartition: the split size is
+// min(maxPartitionBytes, max(openCostInBytes, totalBytes / minPartitionNum)); a Parquet file
+// splits into runs of row groups of about that size, an uncompressed CSV or JSON-lines file
+// into byte ranges of that size, other files stay whole; pieces are then packed, largest first,
+// into partitions of up to the split size, each piece also costing openCostInBytes. Bytes are
+// the compressed size of the read columns for Parquet, the file size otherwise.
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "arrow/array/array_primitive.h"
+#include "arrow/array/builder_base.h"
+#include "arrow/compute/api_aggregate.h"
+#include "arrow/compute/exec.h"
+#include "arrow/dataset/file_parquet.h"
+#include "arrow/record_batch.h"
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+#include "files_internal.h"
+#include "parquet/arrow/reader.h"
+#include "parquet/metadata.h"
+#include "parquet/schema.h"
+#include "parquet/statistics.h"
+#include "parley/connector/status.h"
+#include "predicate_conversion.h"
+
+namespace parley::files {
+namespace {
+
+namespace cp = arrow::compute;
+namespace ds = arrow::dataset;
+
+// A predicate the builder accepted, with its (unbound) Arrow form.
+struct AcceptedPredicate {
+  PredicatePtr predicate;
+  cp::Expression expression;
+};
+
+// What the builder hands to the scan.
+struct ScanRequest {
+  ReadOptions options;
+  std::vector<AcceptedPredicate> partition_filters;  // exact
+  std::vector<AcceptedPredicate> data_filters;       // pruning only; also returned
+  std::vector<std::string> read_columns;             // table order
+  int64_t limit = -1;
+};
+
+// A file kept by pruning, with what will be read of it.
+struct PlannedFile {
+  const DataFile* file = nullptr;
+  std::vector<int> row_groups;          // Parquet: the kept row groups
+  std::vector<int64_t> row_group_bytes;  // Parquet: compressed bytes of the read columns
+  std::vector<int64_t> row_group_rows;   // Parquet
+  int64_t bytes = 0;                     // what the planner weighs: the bytes to read
+};
+
+struct ScanPlan {
+  std::vector<PlannedFile> files;
+  int64_t candidate_row_groups = 0;  // Parquet: row groups in the files partition pruning kept
+  Statistics statistics;
+};
+
+std::string Join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& part : parts) {
+    if (!out.empty()) out += ", ";
+    out += part;
+  }
+  return out;
+}
+
+// The conjunction of `filters`, bound to `schema`; literal(true) when there is none.
+Result<cp::Expression> BindConjunction(const std::vector<AcceptedPredicate>& filters,
+                                       const arrow::Schema& schema) {
+  std::vector<cp::Expression> terms;
+  for (const auto& filter : filters) terms.push_back(filter.expression);
+  return (terms.empty() ? cp::literal(true) : cp::and_(terms)).Bind(schema);
+}
+
+// Run fn(0..n-1) on up to 8 threads; return the first failure in index order.
+Status ParallelFor(size_t n, const std::function<Status(size_t)>& fn) {
+  const size_t workers = std::min<size_t>(n, 8);
+  std::vector<Status> statuses(n);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < n; i = next++) statuses[i] = fn(i);
+  };
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (auto& thread : threads) thread.join();
+  for (const auto& status : statuses) ARROW_RETURN_NOT_OK(status);
+  return Status::OK();
+}
+
+// Evaluate the partition filters on every file's partition values (NULL where a file has
+// none) and keep the files where they are TRUE.
+Result<std::vector<const DataFile*>> PrunePartitions(const TableData& table,
+                                                     const ScanRequest& request) {
+  std::vector<const DataFile*> kept;
+  for (const auto& file : table.files) kept.push_back(&file);
+  if (request.partition_filters.empty()) return kept;
+
+  const auto& schema = table.partition_schema;
+  arrow::ArrayVector columns;
+  for (const auto& field : schema->fields()) {
+    ARROW_ASSIGN_OR_RAISE(auto builder, arrow::MakeBuilder(field->type()));
+    for (const auto& file : table.files) {
+      auto values = PartitionValues(file.fragment->partition_expression());
+      auto it = values.find(field->name());
+      if (it == values.end() || it->second == nullptr) {
+        ARROW_RETURN_NOT_OK(builder->AppendNull());
+        continue;
+      }
+      auto value = it->second;
+      if (!value->type->Equals(*field->type())) {
+        ARROW_ASSIGN_OR_RAISE(value, value->CastTo(field->type()));
+      }
+      ARROW_RETURN_NOT_OK(builder->AppendScalar(*value));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto column, builder->Finish());
+    columns.push_back(std::move(column));
+  }
+  auto values = arrow::RecordBatch::Make(schema, static_cast<int64_t>(table.files.size()),
+                                         std::move(columns));
+  ARROW_ASSIGN_OR_RAISE(auto filter, BindConjunction(request.partition_filters, *schema));
+  ARROW_ASSIGN_OR_RAISE(auto result, cp::ExecuteScalarExpression(filter, cp::ExecBatch(*values)));
+  // A filter without column references evaluates to one scalar for every file.
+  if (result.is_scalar()) {
+    const auto& scalar = static_cast<const arrow::BooleanScalar&>(*result.scalar());
+    if (!scalar.is_valid || !scalar.value) kept.clear();
+    return kept;
+  }
+  auto array = std::static_pointer_cast<arrow::BooleanArray>(result.make_array());
+  kept.clear();
+  for (int64_t i = 0; i < array->length(); ++i) {
+    if (array->IsValid(i) && array->Value(i)) kept.push_back(&table.files[i]);
+  }
+  return kept;
+}
+
+// Min and max over `values` (scalars of `type`), skipping nulls.
+Result<std::pair<std::shared_ptr<arrow::Scalar>, std::shared_ptr<arrow::Scalar>>> MinMax(
+    const std::shared_ptr<arrow::DataType>& type,
+    const std::vector<std::shared_ptr<arrow::Scalar>>& values) {
+  ARROW_ASSIGN_OR_RAISE(auto builder, arrow::MakeBuilder(type));
+  for (const auto& value : values) ARROW_RETURN_NOT_OK(builder->AppendScalar(*value));
+  ARROW_ASSIGN_OR_RAISE(auto array, builder->Finish());
+  ARROW_ASSIGN_OR_RAISE(auto result, cp::MinMax(array));
+  const auto& pair = static_cast<const arrow::StructScalar&>(*result.scalar());
+  return std::make_pair(pair.value[0], pair.value[1]);
+}
+
+// Per-column statistics of the planned Parquet row groups, for the read data columns that
+// are top-level primitive columns: null counts and min/max when every row group records them.
+Result<std::map<std::string, ColumnStatistics>> ParquetColumnStatistics(
+    const std::vector<PlannedFile>& files, const arrow::Schema& read_data_schema) {
+  std::map<std::string, ColumnStatistics> out;
+  for (const auto& field : read_data_schema.fields()) {
+    const arrow::Type::type id = field->type()->id();
+    if (!arrow::is_primitive(id) && !arrow::is_base_binary_like(id) && !arrow::is_decimal(id)) {
+      continue;
+    }
+    int64_t nulls = 0;
+    bool nulls_known = true, min_max_known = true;
+    std::vector<std::shared_ptr<arrow::Scalar>> mins, maxes;
+    for (const auto& planned : files) {
+      auto& fragment = static_cast<ds::ParquetFileFragment&>(*planned.file->fragment);
+      auto metadata = fragment.metadata();
+      const int leaf = metadata->schema()->ColumnIndex(field->name());
+      for (size_t k = 0; k < planned.row_groups.size(); ++k) {
+        if (leaf < 0) {  // a file without the column: all its rows are NULL there
+          nulls += planned.row_group_rows[k];
+          continue;
+        }
+        auto chunk = metadata->RowGroup(planned.row_groups[k])->ColumnChunk(leaf);
+        auto stats = chunk->is_stats_set() ? chunk->statistics() : nullptr;
+        if (stats == nullptr || !stats->HasNullCount()) {
+          nulls_known = false;
+        } else {
+          nulls += stats->null_count();
+        }
+        if (stats == nullptr || !stats->HasMinMax()) {
+          // A row group of NULLs only has no min/max and does not need one.
+          if (stats == nullptr || !stats->HasNullCount() ||
+              stats->null_count() != planned.row_group_rows[k]) {
+            min_max_known = false;
+          }
+          continue;
+        }
+        std::shared_ptr<arrow::Scalar> min, max;
+        if (!parquet::arrow::StatisticsAsScalars(*stats, &min, &max).ok()) {
+          min_max_known = false;
+          continue;
+        }
+        auto cast_min = min->CastTo(field->type());
+        auto cast_max = max->CastTo(field->type());
+        if (!cast_min.ok() || !cast_max.ok()) {
+          min_max_known = false;
+          continue;
+        }
+        mins.push_back(*cast_min);
+        maxes.push_back(*cast_max);
+      }
+    }
+    ColumnStatistics column;
+    if (nulls_known) column.null_count = nulls;
+    if (min_max_known && !mins.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto low, MinMax(field->type(), mins));
+      ARROW_ASSIGN_OR_RAISE(auto high, MinMax(field->type(), maxes));
+      column.min = low.first;
+      column.max = high.second;
+    }
+    if (column.null_count || column.min) out[field->name()] = std::move(column);
+  }
+  return out;
+}
+
+// Keep the row groups of a Parquet file whose statistics do not rule `filter` out (all of them
+// when not filtering) and measure them: rows, and compressed bytes of the read data columns.
+Status MeasureRowGroups(ds::ParquetFileFragment& fragment, bool filtering,
+                        const cp::Expression& filter, const std::set<std::string>& read_data,
+                        const std::string& display, PlannedFile* out, int64_t* row_groups) {
+  auto metadata = fragment.metadata();
+  *row_groups = metadata->num_row_groups();
+  if (filtering) {
+    auto split = fragment.SplitByRowGroup(filter);
+    if (!split.ok()) return FileReadError(display, split.status());
+    for (const auto& piece : *split) {
+      out->row_groups.push_back(
+          static_cast<const ds::ParquetFileFragment&>(*piece).row_groups().front());
+    }
+  } else {
+    for (int k = 0; k < metadata->num_row_groups(); ++k) out->row_groups.push_back(k);
+  }
+  std::vector<int> leaves;
+  for (int leaf = 0; leaf < metadata->num_columns(); ++leaf) {
+    if (read_data.contains(metadata->schema()->GetColumnRoot(leaf)->name())) {
+      leaves.push_back(leaf);
+    }
+  }
+  for (int id : out->row_groups) {
+    auto row_group = metadata->RowGroup(id);
+    int64_t bytes = 0;
+    for (int leaf : leaves) bytes += row_group->ColumnChunk(leaf)->total_compressed_size();
+    out->row_group_bytes.push_back(bytes);
+    out->row_group_rows.push_back(row_group->num_rows());
+    out->bytes += bytes;
+  }
+  return Status::OK();
+}
+
+// Prune and measure: partitions exactly, then files by partition values, then Parquet row
+// groups by statistics.
+Result<ScanPlan> PlanScan(const TableData& table, const ScanRequest& request) {
+  ScanPlan plan;
+  ARROW_ASSIGN_OR_RAISE(auto candidates, PrunePartitions(table, request));
+  ARROW_ASSIGN_OR_RAISE(auto data_filter, BindConjunction(request.data_filters, *table.schema));
+  const bool filtering = !request.data_filters.empty();
+
+  std::vector<const DataFile*> files;
+  for (const DataFile* file : candidates) {
+    if (filtering) {
+      ARROW_ASSIGN_OR_RAISE(auto simplified,
+                            cp::SimplifyWithGuarantee(data_filter,
+                                                      file->fragment->partition_expression()));
+      if (!simplified.IsSatisfiable()) continue;
+    }
+    files.push_back(file);
+  }
+
+  std::set<std::string> read_data;
+  for (const auto& name : request.read_columns) {
+    if (table.partition_schema->GetFieldIndex(name) < 0) read_data.insert(name);
+  }
+  std::vector<PlannedFile> planned(files.size());
+  for (size_t i = 0; i < files.size(); ++i) planned[i].file = files[i];
+  if (request.options.format == FileFormatKind::kParquet) {
+    std::vector<int64_t> row_group_counts(files.size());
+    ARROW_RETURN_NOT_OK(ParallelFor(files.size(), [&](size_t i) -> Status {
+      const std::string display = DisplayPath(*table.filesystem, files[i]->path);
+      auto& fragment = static_cast<ds::ParquetFileFragment&>(*files[i]->fragment);
+      Status loaded = fragment.EnsureCompleteMetadata();
+      if (!loaded.ok()) return FooterReadError(display, loaded);
+      // Parquet's metadata accessors throw on malformed metadata.
+      try {
+        return MeasureRowGroups(fragment, filtering, data_filter, read_data, display,
+                                &planned[i], &row_group_counts[i]);
+      } catch (const std::exception& error) {
+        return FooterReadError(display, Status::IOError(error.what()));
+      }
+    }));
+    for (int64_t count : row_group_counts) plan.candidate_row_groups += count;
+    // A limit (offered only when nothing is left to filter) needs only its first rows.
+    if (request.limit >= 0 && !filtering) {
+      int64_t rows = 0;
+      for (auto& file : planned) {
+        size_t keep = 0;
+        while (keep < file.row_groups.size() && rows < request.limit) {
+          rows += file.row_group_rows[keep++];
+        }
+        file.row_groups.resize(keep);
+        file.row_group_rows.resize(keep);
+        file.row_group_bytes.resize(keep);
+        file.bytes = 0;
+        for (int64_t bytes : file.row_group_bytes) file.bytes += bytes;
+      }
+    }
+    std::erase_if(planned, [](const PlannedFile& file) { return file.row_groups.empty(); });
+  } else {
+    for (auto& file : planned) file.bytes = file.file->size;
+  }
+
+  Statistics& statistics = plan.statistics;
+  int64_t bytes = 0;
+  for (const auto& file : planned) bytes += file.bytes;
+  statistics.size_in_bytes = bytes;
+  if (request.options.format == FileFormatKind::kParquet) {
+    int64_t rows = 0;
+    for (const auto& file : planned) {
+      for (int64_t count : file.row_group_rows) rows += count;
+    }
+    statistics.num_rows = request.limit >= 0 ? std::min(rows, request.limit) : rows;
+    arrow::FieldVector read_data_fields;
+    for (const auto& name : request.read_columns) {
+      if (read_data.contains(name)) read_data_fields.push_back(table.schema->GetFieldByName(name));
+    }
+    if (request.limit < 0) {
+      // Column statistics are an estimate: metadata too malformed to give them gives none.
+      try {
+        ARROW_ASSIGN_OR_RAISE(statistics.column_stats,
+                              ParquetColumnStatistics(planned, arrow::Schema(read_data_fields)));
+      } catch (const std::exception&) {
+        statistics.column_stats.clear();
+      }
+    }
+  }
+  plan.files = std::move(planned);
+  return plan;
+}
+
+class FilesScan : public Scan,
+                  public Batch,
+                  public SupportsReportStatistics,
+                  public std::enable_shared_from_this<FilesScan> {
+ public:
+  FilesScan(std::shared_ptr<const TableData> table, ScanRequest request, ScanPlan plan)
+      : table_(std::move(table)), request_(std::move(request)), plan_(std::move(plan)) {
+    arrow::FieldVector fields;
+    for (const auto& name : request_.read_columns) {
+      fields.push_back(table_->schema->GetFieldByName(name));
+    }
+    read_schema_ = arrow::schema(std::move(fields));
+  }
+
+  std::shared_ptr<arrow::Schema> ReadSchema() const override { return read_schema_; }
+
+  std::string Description() const override {
+    std::vector<std::string> partition_filters, pushed;
+    for (const auto& filter : request_.partition_filters) {
+      partition_filters.push_back(filter.predicate->ToString());
+    }
+    for (const auto& filter : request_.data_filters) pushed.push_back(filter.predicate->ToString());
+    std::string out = std::string("format=") + FormatName(request_.options.format) +
+                      ", location=" + request_.options.path + ", partitionFilters=[" +
+                      Join(partition_filters) + "], pushedPredicates=[" + Join(pushed) +
+                      "], readSchema=[" + Join(request_.read_columns) + "], files=" +
+                      std::to_string(plan_.files.size()) + "/" +
+                      std::to_string(table_->files.size());
+    if (request_.options.format == FileFormatKind::kParquet) {
+      int64_t row_groups = 0;
+      for (const auto& file : plan_.files) {
+        row_groups += static_cast<int64_t>(file.row_groups.size());
+      }
+      out += ", rowGroups=" + std::to_string(row_groups) + "/" +
+             std::to_string(plan_.candidate_row_groups);
+    }
+    if (request_.limit >= 0) out += ", limit=" + std::to_string(request_.limit);
+    return out;
+  }
+
+  Result<std::shared_ptr<Batch>> ToBatch() override { return shared_from_this(); }
+
+  std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const override {
+    return FilesMetrics();
+  }
+
+  Result<Statistics> EstimateStatistics() const override { return plan_.statistics; }
+
+  Result<std::vector<std::shared_ptr<InputPartition>>> PlanInputPartitions() override {
+    const ReadOptions& options = request_.options;
+    const int64_t open_cost = options.open_cost_in_bytes;
+    int64_t total = 0;
+    for (const auto& file : plan_.files) total += file.bytes + open_cost;
+    const int64_t split = std::max<int64_t>(
+        1, std::min(options.max_partition_bytes,
+                    std::max(open_cost, total / options.min_partition_num)));
+
+    struct Weighed {
+      FilePiece piece;
+      int64_t bytes;
+    };
+    std::vector<Weighed> pieces;
+    for (const auto& planned : plan_.files) {
+      FilePiece base;
+      base.path = planned.file->path;
+      base.file_size = planned.file->size;
+      base.partition = planned.file->fragment->partition_expression();
+      if (options.format == FileFormatKind::kParquet) {
+        Weighed run{base, 0};
+        for (size_t k = 0; k < planned.row_groups.size(); ++k) {
+          if (!run.piece.row_groups.empty() && run.bytes + planned.row_group_bytes[k] > split) {
+            pieces.push_back(run);
+            run = Weighed{base, 0};
+          }
+          run.piece.row_groups.push_back(planned.row_groups[k]);
+          run.bytes += planned.row_group_bytes[k];
+        }
+        pieces.push_back(std::move(run));
+      } else if (IsSplittable(options, base.path)) {
+        for (int64_t offset = 0; offset < base.file_size; offset += split) {
+          Weighed range{base, std::min(split, base.file_size - offset)};
+          range.piece.offset = offset;
+          range.piece.length = range.bytes;
+          pieces.push_back(std::move(range));
+        }
+      } else {
+        pieces.push_back(Weighed{base, base.file_size});
+      }
+    }
+    std::stable_sort(pieces.begin(), pieces.end(),
+                     [](const Weighed& a, const Weighed& b) { return a.bytes > b.bytes; });
+
+    std::vector<std::shared_ptr<InputPartition>> partitions;
+    std::vector<FilePiece> current;
+    int64_t current_bytes = 0;
+    for (auto& weighed : pieces) {
+      if (!current.empty() && current_bytes + weighed.bytes > split) {
+        partitions.push_back(MakeInputPartition(std::move(current)));
+        current.clear();
+        current_bytes = 0;
+      }
+      current_bytes += weighed.bytes + open_cost;
+      current.push_back(std::move(weighed.piece));
+    }
+    if (!current.empty()) partitions.push_back(MakeInputPartition(std::move(current)));
+    return partitions;
+  }
+
+  Result<std::shared_ptr<PartitionReaderFactory>> CreateReaderFactory() override {
+    TaskSpec spec;
+    spec.options = request_.options;
+    spec.filesystem_uri = table_->filesystem_uri;
+    spec.table_schema = table_->schema;
+    spec.partition_columns = table_->partition_schema->field_names();
+    spec.read_columns = request_.read_columns;
+    spec.limit = request_.limit;
+    return MakeReaderFactory(std::move(spec));
+  }
+
+  Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(
+      std::string_view bytes) const override {
+    return files::DeserializeReaderFactory(bytes);
+  }
+
+ private:
+  std::shared_ptr<const TableData> table_;
+  ScanRequest request_;
+  ScanPlan plan_;
+  std::shared_ptr<arrow::Schema> read_schema_;
+};
+
+class FilesScanBuilder : public ScanBuilder,
+                         public SupportsPushDownV2Filters,
+                         public SupportsPushDownRequiredColumns,
+                         public SupportsPushDownLimit {
+ public:
+  FilesScanBuilder(std::shared_ptr<const TableData> table, ReadOptions options)
+      : table_(std::move(table)) {
+    request_.options = std::move(options);
+    request_.read_columns = table_->schema->field_names();
+  }
+
+  Result<std::vector<PredicatePtr>> PushPredicates(
+      std::vector<PredicatePtr> predicates) override {
+    request_.partition_filters.clear();
+    request_.data_filters.clear();
+    pushed_.clear();
+    std::vector<PredicatePtr> residual;
+    for (auto& predicate : predicates) {
+      switch (Classify(*predicate)) {
+        case Use::kExact:
+          request_.partition_filters.push_back({predicate, *ToArrowExpression(*predicate)});
+          pushed_.push_back(predicate);
+          break;
+        case Use::kPrune:
+          request_.data_filters.push_back({predicate, *ToArrowExpression(*predicate)});
+          pushed_.push_back(predicate);
+          residual.push_back(std::move(predicate));
+          break;
+        case Use::kNone:
+          residual.push_back(std::move(predicate));
+          break;
+      }
+    }
+    return residual;
+  }
+
+  std::vector<PredicatePtr> PushedPredicates() const override { return pushed_; }
+
+  Status PruneColumns(const std::shared_ptr<arrow::Schema>& required_schema) override {
+    std::set<std::string> required;
+    for (const auto& field : required_schema->fields()) {
+      if (table_->schema->GetFieldIndex(field->name()) < 0) {
+        return InvalidError("INTERNAL_ERROR", "Column pruning asked " + table_->name +
+                                                  " for the column " +
+                                                  QuoteIdentifier(field->name()) +
+                                                  ", which it does not have.");
+      }
+      required.insert(field->name());
+    }
+    request_.read_columns.clear();
+    for (const auto& name : table_->schema->field_names()) {
+      if (required.contains(name)) request_.read_columns.push_back(name);
+    }
+    return Status::OK();
+  }
+
+  bool PushLimit(int64_t limit) override {
+    request_.limit = limit;
+    return true;
+  }
+
+  Result<std::shared_ptr<Scan>> Build() override {
+    ARROW_ASSIGN_OR_RAISE(auto plan, PlanScan(*table_, request_));
+    return std::make_shared<FilesScan>(table_, request_, std::move(plan));
+  }
+
+ private:
+  enum class Use { kExact, kPrune, kNone };
+
+  Use Classify(const Predicate& predicate) const {
+    std::optional<cp::Expression> expression = ToArrowExpression(predicate);
+    if (!expression) return Use::kNone;
+    bool on_partitions = false, on_data = false, on_floats = false;
+    for (const auto& reference : predicate.References()) {
+      const auto& names = reference->field_names();
+      if (names.size() != 1) return Use::kNone;
+      auto field = table_->schema->GetFieldByName(names[0]);
+      if (field == nullptr) return Use::kNone;
+      if (table_->partition_schema->GetFieldIndex(names[0]) >= 0) {
+        on_partitions = true;
+      } else {
+        on_data = true;
+        on_floats = on_floats || arrow::is_floating(field->type()->id());
+      }
+    }
+    if (!on_data) {
+      auto bound = expression->Bind(*table_->partition_schema);
+      return bound.ok() && bound->type()->id() == arrow::Type::BOOL ? Use::kExact : Use::kNone;
+    }
+    if (on_floats) return Use::kNone;
+    if (request_.options.format != FileFormatKind::kParquet && !on_partitions) return Use::kNone;
+    auto bound = expression->Bind(*table_->schema);
+    return bound.ok() && bound->type()->id() == arrow::Type::BOOL ? Use::kPrune : Use::kNone;
+  }
+
+  std::shared_ptr<const TableData> table_;
+  ScanRequest request_;
+  std::vector<PredicatePtr> pushed_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ScanBuilder>> MakeFilesScanBuilder(std::shared_ptr<const TableData> table,
+                                                          const Options& options) {
+  // The table's options define the data; a scan may only retune planning.
+  Options merged = table->options.raw;
+  for (const char* key : {"maxpartitionbytes", "opencostinbytes", "minpartitionnum"}) {
+    if (auto it = options.find(key); it != options.end()) merged[key] = it->second;
+  }
+  ARROW_ASSIGN_OR_RAISE(auto read, ParseReadOptions(table->options.format, merged));
+  return std::make_unique<FilesScanBuilder>(std::move(table), std::move(read));
+}
+
+}  // namespace parley::files
