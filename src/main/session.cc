@@ -18,6 +18,7 @@
 #include "connectors/files/files_provider.h"
 #include "connectors/memory/memory_catalog.h"
 #include "exec/executor.h"
+#include "exec/explain_analyze.h"
 #include "plan/explain.h"
 #include "plan/pushdown.h"
 #include "sql/parser.h"
@@ -123,11 +124,15 @@ class SessionImpl : public Session {
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::SelectStatement& select, SourcePosition) {
     ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(select));
+    ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, RunOptions()));
+    return result.table;
+  }
+
+  ScanRunOptions RunOptions() const {
     ScanRunOptions options;
     options.round_trip_tasks = conf_.GetBool(kRoundTripTasksKey, false);
     options.verify_pushdown = conf_.GetBool(kVerifyPushdownKey, false);
-    ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, options));
-    return result.table;
+    return options;
   }
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::Explain& explain, SourcePosition pos) {
@@ -137,6 +142,12 @@ class SessionImpl : public Session {
                            "EXPLAIN supports queries; commands run directly.", pos);
     }
     ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(*select));
+    if (explain.mode == sql::ExplainMode::kAnalyze) {
+      ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, RunOptions(), /*profile=*/true));
+      ARROW_ASSIGN_OR_RAISE(auto text,
+                            ExplainPlan(plan, explain.mode, ProfileAnnotator(result.profile)));
+      return StringTable({"plan"}, {{text}});
+    }
     ARROW_ASSIGN_OR_RAISE(auto text, ExplainPlan(plan, explain.mode));
     return StringTable({"plan"}, {{text}});
   }

@@ -154,7 +154,7 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
                                 const ExplainAnnotator& annotate) {
   std::vector<PlanNode*> order;
   std::string tree;
-  bool numbered = mode == sql::ExplainMode::kFormatted;
+  bool numbered = mode == sql::ExplainMode::kFormatted || mode == sql::ExplainMode::kAnalyze;
   RenderTree(*plan, "", true, numbered, &order, &tree);
   if (!numbered) {
     if (mode == sql::ExplainMode::kExtended) {

@@ -438,9 +438,10 @@ struct ResetConfig {
 
 struct Statement;
 
-enum class ExplainMode { kSimple, kExtended, kFormatted, kCodegen, kCost };
+/// kAnalyze runs the query and prints the formatted plan with what each operator measured.
+enum class ExplainMode { kSimple, kExtended, kFormatted, kCodegen, kCost, kAnalyze };
 
-/// \brief EXPLAIN [EXTENDED|FORMATTED|CODEGEN|COST] statement.
+/// \brief EXPLAIN [EXTENDED|FORMATTED|CODEGEN|COST|ANALYZE] statement.
 struct Explain {
   ExplainMode mode = ExplainMode::kSimple;
   std::unique_ptr<Statement> statement;

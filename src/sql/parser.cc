@@ -317,6 +317,8 @@ Result<Statement> Parser::ParseExplain(const Mark& start) {
     explain.mode = ExplainMode::kCodegen;
   } else if (AcceptWord("COST")) {
     explain.mode = ExplainMode::kCost;
+  } else if (AcceptWord("ANALYZE")) {
+    explain.mode = ExplainMode::kAnalyze;
   }
   ARROW_ASSIGN_OR_RAISE(Statement inner, ParseStatement());
   explain.statement = std::make_unique<Statement>(std::move(inner));

@@ -503,7 +503,8 @@ TEST(ParserCommandTest, Explain) {
   std::vector<std::pair<std::string, ExplainMode>> modes = {{"EXTENDED", ExplainMode::kExtended},
                                                             {"formatted", ExplainMode::kFormatted},
                                                             {"CODEGEN", ExplainMode::kCodegen},
-                                                            {"COST", ExplainMode::kCost}};
+                                                            {"COST", ExplainMode::kCost},
+                                                            {"ANALYZE", ExplainMode::kAnalyze}};
   for (const auto& [keyword, mode] : modes) {
     ASSERT_OK_AND_ASSIGN(Statement statement,
                          ParseStatement("EXPLAIN " + keyword + " SELECT a FROM t"));
