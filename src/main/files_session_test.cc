@@ -80,6 +80,8 @@ TEST_F(FilesSessionTest, PartitionFilterReadsOnlyThatPartition) {
   EXPECT_EQ(Metric(all, "filesRead"), 2) << all;
   EXPECT_GT(Metric(one, "Bytes read"), 0) << one;
   EXPECT_LT(Metric(one, "Bytes read") * 3, Metric(all, "Bytes read") * 2) << one << all;
+  // Statistics are reported after pushdown: one partition's rows.
+  EXPECT_NE(one.find("Statistics: rows=1000"), std::string::npos) << one;
   // The partition predicate is applied exactly by the source: no filter remains above it.
   EXPECT_EQ(one.find("Condition :"), std::string::npos) << one;
 }

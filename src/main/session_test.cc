@@ -90,6 +90,25 @@ TEST_F(SessionTest, PushesTranslatablePredicatesAndKeepsResiduals) {
   EXPECT_NE(plan.find("RequiredColumns: [a, b, c]"), std::string::npos) << plan;
 }
 
+TEST_F(SessionTest, OlderFilterFormIsOfferedToV1Builders) {
+  TestTableOptions options;
+  options.v1_filters = true;
+  AddTable("t", options);
+  Register();
+  EXPECT_EQ(Rows("SELECT a FROM tc.default.t WHERE 2 < a AND b <> 30 AND a < b AND c IS NULL "
+                 "ORDER BY a"),
+            (std::vector<std::string>{"5"}));
+  // `2 < a` is written column-first; `b <> 30` has the V1 form Not(EqualTo) and is returned;
+  // `a < b` has no V1 form and is never offered.
+  EXPECT_EQ(catalog_->log("t")->offered_predicates,
+            (std::vector<std::string>{"GreaterThan(a,2)", "Not(EqualTo(b,30))", "IsNull(c)"}));
+  EXPECT_EQ(catalog_->log("t")->accepted_predicates,
+            (std::vector<std::string>{"GreaterThan(a,2)", "IsNull(c)"}));
+  std::string plan = Explain("SELECT a FROM tc.default.t WHERE 2 < a AND b <> 30");
+  EXPECT_NE(plan.find("PushedFilters: [GreaterThan(a,2)]"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Condition : (b <> 30)"), std::string::npos) << plan;
+}
+
 TEST_F(SessionTest, FullyPushedFilterLeavesNoFilterAndPrunesItsColumn) {
   TestTableOptions options;
   options.filter_pushdown = true;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "arrow/scalar.h"
 #include "plan/pushdown.h"
 
 namespace parley {
@@ -99,6 +100,41 @@ void RenderTree(PlanNode& node, const std::string& prefix, bool is_root, bool nu
   for (const auto& lines : child_lines) *out += lines;
 }
 
+// What a scan reports through its optional mix-ins: statistics (after pushdown),
+// partitioning and ordering.
+Result<std::string> ReportedByScan(const Scan& scan) {
+  std::string out;
+  if (const auto* stats_source = dynamic_cast<const SupportsReportStatistics*>(&scan)) {
+    ARROW_ASSIGN_OR_RAISE(auto stats, stats_source->EstimateStatistics());
+    auto optional = [](const std::optional<int64_t>& v) {
+      return v ? std::to_string(*v) : std::string("unknown");
+    };
+    out += fmt::format("Statistics: rows={}, sizeInBytes={}\n", optional(stats.num_rows),
+                       optional(stats.size_in_bytes));
+    for (const auto& [column, column_stats] : stats.column_stats) {
+      out += fmt::format("  {}: nulls={}, distinct={}, min={}, max={}\n", column,
+                         optional(column_stats.null_count), optional(column_stats.distinct_count),
+                         column_stats.min ? column_stats.min->ToString() : "unknown",
+                         column_stats.max ? column_stats.max->ToString() : "unknown");
+    }
+  }
+  if (const auto* partitioned = dynamic_cast<const SupportsReportPartitioning*>(&scan)) {
+    auto partitioning = partitioned->OutputPartitioning();
+    std::vector<std::string> keys;
+    for (const auto& key : partitioning.keys) keys.push_back(key->ToString());
+    out += fmt::format("OutputPartitioning: {}\n",
+                       keys.empty() ? fmt::format("unknown({})", partitioning.num_partitions)
+                                    : fmt::format("keyGrouped([{}], {})", fmt::join(keys, ", "),
+                                                  partitioning.num_partitions));
+  }
+  if (const auto* ordered = dynamic_cast<const SupportsReportOrdering*>(&scan)) {
+    std::vector<std::string> orders;
+    for (const auto& order : ordered->OutputOrdering()) orders.push_back(order->ToString());
+    out += fmt::format("OutputOrdering: [{}]\n", fmt::join(orders, ", "));
+  }
+  return out;
+}
+
 Result<std::string> Details(PlanNode* node, size_t number) {
   std::string out;
   const std::string input =
@@ -109,7 +145,13 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       const auto& n = *node->negotiation;
       out += fmt::format("({}) {}\n", number, ScanTitle(*node));
       out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
-      out += fmt::format("PushedPredicates: {}\n", PredicateList(n.pushed_predicates));
+      if (dynamic_cast<SupportsPushDownFilters*>(n.builder.get()) != nullptr) {
+        std::vector<std::string> filters;
+        for (const auto& filter : n.pushed_filters) filters.push_back(filter->ToString());
+        out += fmt::format("PushedFilters: [{}]\n", fmt::join(filters, ", "));
+      } else {
+        out += fmt::format("PushedPredicates: {}\n", PredicateList(n.pushed_predicates));
+      }
       if (n.pushed_aggregation) {
         out += fmt::format("PushedAggregation: {} ({})\n", n.pushed_aggregation->ToString(),
                            n.aggregation_complete ? "complete" : "partial");
@@ -130,6 +172,8 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       std::string description = n.scan->Description();
       if (!description.empty()) out += "Description: " + description + "\n";
       out += fmt::format("Partitions: {}\n", n.partitions.size());
+      ARROW_ASSIGN_OR_RAISE(auto reported, ReportedByScan(*n.scan));
+      out += reported;
       break;
     }
     case PlanNode::Kind::kFilter:

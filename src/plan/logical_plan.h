@@ -33,6 +33,8 @@ struct ScanNegotiation {
   std::unique_ptr<ScanBuilder> builder;
   /// Predicates the source reported as accepted (PushedPredicates()).
   std::vector<PredicatePtr> pushed_predicates;
+  /// For a builder with the older V1 form: the filters it reported as accepted.
+  std::vector<FilterPtr> pushed_filters;
   /// Accepted predicates the source did not return, with the conditions they came from: the
   /// source applies them exactly, so the honesty check re-evaluates exactly these.
   std::vector<std::pair<PredicatePtr, BoundExprPtr>> exact_predicates;

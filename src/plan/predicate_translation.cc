@@ -2,6 +2,7 @@
 // AND/OR/NOT and constant truth values, with Spark's predicate names.
 #include "plan/predicate_translation.h"
 
+#include <map>
 #include <set>
 
 #include "arrow/scalar.h"
@@ -59,6 +60,74 @@ PredicatePtr TranslatePredicate(const BoundExpr& condition) {
     return MakePredicate("IN", std::move(children));
   }
   return nullptr;
+}
+
+FilterPtr ToV1Filter(const Predicate& predicate) {
+  using Kind = Filter::Kind;
+  const std::string& name = predicate.name();
+  auto children = predicate.children();
+  auto make = [](Kind kind) {
+    auto filter = std::make_shared<Filter>();
+    filter->kind = kind;
+    return filter;
+  };
+  if (name == "ALWAYS_TRUE") return make(Kind::kAlwaysTrue);
+  if (name == "ALWAYS_FALSE") return make(Kind::kAlwaysFalse);
+  if (name == "AND" || name == "OR" || name == "NOT") {
+    auto filter = make(name == "AND" ? Kind::kAnd : name == "OR" ? Kind::kOr : Kind::kNot);
+    for (const auto& child : children) {
+      auto* child_predicate = dynamic_cast<const Predicate*>(child.get());
+      auto translated = child_predicate ? ToV1Filter(*child_predicate) : nullptr;
+      if (!translated) return nullptr;
+      filter->children.push_back(translated);
+    }
+    return filter;
+  }
+  if (children.empty()) return nullptr;
+  // Comparisons are written column-first in V1; a literal on the left flips the operator.
+  const std::string* column = AsColumnName(*children[0]);
+  bool flipped = false;
+  if (column == nullptr && children.size() == 2) {
+    column = AsColumnName(*children[1]);
+    flipped = true;
+  }
+  if (column == nullptr) return nullptr;
+  std::vector<std::shared_ptr<arrow::Scalar>> values;
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (i == (flipped ? 1u : 0u)) continue;
+    auto* literal = dynamic_cast<const Literal*>(children[i].get());
+    if (literal == nullptr) return nullptr;
+    values.push_back(literal->value());
+  }
+  static const std::map<std::string, std::pair<Kind, Kind>> kComparisons = {
+      {"=", {Kind::kEqualTo, Kind::kEqualTo}},
+      {"<=>", {Kind::kEqualNullSafe, Kind::kEqualNullSafe}},
+      {"<", {Kind::kLessThan, Kind::kGreaterThan}},
+      {"<=", {Kind::kLessThanOrEqual, Kind::kGreaterThanOrEqual}},
+      {">", {Kind::kGreaterThan, Kind::kLessThan}},
+      {">=", {Kind::kGreaterThanOrEqual, Kind::kLessThanOrEqual}}};
+  static const std::map<std::string, Kind> kUnflippable = {
+      {"IS_NULL", Kind::kIsNull},           {"IS_NOT_NULL", Kind::kIsNotNull},
+      {"IN", Kind::kIn},                    {"STARTS_WITH", Kind::kStringStartsWith},
+      {"ENDS_WITH", Kind::kStringEndsWith}, {"CONTAINS", Kind::kStringContains}};
+  std::shared_ptr<Filter> filter;
+  if (auto it = kComparisons.find(name); it != kComparisons.end()) {
+    filter = make(flipped ? it->second.second : it->second.first);
+  } else if (auto it = kUnflippable.find(name); it != kUnflippable.end() && !flipped) {
+    filter = make(it->second);
+  } else if (name == "<>") {
+    auto equal = make(Kind::kEqualTo);
+    equal->attribute = *column;
+    equal->values = std::move(values);
+    filter = make(Kind::kNot);
+    filter->children.push_back(equal);
+    return filter;
+  } else {
+    return nullptr;
+  }
+  filter->attribute = *column;
+  filter->values = std::move(values);
+  return filter;
 }
 
 }  // namespace parley

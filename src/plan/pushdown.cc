@@ -39,11 +39,68 @@ Status StartNegotiation(PlanNode* scan) {
   return Status::OK();
 }
 
+// Offer conjuncts in the V1 form to a builder that implements SupportsPushDownFilters.
+Result<std::vector<BoundExprPtr>> OfferV1Filters(PlanNode* scan, SupportsPushDownFilters* v1,
+                                                 const std::vector<BoundExprPtr>& conjuncts) {
+  auto& negotiation = *scan->negotiation;
+  std::vector<std::pair<BoundExprPtr, FilterPtr>> offered;
+  std::vector<BoundExprPtr> residual;
+  for (const auto& conjunct : conjuncts) {
+    auto predicate = TranslatePredicate(*conjunct);
+    FilterPtr filter = predicate ? ToV1Filter(*predicate) : nullptr;
+    if (filter) {
+      offered.emplace_back(conjunct, filter);
+    } else {
+      residual.push_back(conjunct);
+    }
+  }
+  if (offered.empty()) return conjuncts;
+  std::vector<FilterPtr> filters;
+  for (const auto& entry : offered) filters.push_back(entry.second);
+  negotiation.filters_offered = true;
+  ARROW_ASSIGN_OR_RAISE(auto returned, v1->PushFilters(filters));
+  negotiation.pushed_filters = v1->PushedFilters();
+  auto find = [&](const FilterPtr& filter) {
+    return std::find_if(offered.begin(), offered.end(), [&](const auto& entry) {
+      return entry.second == filter || entry.second->ToString() == filter->ToString();
+    });
+  };
+  std::vector<BoundExprPtr> returned_conjuncts;
+  for (const auto& filter : returned) {
+    auto match = find(filter);
+    if (match == offered.end()) {
+      return ContractViolation(*scan, "UNKNOWN_RESIDUAL_PREDICATE",
+                               fmt::format("PushFilters returned {}, which it was not offered",
+                                           filter->ToString()));
+    }
+    returned_conjuncts.push_back(match->first);
+  }
+  for (const auto& pushed : negotiation.pushed_filters) {
+    auto match = find(pushed);
+    if (match != offered.end() && std::find(returned_conjuncts.begin(), returned_conjuncts.end(),
+                                            match->first) == returned_conjuncts.end()) {
+      negotiation.exact_predicates.emplace_back(TranslatePredicate(*match->first), match->first);
+    }
+  }
+  residual.insert(residual.end(), returned_conjuncts.begin(), returned_conjuncts.end());
+  std::vector<BoundExprPtr> ordered;
+  for (const auto& conjunct : conjuncts) {
+    if (std::find(residual.begin(), residual.end(), conjunct) != residual.end()) {
+      ordered.push_back(conjunct);
+    }
+  }
+  return ordered;
+}
+
 // Offer a filter's conjuncts to the scan; return the residual conjuncts, in query order.
+// Spark checks the V1 form first; a builder should implement one or the other.
 Result<std::vector<BoundExprPtr>> OfferFilters(PlanNode* scan,
                                                const std::vector<BoundExprPtr>& conjuncts) {
   ARROW_RETURN_NOT_OK(StartNegotiation(scan));
   auto& negotiation = *scan->negotiation;
+  if (auto* v1 = dynamic_cast<SupportsPushDownFilters*>(negotiation.builder.get())) {
+    return OfferV1Filters(scan, v1, conjuncts);
+  }
   auto* pushable = dynamic_cast<SupportsPushDownV2Filters*>(negotiation.builder.get());
   std::vector<BoundExprPtr> residual;
   std::vector<std::pair<BoundExprPtr, PredicatePtr>> offered;

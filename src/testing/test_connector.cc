@@ -268,6 +268,46 @@ class BuilderCore : public ScanBuilder {
   std::optional<Aggregation> aggregation_;
 };
 
+// The V1 form: a filter becomes the equivalent V2 predicate, which the core then applies.
+PredicatePtr V1ToPredicate(const Filter& filter) {
+  using Kind = Filter::Kind;
+  static const std::map<Kind, std::string> kNames = {
+      {Kind::kEqualTo, "="},         {Kind::kGreaterThan, ">"},   {Kind::kGreaterThanOrEqual, ">="},
+      {Kind::kLessThan, "<"},        {Kind::kLessThanOrEqual, "<="}, {Kind::kIsNull, "IS_NULL"},
+      {Kind::kIsNotNull, "IS_NOT_NULL"}, {Kind::kIn, "IN"}};
+  auto it = kNames.find(filter.kind);
+  if (it == kNames.end()) return nullptr;
+  std::vector<ExpressionPtr> children = {FieldReference(filter.attribute)};
+  for (const auto& value : filter.values) children.push_back(MakeLiteral(value));
+  return MakePredicate(it->second, std::move(children));
+}
+
+class V1FilterBuilder : public BuilderCore, public SupportsPushDownFilters {
+ public:
+  using BuilderCore::BuilderCore;
+  Result<std::vector<FilterPtr>> PushFilters(std::vector<FilterPtr> filters) override {
+    std::vector<FilterPtr> returned;
+    accepted_.clear();
+    pushed_.clear();
+    for (const auto& filter : filters) {
+      log_->offered_predicates.push_back(filter->ToString());
+      auto predicate = V1ToPredicate(*filter);
+      if (predicate) {
+        accepted_.push_back(predicate);
+        pushed_.push_back(filter);
+        log_->accepted_predicates.push_back(filter->ToString());
+      } else {
+        returned.push_back(filter);
+      }
+    }
+    return returned;
+  }
+  std::vector<FilterPtr> PushedFilters() const override { return pushed_; }
+
+ private:
+  std::vector<FilterPtr> pushed_;
+};
+
 class FilterBuilder : public BuilderCore, public SupportsPushDownV2Filters {
  public:
   using BuilderCore::BuilderCore;
@@ -361,6 +401,7 @@ class TestTable : public Table, public SupportsRead {
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
     log_->builders_created++;
     if (options_.limit_pushdown) return std::make_unique<FullBuilder>(data_, options_, log_);
+    if (options_.v1_filters) return std::make_unique<V1FilterBuilder>(data_, options_, log_);
     if (options_.filter_pushdown && options_.column_pruning) {
       return std::make_unique<FilterPruneBuilder>(data_, options_, log_);
     }

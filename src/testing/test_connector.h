@@ -28,6 +28,9 @@ struct TestTableOptions {
   bool filter_pushdown = false;
   std::set<std::string> accepted_predicates = {"=", "<>", "<", "<=", ">", ">=", "IS_NULL",
                                                "IS_NOT_NULL", "IN"};
+  /// Implement the older SupportsPushDownFilters instead, accepting comparisons, null tests and
+  /// IN over a column (and applying them exactly); everything else is returned.
+  bool v1_filters = false;
   /// Implement SupportsPushDownRequiredColumns.
   bool column_pruning = false;
   /// Number of input partitions the rows are split into.
