@@ -39,47 +39,35 @@ Status StartNegotiation(PlanNode* scan) {
   return Status::OK();
 }
 
-// Offer conjuncts in the V1 form to a builder that implements SupportsPushDownFilters.
-Result<std::vector<BoundExprPtr>> OfferV1Filters(PlanNode* scan, SupportsPushDownFilters* v1,
-                                                 const std::vector<BoundExprPtr>& conjuncts) {
-  auto& negotiation = *scan->negotiation;
-  std::vector<std::pair<BoundExprPtr, FilterPtr>> offered;
-  std::vector<BoundExprPtr> residual;
-  for (const auto& conjunct : conjuncts) {
-    auto predicate = TranslatePredicate(*conjunct);
-    FilterPtr filter = predicate ? ToV1Filter(*predicate) : nullptr;
-    if (filter) {
-      offered.emplace_back(conjunct, filter);
-    } else {
-      residual.push_back(conjunct);
-    }
-  }
-  if (offered.empty()) return conjuncts;
-  std::vector<FilterPtr> filters;
-  for (const auto& entry : offered) filters.push_back(entry.second);
-  negotiation.filters_offered = true;
-  ARROW_ASSIGN_OR_RAISE(auto returned, v1->PushFilters(filters));
-  negotiation.pushed_filters = v1->PushedFilters();
-  auto find = [&](const FilterPtr& filter) {
+// Settle a filter offer in either form (V2 predicates or V1 filters): map what the source
+// returned back to the conjuncts they came from, record the ones it applies exactly, and return
+// the residual conjuncts in query order.
+template <typename Item>
+Result<std::vector<BoundExprPtr>> SettleOffer(
+    PlanNode* scan, const std::vector<BoundExprPtr>& conjuncts,
+    std::vector<BoundExprPtr> residual, const std::vector<std::pair<BoundExprPtr, Item>>& offered,
+    const std::vector<Item>& returned, const std::vector<Item>& pushed) {
+  auto find = [&](const Item& item) {
     return std::find_if(offered.begin(), offered.end(), [&](const auto& entry) {
-      return entry.second == filter || entry.second->ToString() == filter->ToString();
+      return entry.second == item || entry.second->ToString() == item->ToString();
     });
   };
   std::vector<BoundExprPtr> returned_conjuncts;
-  for (const auto& filter : returned) {
-    auto match = find(filter);
+  for (const auto& item : returned) {
+    auto match = find(item);
     if (match == offered.end()) {
       return ContractViolation(*scan, "UNKNOWN_RESIDUAL_PREDICATE",
-                               fmt::format("PushFilters returned {}, which it was not offered",
-                                           filter->ToString()));
+                               fmt::format("the source returned {}, which it was not offered",
+                                           item->ToString()));
     }
     returned_conjuncts.push_back(match->first);
   }
-  for (const auto& pushed : negotiation.pushed_filters) {
-    auto match = find(pushed);
+  for (const auto& item : pushed) {
+    auto match = find(item);
     if (match != offered.end() && std::find(returned_conjuncts.begin(), returned_conjuncts.end(),
                                             match->first) == returned_conjuncts.end()) {
-      negotiation.exact_predicates.emplace_back(TranslatePredicate(*match->first), match->first);
+      scan->negotiation->exact_predicates.emplace_back(TranslatePredicate(*match->first),
+                                                       match->first);
     }
   }
   residual.insert(residual.end(), returned_conjuncts.begin(), returned_conjuncts.end());
@@ -93,60 +81,44 @@ Result<std::vector<BoundExprPtr>> OfferV1Filters(PlanNode* scan, SupportsPushDow
 }
 
 // Offer a filter's conjuncts to the scan; return the residual conjuncts, in query order.
-// Spark checks the V1 form first; a builder should implement one or the other.
+// Spark checks the older V1 form first; a builder should implement one or the other.
 Result<std::vector<BoundExprPtr>> OfferFilters(PlanNode* scan,
                                                const std::vector<BoundExprPtr>& conjuncts) {
   ARROW_RETURN_NOT_OK(StartNegotiation(scan));
   auto& negotiation = *scan->negotiation;
-  if (auto* v1 = dynamic_cast<SupportsPushDownFilters*>(negotiation.builder.get())) {
-    return OfferV1Filters(scan, v1, conjuncts);
-  }
-  auto* pushable = dynamic_cast<SupportsPushDownV2Filters*>(negotiation.builder.get());
-  std::vector<BoundExprPtr> residual;
-  std::vector<std::pair<BoundExprPtr, PredicatePtr>> offered;
+  auto* v1 = dynamic_cast<SupportsPushDownFilters*>(negotiation.builder.get());
+  auto* v2 = dynamic_cast<SupportsPushDownV2Filters*>(negotiation.builder.get());
+  if (v1 == nullptr && v2 == nullptr) return conjuncts;
+  std::vector<BoundExprPtr> untranslated;
+  std::vector<std::pair<BoundExprPtr, PredicatePtr>> predicates;
+  std::vector<std::pair<BoundExprPtr, FilterPtr>> filters;
   for (const auto& conjunct : conjuncts) {
-    PredicatePtr predicate = pushable ? TranslatePredicate(*conjunct) : nullptr;
-    if (predicate) {
-      offered.emplace_back(conjunct, predicate);
+    auto predicate = TranslatePredicate(*conjunct);
+    FilterPtr filter = predicate && v1 ? ToV1Filter(*predicate) : nullptr;
+    if (v1 && filter) {
+      filters.emplace_back(conjunct, filter);
+    } else if (!v1 && predicate) {
+      predicates.emplace_back(conjunct, predicate);
     } else {
-      residual.push_back(conjunct);
+      untranslated.push_back(conjunct);
     }
   }
-  if (offered.empty()) return conjuncts;
-  std::vector<PredicatePtr> predicates;
-  for (const auto& entry : offered) predicates.push_back(entry.second);
+  if (predicates.empty() && filters.empty()) return conjuncts;
   negotiation.filters_offered = true;
-  ARROW_ASSIGN_OR_RAISE(auto returned, pushable->PushPredicates(predicates));
-  negotiation.pushed_predicates = pushable->PushedPredicates();
-  std::vector<BoundExprPtr> returned_conjuncts;
-  for (const auto& predicate : returned) {
-    auto match = std::find_if(offered.begin(), offered.end(), [&](const auto& entry) {
-      return entry.second == predicate || entry.second->ToString() == predicate->ToString();
-    });
-    if (match == offered.end()) {
-      return ContractViolation(*scan, "UNKNOWN_RESIDUAL_PREDICATE",
-                               fmt::format("PushPredicates returned {}, which it was not offered",
-                                           predicate->ToString()));
-    }
-    returned_conjuncts.push_back(match->first);
+  if (v1) {
+    std::vector<FilterPtr> offer;
+    for (const auto& entry : filters) offer.push_back(entry.second);
+    ARROW_ASSIGN_OR_RAISE(auto returned, v1->PushFilters(offer));
+    negotiation.pushed_filters = v1->PushedFilters();
+    return SettleOffer(scan, conjuncts, untranslated, filters, returned,
+                       negotiation.pushed_filters);
   }
-  for (const auto& pushed : negotiation.pushed_predicates) {
-    auto match = std::find_if(offered.begin(), offered.end(), [&](const auto& entry) {
-      return entry.second == pushed || entry.second->ToString() == pushed->ToString();
-    });
-    if (match != offered.end() && std::find(returned_conjuncts.begin(), returned_conjuncts.end(),
-                                            match->first) == returned_conjuncts.end()) {
-      negotiation.exact_predicates.emplace_back(pushed, match->first);
-    }
-  }
-  residual.insert(residual.end(), returned_conjuncts.begin(), returned_conjuncts.end());
-  std::vector<BoundExprPtr> ordered;
-  for (const auto& conjunct : conjuncts) {
-    if (std::find(residual.begin(), residual.end(), conjunct) != residual.end()) {
-      ordered.push_back(conjunct);
-    }
-  }
-  return ordered;
+  std::vector<PredicatePtr> offer;
+  for (const auto& entry : predicates) offer.push_back(entry.second);
+  ARROW_ASSIGN_OR_RAISE(auto returned, v2->PushPredicates(offer));
+  negotiation.pushed_predicates = v2->PushedPredicates();
+  return SettleOffer(scan, conjuncts, untranslated, predicates, returned,
+                     negotiation.pushed_predicates);
 }
 
 // Pass 1: filters.
