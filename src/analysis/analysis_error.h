@@ -5,14 +5,12 @@
 
 #include "parley/connector/status.h"
 #include "parley/session.h"
+#include "plan/bound_expression.h"
 
 namespace parley {
 
 /// \brief An analysis error whose message ends with the statement position, as
 /// `... (line 1, column 8)`.
 Status AnalysisError(std::string_view condition, std::string_view message, SourcePosition pos);
-
-/// \brief Render a SQL type of an Arrow type the way Spark names it ("INT", "DECIMAL(10,2)").
-std::string SqlTypeName(const arrow::DataType& type);
 
 }  // namespace parley

@@ -1,6 +1,8 @@
 // BoundExpr construction, conjunct splitting and EXPLAIN rendering.
 #include "plan/bound_expression.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "arrow/scalar.h"
@@ -27,6 +29,35 @@ std::string JoinArgs(const std::vector<BoundExprPtr>& args, size_t from) {
 
 }  // namespace
 
+std::string SqlTypeName(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::NA: return "VOID";
+    case arrow::Type::BOOL: return "BOOLEAN";
+    case arrow::Type::INT8: return "TINYINT";
+    case arrow::Type::INT16: return "SMALLINT";
+    case arrow::Type::INT32: return "INT";
+    case arrow::Type::INT64: return "BIGINT";
+    case arrow::Type::FLOAT: return "FLOAT";
+    case arrow::Type::DOUBLE: return "DOUBLE";
+    case arrow::Type::STRING:
+    case arrow::Type::LARGE_STRING:
+    case arrow::Type::STRING_VIEW: return "STRING";
+    case arrow::Type::BINARY:
+    case arrow::Type::LARGE_BINARY: return "BINARY";
+    case arrow::Type::DATE32: return "DATE";
+    case arrow::Type::TIMESTAMP: {
+      const auto& ts = static_cast<const arrow::TimestampType&>(type);
+      return ts.timezone().empty() ? "TIMESTAMP_NTZ" : "TIMESTAMP";
+    }
+    case arrow::Type::DECIMAL128:
+    case arrow::Type::DECIMAL256: {
+      const auto& dec = static_cast<const arrow::DecimalType&>(type);
+      return fmt::format("DECIMAL({},{})", dec.precision(), dec.scale());
+    }
+    default: return type.ToString();
+  }
+}
+
 std::string BoundExpr::ToString() const {
   switch (kind) {
     case Kind::kColumn:
@@ -45,7 +76,7 @@ std::string BoundExpr::ToString() const {
   if (function == "IS_NOT_NULL") return "(" + args[0]->ToString() + " IS NOT NULL)";
   if (function == "IN") return "(" + args[0]->ToString() + " IN (" + JoinArgs(args, 1) + "))";
   if (function == "CAST" || function == "TRY_CAST") {
-    return function + "(" + args[0]->ToString() + " AS " + type->ToString() + ")";
+    return function + "(" + args[0]->ToString() + " AS " + SqlTypeName(*type) + ")";
   }
   if (function == "CASE_WHEN") {
     std::string out = "CASE";

@@ -48,6 +48,9 @@ BoundExprPtr MakeBoundLiteral(std::shared_ptr<arrow::Scalar> value);
 BoundExprPtr MakeCall(std::string function, std::vector<BoundExprPtr> args,
                       std::shared_ptr<arrow::DataType> type);
 
+/// \brief The SQL name of an Arrow type, as Spark prints it ("INT", "DECIMAL(10,2)").
+std::string SqlTypeName(const arrow::DataType& type);
+
 /// \brief Split a condition on AND into its conjuncts.
 std::vector<BoundExprPtr> SplitConjuncts(const BoundExprPtr& condition);
 /// \brief Join conjuncts with AND; nullptr when there are none.
