@@ -437,7 +437,13 @@ BoundExprPtr CastTo(const BoundExprPtr& expr, const std::shared_ptr<arrow::DataT
     // that translates for pushdown. A value that does not convert keeps a runtime CAST, which
     // then fails with the proper ANSI error.
     if (IsNumeric(*expr->type) && IsNumeric(*type)) {
-      auto folded = expr->literal->CastTo(type);
+      auto source = expr->literal;
+      if (IsIntegral(*expr->type) && type->id() == arrow::Type::DECIMAL128) {
+        // See exec/expression_lowering.cc: integers reach a decimal through DECIMAL(38, 0).
+        auto wide = source->CastTo(arrow::decimal128(38, 0));
+        if (wide.ok()) source = *wide;
+      }
+      auto folded = source->CastTo(type);
       if (folded.ok()) {
         auto back = (*folded)->CastTo(expr->type);
         if (back.ok() && (*back)->Equals(*expr->literal)) return MakeBoundLiteral(*folded);

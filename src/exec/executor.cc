@@ -109,6 +109,13 @@ class Lowering {
         return LowerAggregate(node);
       case PlanNode::Kind::kLimit: {
         ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
+        // Acero's fetch needs ordered input. Only a sort (or a table source) provides one;
+        // any other input is gathered first, and its table then has an order.
+        if (node->children[0]->kind != PlanNode::Kind::kSort && !profile_) {
+          auto table = ac::DeclarationToTable(std::move(input), /*use_threads=*/true);
+          if (!table.ok()) return ToSparkError(table.status());
+          input = ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(*table)));
+        }
         int64_t count = node->limit.value_or(std::numeric_limits<int64_t>::max());
         return ac::Declaration::Sequence(
             {std::move(input), {"fetch", ac::FetchNodeOptions(node->offset, count)}});
@@ -154,6 +161,10 @@ class Lowering {
       if (!call.args.empty()) {
         std::string arg_name = fmt::format("#arg{}", j);
         ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[0]));
+        // Arrow averages a decimal at its input scale; Spark's result has four more digits.
+        if (call.function == "AVG" && call.type->id() == arrow::Type::DECIMAL128) {
+          arg = cp::call("cast", {arg}, cp::CastOptions::Safe(call.type));
+        }
         inputs.push_back(std::move(arg));
         input_names.push_back(arg_name);
         targets.emplace_back(arg_name);

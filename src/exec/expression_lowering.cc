@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "arrow/array/builder_base.h"
@@ -60,12 +61,33 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
       {"COALESCE", "coalesce"}, {"upper", "utf8_upper"},   {"lower", "utf8_lower"},
       {"length", "utf8_length"}, {"abs", "abs_checked"}};
   if (auto it = kDirect.find(f); it != kDirect.end()) {
-    cp::Expression call = cp::call(it->second, std::move(args));
-    if (expr.type->id() == arrow::Type::DECIMAL128) {
-      // Arrow's decimal result precision differs from Spark's; settle on Spark's type.
-      call = cp::call("cast", {call}, cp::CastOptions::Safe(expr.type));
+    if (expr.type->id() != arrow::Type::DECIMAL128) return cp::call(it->second, std::move(args));
+    // Arrow types decimal arithmetic its own way (a product of two DECIMAL(38) needs 77
+    // digits), so compute in 256 bits and settle on Spark's type, which caps precision at 38.
+    // A quotient's scale is the dividend's minus the divisor's: widen the dividend's scale so
+    // the quotient has the scale of Spark's result. A product's precision is the sum of the
+    // operands' plus one, which must stay within 76 digits.
+    const auto& result = static_cast<const arrow::DecimalType&>(*expr.type);
+    for (size_t i = 0; i < args.size(); ++i) {
+      const auto& type = expr.args[i]->type;
+      if (type->id() != arrow::Type::DECIMAL128) continue;
+      const auto& dec = static_cast<const arrow::DecimalType&>(*type);
+      int precision = dec.precision();
+      int scale = dec.scale();
+      if (f == "/" && i == 0 && expr.args.size() == 2 &&
+          expr.args[1]->type->id() == arrow::Type::DECIMAL128) {
+        int divisor_scale = static_cast<const arrow::DecimalType&>(*expr.args[1]->type).scale();
+        int wanted = result.scale() + divisor_scale;
+        precision = std::min(76, precision + std::max(0, wanted - scale));
+        scale = std::max(scale, wanted);
+      }
+      if (f == "*") precision = std::min(precision, 37);
+      args[i] = cp::call("cast", {args[i]},
+                         cp::CastOptions::Safe(arrow::decimal256(precision, scale)));
     }
-    return call;
+    cp::CastOptions settle = cp::CastOptions::Safe(expr.type);
+    settle.allow_decimal_truncate = true;
+    return cp::call("cast", {cp::call(it->second, std::move(args))}, std::move(settle));
   }
   if (f == "<=>") {
     auto both_null = cp::call("and_kleene", {cp::call("is_null", {args[0]}),
@@ -92,6 +114,13 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
     cp::CastOptions options = cp::CastOptions::Safe(expr.type);
     options.allow_decimal_truncate = true;
     options.allow_float_truncate = true;
+    // Arrow casts an integer only to a decimal wide enough for the whole integer type; Spark
+    // checks each value instead. Go through DECIMAL(38, 0), whose rescale checks each value.
+    if (expr.type->id() == arrow::Type::DECIMAL128 &&
+        arrow::is_integer(expr.args[0]->type->id())) {
+      auto wide = cp::call("cast", {args[0]}, cp::CastOptions::Safe(arrow::decimal128(38, 0)));
+      return cp::call("cast", {wide}, std::move(options));
+    }
     const auto& target = static_cast<const arrow::TimestampType*>(expr.type.get());
     if (expr.type->id() == arrow::Type::TIMESTAMP && !target->timezone().empty() &&
         expr.args[0]->type->id() == arrow::Type::STRING) {
