@@ -202,6 +202,14 @@ std::shared_ptr<arrow::DataType> Normalize(const std::shared_ptr<arrow::DataType
       return rules.timestamps_as_strings ? arrow::utf8() : type;
     case arrow::Type::DICTIONARY:
       return Normalize(static_cast<const arrow::DictionaryType&>(*type).value_type(), rules);
+    // Spark has one string and one binary type; files from arrow-rs writers (DataFusion,
+    // Polars, delta-rs) carry the view and large layouts, which readers cast back.
+    case arrow::Type::STRING_VIEW:
+    case arrow::Type::LARGE_STRING:
+      return arrow::utf8();
+    case arrow::Type::BINARY_VIEW:
+    case arrow::Type::LARGE_BINARY:
+      return arrow::binary();
     case arrow::Type::STRUCT:
       return arrow::struct_(NormalizeFields(type->fields(), rules));
     case arrow::Type::LIST: {
