@@ -18,6 +18,7 @@
 #include "parquet/arrow/writer.h"
 #include "parley/connector/api.h"
 #include "testing/gtest_util.h"
+#include "testing/scan_harness.h"
 
 namespace parley::files {
 namespace {
@@ -25,13 +26,8 @@ namespace {
 namespace cp = arrow::compute;
 namespace fs = std::filesystem;
 
-// What one scan read: its rows (sorted by `id` when the read has that column), the number of
-// planned partitions and the task metrics summed over tasks.
-struct ScanResult {
-  std::shared_ptr<arrow::Table> rows;
-  int64_t partitions = 0;
-  std::map<std::string, int64_t> metrics;
-};
+// What one scan read (rows sorted by `id` when the read has that column).
+using ScanResult = testing::ScanRun;
 
 Result<std::shared_ptr<arrow::Table>> SortById(std::shared_ptr<arrow::Table> table) {
   if (table->schema()->GetFieldIndex("id") < 0) return table;
@@ -41,36 +37,10 @@ Result<std::shared_ptr<arrow::Table>> SortById(std::shared_ptr<arrow::Table> tab
   return sorted.table();
 }
 
-// Run a built scan's tasks as the engine does: the factory and each partition are rebuilt from
-// bytes first, each reader is drained, then its metrics are read.
+// Run a built scan's tasks as the engine does (see testing/scan_harness.h), rows sorted by id.
 Result<ScanResult> ReadScan(Scan& scan) {
-  ScanResult result;
-  ARROW_ASSIGN_OR_RAISE(auto batch, scan.ToBatch());
-  ARROW_ASSIGN_OR_RAISE(auto partitions, batch->PlanInputPartitions());
-  ARROW_ASSIGN_OR_RAISE(auto factory, batch->CreateReaderFactory());
-  ARROW_ASSIGN_OR_RAISE(auto factory_bytes, factory->Serialize());
-  ARROW_ASSIGN_OR_RAISE(auto executor_factory, batch->DeserializeReaderFactory(factory_bytes));
-  result.partitions = static_cast<int64_t>(partitions.size());
-  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-  for (const auto& partition : partitions) {
-    ARROW_ASSIGN_OR_RAISE(auto bytes, partition->Serialize());
-    ARROW_ASSIGN_OR_RAISE(auto rebuilt, executor_factory->DeserializePartition(bytes));
-    ARROW_ASSIGN_OR_RAISE(auto reader, executor_factory->CreateReader(*rebuilt));
-    while (true) {
-      ARROW_ASSIGN_OR_RAISE(auto next, reader->Next());
-      if (next == nullptr) break;
-      if (!next->schema()->Equals(*scan.ReadSchema())) {
-        return Status::Invalid("batch schema ", next->schema()->ToString(),
-                               " differs from ReadSchema ", scan.ReadSchema()->ToString());
-      }
-      batches.push_back(std::move(next));
-    }
-    for (const auto& metric : reader->CurrentMetricsValues()) {
-      result.metrics[metric.name] += metric.value;
-    }
-  }
-  ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(scan.ReadSchema(), batches));
-  ARROW_ASSIGN_OR_RAISE(result.rows, SortById(std::move(table)));
+  ARROW_ASSIGN_OR_RAISE(auto result, testing::RunScan(scan));
+  ARROW_ASSIGN_OR_RAISE(result.rows, SortById(std::move(result.rows)));
   return result;
 }
 

@@ -9,6 +9,7 @@
 #include "arrow/json/from_string.h"
 #include "connectors/memory/memory_catalog.h"
 #include "testing/gtest_util.h"
+#include "testing/scan_harness.h"
 
 namespace parley::memory {
 namespace {
@@ -44,30 +45,11 @@ Result<std::shared_ptr<arrow::Table>> MakeTable(
   return arrow::Table::FromRecordBatches(schema, batches);
 }
 
-// Run a built scan's tasks as the engine does, rebuilding the factory and every partition from
-// bytes first; return all rows in partition order. Fails if a batch's schema is not ReadSchema().
+// Run a built scan's tasks as the engine does (see testing/scan_harness.h); return all rows in
+// partition order.
 Result<std::shared_ptr<arrow::Table>> ReadScan(Scan& scan) {
-  ARROW_ASSIGN_OR_RAISE(auto batch, scan.ToBatch());
-  ARROW_ASSIGN_OR_RAISE(auto partitions, batch->PlanInputPartitions());
-  ARROW_ASSIGN_OR_RAISE(auto factory, batch->CreateReaderFactory());
-  ARROW_ASSIGN_OR_RAISE(auto factory_bytes, factory->Serialize());
-  ARROW_ASSIGN_OR_RAISE(auto executor_factory, batch->DeserializeReaderFactory(factory_bytes));
-  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-  for (const auto& partition : partitions) {
-    ARROW_ASSIGN_OR_RAISE(auto bytes, partition->Serialize());
-    ARROW_ASSIGN_OR_RAISE(auto rebuilt, executor_factory->DeserializePartition(bytes));
-    ARROW_ASSIGN_OR_RAISE(auto reader, executor_factory->CreateReader(*rebuilt));
-    while (true) {
-      ARROW_ASSIGN_OR_RAISE(auto next, reader->Next());
-      if (next == nullptr) break;
-      if (!next->schema()->Equals(*scan.ReadSchema())) {
-        return Status::Invalid("batch schema ", next->schema()->ToString(),
-                               " differs from ReadSchema ", scan.ReadSchema()->ToString());
-      }
-      batches.push_back(std::move(next));
-    }
-  }
-  return arrow::Table::FromRecordBatches(scan.ReadSchema(), batches);
+  ARROW_ASSIGN_OR_RAISE(auto run, testing::RunScan(scan));
+  return run.rows;
 }
 
 // Build a scan of `table` with no pushdown and read it.

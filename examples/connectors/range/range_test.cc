@@ -11,6 +11,7 @@
 #include "arrow/json/from_string.h"
 #include "parley/connector/api.h"
 #include "testing/gtest_util.h"
+#include "testing/scan_harness.h"
 
 // The factory the example exports; the test binary links the example's objects.
 extern "C" parley::CatalogPlugin* parley_create_catalog_plugin(int api_version);
@@ -20,30 +21,10 @@ namespace {
 
 using Path = std::vector<std::string>;
 
-// Run a built scan's tasks as the engine does, rebuilding the factory and every partition from
-// bytes first; return all rows. Fails if a batch's schema is not ReadSchema().
+// Run a built scan's tasks as the engine does (see testing/scan_harness.h); return all rows.
 Result<std::shared_ptr<arrow::Table>> ReadScan(Scan& scan) {
-  ARROW_ASSIGN_OR_RAISE(auto batch, scan.ToBatch());
-  ARROW_ASSIGN_OR_RAISE(auto partitions, batch->PlanInputPartitions());
-  ARROW_ASSIGN_OR_RAISE(auto factory, batch->CreateReaderFactory());
-  ARROW_ASSIGN_OR_RAISE(auto factory_bytes, factory->Serialize());
-  ARROW_ASSIGN_OR_RAISE(auto executor_factory, batch->DeserializeReaderFactory(factory_bytes));
-  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-  for (const auto& partition : partitions) {
-    ARROW_ASSIGN_OR_RAISE(auto bytes, partition->Serialize());
-    ARROW_ASSIGN_OR_RAISE(auto rebuilt, executor_factory->DeserializePartition(bytes));
-    ARROW_ASSIGN_OR_RAISE(auto reader, executor_factory->CreateReader(*rebuilt));
-    while (true) {
-      ARROW_ASSIGN_OR_RAISE(auto next, reader->Next());
-      if (next == nullptr) break;
-      if (!next->schema()->Equals(*scan.ReadSchema())) {
-        return Status::Invalid("batch schema ", next->schema()->ToString(),
-                               " differs from ReadSchema ", scan.ReadSchema()->ToString());
-      }
-      batches.push_back(std::move(next));
-    }
-  }
-  return arrow::Table::FromRecordBatches(scan.ReadSchema(), batches);
+  ARROW_ASSIGN_OR_RAISE(auto run, testing::RunScan(scan));
+  return run.rows;
 }
 
 // The serialized partitions a built scan plans, e.g. {"range-partition:0:5", ...}.
