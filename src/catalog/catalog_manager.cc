@@ -72,6 +72,14 @@ std::shared_ptr<TableProvider> CatalogManager::PathProvider(
   return registry_.FindProvider(parts[0]);
 }
 
+Options CatalogManager::CatalogOptions(const std::string& name) const {
+  Options options;
+  for (const auto& [key, value] : conf_->WithPrefix(kCatalogKeyPrefix + name + ".")) {
+    options[Lower(key)] = value;
+  }
+  return options;
+}
+
 CatalogManager::CatalogManager(SqlConf* conf, PluginRegistry registry)
     : conf_(conf), registry_(std::move(registry)) {}
 
@@ -96,21 +104,13 @@ Result<std::shared_ptr<CatalogPlugin>> CatalogManager::Catalog(const std::string
                                     "connector nor a shared library path.",
                                     *plugin, QuoteIdentifier(name)));
   }
-  Options options;
-  for (const auto& [key, value] : conf_->WithPrefix(kCatalogKeyPrefix + name + ".")) {
-    options[Lower(key)] = value;
-  }
-  ARROW_RETURN_NOT_OK(catalog->Initialize(name, options));
+  ARROW_RETURN_NOT_OK(catalog->Initialize(name, CatalogOptions(name)));
   catalogs_[name] = catalog;
   return catalog;
 }
 
 Status CatalogManager::Register(const std::string& name, std::shared_ptr<CatalogPlugin> catalog) {
-  Options options;
-  for (const auto& [key, value] : conf_->WithPrefix(kCatalogKeyPrefix + name + ".")) {
-    options[Lower(key)] = value;
-  }
-  ARROW_RETURN_NOT_OK(catalog->Initialize(name, options));
+  ARROW_RETURN_NOT_OK(catalog->Initialize(name, CatalogOptions(name)));
   registered_[name] = std::move(catalog);
   return Status::OK();
 }

@@ -88,6 +88,8 @@ class CatalogManager {
       const std::vector<std::string>& parts);
 
  private:
+  /// The `spark.sql.catalog.<name>.*` settings, prefix removed and keys lower-cased.
+  Options CatalogOptions(const std::string& name) const;
   Status CheckSessionNamespace(const std::string& catalog,
                                const std::vector<std::string>& namespace_path) const;
 

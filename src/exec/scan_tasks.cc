@@ -139,7 +139,6 @@ Result<TaskOutput> RunTask(const PlanNode& scan, const PartitionReaderFactory& f
     }
     ARROW_RETURN_NOT_OK(VerifyBatch(scan, checks, *batch));
     output.metrics.rows += batch->num_rows();
-    output.metrics.batches += 1;
     output.batches.push_back(std::move(batch));
   }
   output.metrics.custom = reader->CurrentMetricsValues();

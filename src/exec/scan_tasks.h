@@ -14,7 +14,6 @@ namespace parley {
 struct TaskMetrics {
   size_t partition = 0;
   int64_t rows = 0;
-  int64_t batches = 0;
   double seconds = 0;
   /// The reader's CurrentMetricsValues() once it was exhausted.
   std::vector<CustomTaskMetric> custom;

@@ -47,24 +47,33 @@ std::shared_ptr<arrow::Table> EmptyResult() {
 }
 
 // Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
-// alternatives, matching ignores case.
-bool MatchesPattern(const std::string& name, const std::optional<std::string>& pattern) {
-  if (!pattern) return true;
-  std::string regex;
-  for (char c : *pattern) {
-    if (c == '*') {
-      regex += ".*";
-    } else if (c == '|') {
-      regex += '|';
-    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
-      regex += c;
-    } else {
-      regex += '\\';
-      regex += c;
+// alternatives, matching ignores case. Without a pattern every name matches.
+class NamePattern {
+ public:
+  explicit NamePattern(const std::optional<std::string>& pattern) {
+    if (!pattern) return;
+    std::string regex;
+    for (char c : *pattern) {
+      if (c == '*') {
+        regex += ".*";
+      } else if (c == '|') {
+        regex += '|';
+      } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+        regex += c;
+      } else {
+        regex += '\\';
+        regex += c;
+      }
     }
+    regex_.emplace("(" + regex + ")", std::regex::icase);
   }
-  return std::regex_match(name, std::regex("(" + regex + ")", std::regex::icase));
-}
+  bool Matches(const std::string& name) const {
+    return !regex_ || std::regex_match(name, *regex_);
+  }
+
+ private:
+  std::optional<std::regex> regex_;
+};
 
 std::string JoinNamespace(const std::vector<std::string>& parts) {
   std::string out;
@@ -154,8 +163,9 @@ class SessionImpl : public Session {
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowCatalogs& show, SourcePosition) {
     StringRows rows;
+    NamePattern pattern(show.pattern);
     for (const auto& name : catalogs_.CatalogNames()) {
-      if (MatchesPattern(name, show.pattern)) rows.push_back({name});
+      if (pattern.Matches(name)) rows.push_back({name});
     }
     return StringTable({"catalog"}, rows);
   }
@@ -172,9 +182,10 @@ class SessionImpl : public Session {
     }
     ARROW_ASSIGN_OR_RAISE(auto list, namespaces->ListNamespaces(resolved.second));
     StringRows rows;
+    NamePattern pattern(show.pattern);
     for (const auto& ns : list) {
       std::string name = JoinNamespace(ns);
-      if (MatchesPattern(name, show.pattern)) rows.push_back({name});
+      if (pattern.Matches(name)) rows.push_back({name});
     }
     return StringTable({"namespace"}, rows);
   }
@@ -199,8 +210,9 @@ class SessionImpl : public Session {
     ARROW_ASSIGN_OR_RAISE(auto idents, tables->ListTables(ns));
     arrow::StringBuilder namespaces, names;
     arrow::BooleanBuilder temporary;
+    NamePattern pattern(show.pattern);
     for (const auto& ident : idents) {
-      if (!MatchesPattern(ident.name, show.pattern)) continue;
+      if (!pattern.Matches(ident.name)) continue;
       ARROW_RETURN_NOT_OK(namespaces.Append(JoinNamespace(ident.namespace_path)));
       ARROW_RETURN_NOT_OK(names.Append(ident.name));
       ARROW_RETURN_NOT_OK(temporary.Append(false));

@@ -38,8 +38,7 @@ struct ScanNegotiation {
   /// Accepted predicates the source did not return, with the conditions they came from: the
   /// source applies them exactly, so the honesty check re-evaluates exactly these.
   std::vector<std::pair<PredicatePtr, BoundExprPtr>> exact_predicates;
-  /// Whether the builder was offered filters / column pruning at all.
-  bool filters_offered = false;
+  /// Whether the builder was offered column pruning (it implements the mix-in).
   bool pruning_offered = false;
   /// Limit, top-N and offset the source accepted, and whether the engine still applies them.
   std::optional<int64_t> pushed_limit;

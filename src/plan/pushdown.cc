@@ -104,7 +104,6 @@ Result<std::vector<BoundExprPtr>> OfferFilters(PlanNode* scan,
     }
   }
   if (predicates.empty() && filters.empty()) return conjuncts;
-  negotiation.filters_offered = true;
   if (v1) {
     std::vector<FilterPtr> offer;
     for (const auto& entry : filters) offer.push_back(entry.second);
@@ -121,15 +120,20 @@ Result<std::vector<BoundExprPtr>> OfferFilters(PlanNode* scan,
                      negotiation.pushed_predicates);
 }
 
-// Pass 1: filters.
-Result<PlanNodePtr> PushFilters(const PlanNodePtr& node) {
+// Rewrite the plan bottom-up: every node of `kind` is replaced by what `offer` returns for it,
+// after its inputs were rewritten. Each negotiation pass is one such walk.
+template <typename Offer>
+Result<PlanNodePtr> RewriteBottomUp(const PlanNodePtr& node, PlanNode::Kind kind, Offer offer) {
   for (auto& child : node->children) {
-    ARROW_ASSIGN_OR_RAISE(child, PushFilters(child));
+    ARROW_ASSIGN_OR_RAISE(child, RewriteBottomUp(child, kind, offer));
   }
-  if (node->kind != PlanNode::Kind::kFilter ||
-      node->children[0]->kind != PlanNode::Kind::kScan) {
-    return node;
-  }
+  if (node->kind == kind) return offer(node);
+  return node;
+}
+
+// Pass 1: filters directly above a scan.
+Result<PlanNodePtr> OfferFilterNode(const PlanNodePtr& node) {
+  if (node->children[0]->kind != PlanNode::Kind::kScan) return node;
   ARROW_ASSIGN_OR_RAISE(auto residual,
                         OfferFilters(node->children[0].get(), SplitConjuncts(node->condition)));
   if (residual.empty()) return node->children[0];
@@ -225,14 +229,6 @@ Result<PlanNodePtr> OfferLimit(const PlanNodePtr& limit_node) {
   return limit_node;
 }
 
-Result<PlanNodePtr> PushLimits(const PlanNodePtr& node) {
-  for (auto& child : node->children) {
-    ARROW_ASSIGN_OR_RAISE(child, PushLimits(child));
-  }
-  if (node->kind == PlanNode::Kind::kLimit) return OfferLimit(node);
-  return node;
-}
-
 // Translate an Aggregate node over a scan into a V2 Aggregation; nullopt when some key or
 // argument is not a plain column, or a function has no V2 form.
 std::optional<Aggregation> TranslateAggregation(const PlanNode& aggregate) {
@@ -325,14 +321,6 @@ Result<PlanNodePtr> OfferAggregate(const PlanNodePtr& node) {
     if (call.function == "COUNT" || call.function == "COUNT_STAR") call.function = "SUM";
     call.args = {scan_ref(keys + j)};
   }
-  return node;
-}
-
-Result<PlanNodePtr> PushAggregates(const PlanNodePtr& node) {
-  for (auto& child : node->children) {
-    ARROW_ASSIGN_OR_RAISE(child, PushAggregates(child));
-  }
-  if (node->kind == PlanNode::Kind::kAggregate) return OfferAggregate(node);
   return node;
 }
 
@@ -442,9 +430,12 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
 
 Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan) {
   ARROW_RETURN_NOT_OK(StartAll(plan));
-  ARROW_ASSIGN_OR_RAISE(auto negotiated, PushFilters(plan));
-  ARROW_ASSIGN_OR_RAISE(negotiated, PushAggregates(negotiated));
-  ARROW_ASSIGN_OR_RAISE(negotiated, PushLimits(negotiated));
+  ARROW_ASSIGN_OR_RAISE(auto negotiated,
+                        RewriteBottomUp(plan, PlanNode::Kind::kFilter, OfferFilterNode));
+  ARROW_ASSIGN_OR_RAISE(negotiated,
+                        RewriteBottomUp(negotiated, PlanNode::Kind::kAggregate, OfferAggregate));
+  ARROW_ASSIGN_OR_RAISE(negotiated,
+                        RewriteBottomUp(negotiated, PlanNode::Kind::kLimit, OfferLimit));
   ARROW_RETURN_NOT_OK(PruneColumns(negotiated, OutputNames(*negotiated)));
   return negotiated;
 }
