@@ -308,49 +308,39 @@ class V1FilterBuilder : public BuilderCore, public SupportsPushDownFilters {
   std::vector<FilterPtr> pushed_;
 };
 
-class FilterBuilder : public BuilderCore, public SupportsPushDownV2Filters {
+// The optional mix-ins, each added as a layer over the builder core.
+template <typename Base>
+class WithV2Filters : public Base, public SupportsPushDownV2Filters {
  public:
-  using BuilderCore::BuilderCore;
+  using Base::Base;
   Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> p) override {
-    return DoPush(std::move(p));
+    return this->DoPush(std::move(p));
   }
-  std::vector<PredicatePtr> PushedPredicates() const override { return accepted_; }
+  std::vector<PredicatePtr> PushedPredicates() const override { return this->accepted_; }
 };
 
-class PruneBuilder : public BuilderCore, public SupportsPushDownRequiredColumns {
+template <typename Base>
+class WithPruning : public Base, public SupportsPushDownRequiredColumns {
  public:
-  using BuilderCore::BuilderCore;
+  using Base::Base;
   Status PruneColumns(const std::shared_ptr<arrow::Schema>& schema) override {
-    DoPrune(schema);
+    this->DoPrune(schema);
     return Status::OK();
   }
 };
 
-class FilterPruneBuilder : public BuilderCore,
-                           public SupportsPushDownV2Filters,
-                           public SupportsPushDownRequiredColumns {
- public:
-  using BuilderCore::BuilderCore;
-  Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> p) override {
-    return DoPush(std::move(p));
-  }
-  std::vector<PredicatePtr> PushedPredicates() const override { return accepted_; }
-  Status PruneColumns(const std::shared_ptr<arrow::Schema>& schema) override {
-    DoPrune(schema);
-    return Status::OK();
-  }
-};
+using FilterBuilder = WithV2Filters<BuilderCore>;
+using PruneBuilder = WithPruning<BuilderCore>;
+using FilterPruneBuilder = WithPruning<WithV2Filters<BuilderCore>>;
 
 // Every mix-in at once: filters, pruning, limit, top-N and offset.
-class FullBuilder : public BuilderCore,
-                    public SupportsPushDownV2Filters,
-                    public SupportsPushDownRequiredColumns,
+class FullBuilder : public FilterPruneBuilder,
                     public SupportsPushDownLimit,
                     public SupportsPushDownTopN,
                     public SupportsPushDownOffset,
                     public SupportsPushDownAggregates {
  public:
-  using BuilderCore::BuilderCore;
+  using FilterPruneBuilder::FilterPruneBuilder;
   bool SupportCompletePushDown(const Aggregation&) const override {
     return options_.aggregate_complete;
   }
@@ -358,14 +348,6 @@ class FullBuilder : public BuilderCore,
     aggregation_ = aggregation;
     log_->pushed_aggregations.push_back(aggregation.ToString());
     return true;
-  }
-  Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> p) override {
-    return DoPush(std::move(p));
-  }
-  std::vector<PredicatePtr> PushedPredicates() const override { return accepted_; }
-  Status PruneColumns(const std::shared_ptr<arrow::Schema>& schema) override {
-    DoPrune(schema);
-    return Status::OK();
   }
   bool PushLimit(int64_t limit) override {
     limit_ = limit;
