@@ -258,7 +258,7 @@ Result<bool> MemoryCatalog::DropNamespace(const std::vector<std::string>& namesp
 }
 
 Result<std::map<std::string, std::string>> MemoryCatalog::LoadNamespaceMetadata(
-    const std::vector<std::string>& namespace_path) const {
+    const std::vector<std::string>& namespace_path) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = namespaces_.find(PathKey(namespace_path));
   if (it == namespaces_.end()) return SchemaNotFound(namespace_path);

@@ -97,7 +97,7 @@ class MemoryCatalog : public TableCatalog, public SupportsNamespaces {
   /// \brief The metadata given when the namespace was created (empty for ancestors created
   /// implicitly). Errors: SCHEMA_NOT_FOUND.
   Result<std::map<std::string, std::string>> LoadNamespaceMetadata(
-      const std::vector<std::string>& namespace_path) const;
+      const std::vector<std::string>& namespace_path) override;
 
   /// \brief Append rows to a table; see MemoryTable::AppendData for the checks.
   /// Errors: TABLE_OR_VIEW_NOT_FOUND, INCOMPATIBLE_DATA_FOR_TABLE.*.

@@ -26,7 +26,16 @@ Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const Identifier&, cons
   return Unsupported(*this, "CREATE TABLE");
 }
 
+Result<std::shared_ptr<Table>> TableCatalog::AlterTable(const Identifier&,
+                                                        const std::vector<TableChange>&) {
+  return Unsupported(*this, "ALTER TABLE");
+}
+
 Result<bool> TableCatalog::DropTable(const Identifier&) { return Unsupported(*this, "DROP TABLE"); }
+
+Result<bool> TableCatalog::PurgeTable(const Identifier&) {
+  return Unsupported(*this, "DROP TABLE ... PURGE");
+}
 
 Status TableCatalog::RenameTable(const Identifier&, const Identifier&) {
   return Unsupported(*this, "RENAME TABLE");
@@ -39,6 +48,51 @@ Status SupportsNamespaces::CreateNamespace(const std::vector<std::string>&,
 
 Result<bool> SupportsNamespaces::DropNamespace(const std::vector<std::string>&, bool) {
   return Unsupported(*this, "DROP NAMESPACE");
+}
+
+}  // namespace parley
+
+namespace parley {
+
+Result<std::map<std::string, std::string>> SupportsNamespaces::LoadNamespaceMetadata(
+    const std::vector<std::string>& namespace_path) {
+  ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExists(namespace_path));
+  if (!exists) {
+    std::string quoted;
+    for (const auto& part : namespace_path) {
+      if (!quoted.empty()) quoted += '.';
+      quoted += QuoteIdentifier(part);
+    }
+    return MakeError(arrow::StatusCode::Invalid, "SCHEMA_NOT_FOUND",
+                     fmt::format("The schema {} cannot be found.", quoted));
+  }
+  return std::map<std::string, std::string>{};
+}
+
+Status SupportsNamespaces::AlterNamespace(const std::vector<std::string>&,
+                                          const std::vector<NamespaceChange>&) {
+  return Unsupported(*this, "ALTER NAMESPACE");
+}
+
+std::string TableChange::ToString() const {
+  std::string column;
+  for (const auto& part : field_names) {
+    if (!column.empty()) column += '.';
+    column += QuoteIdentifier(part);
+  }
+  switch (kind) {
+    case Kind::kSetProperty: return "SET TBLPROPERTIES " + property_key;
+    case Kind::kRemoveProperty: return "UNSET TBLPROPERTIES " + property_key;
+    case Kind::kAddColumn: return "ADD COLUMN " + column;
+    case Kind::kRenameColumn: return "RENAME COLUMN " + column;
+    case Kind::kUpdateColumnType: return "ALTER COLUMN " + column + " TYPE";
+    case Kind::kUpdateColumnNullability: return "ALTER COLUMN " + column + " NULLABILITY";
+    case Kind::kUpdateColumnComment: return "ALTER COLUMN " + column + " COMMENT";
+    case Kind::kUpdateColumnPosition: return "ALTER COLUMN " + column + " POSITION";
+    case Kind::kUpdateColumnDefaultValue: return "ALTER COLUMN " + column + " DEFAULT";
+    case Kind::kDeleteColumn: return "DROP COLUMN " + column;
+  }
+  return "ALTER TABLE";
 }
 
 }  // namespace parley

@@ -144,6 +144,12 @@ class SessionImpl : public Session {
     return options;
   }
 
+  template <typename Node>
+  Result<std::shared_ptr<arrow::Table>> Run(const Node&, SourcePosition pos) {
+    return AnalysisError("UNSUPPORTED_FEATURE.STATEMENT", "This statement is not supported yet.",
+                         pos);
+  }
+
   Result<std::shared_ptr<arrow::Table>> Run(const sql::Explain& explain, SourcePosition pos) {
     const auto* select = std::get_if<sql::SelectStatement>(&explain.statement->node);
     if (select == nullptr) {

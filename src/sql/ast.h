@@ -436,6 +436,13 @@ struct ResetConfig {
   std::optional<std::string> key;
 };
 
+}  // namespace parley::sql
+
+// The DDL and data-changing statements, which use the declarations above.
+#include "sql/ast_write.h"
+
+namespace parley::sql {
+
 struct Statement;
 
 /// kAnalyze runs the query and prints the formatted plan with what each operator measured.
@@ -451,7 +458,9 @@ struct Explain {
 struct Statement {
   SourcePosition pos;
   std::variant<SelectStatement, ShowCatalogs, ShowNamespaces, ShowTables, DescribeTable, Use,
-               SetConfig, ResetConfig, Explain>
+               SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable,
+               CreateNamespace, DropNamespace, AlterNamespace, ShowCreateTable,
+               ShowTblProperties, Insert, TruncateTable>
       node;
 };
 

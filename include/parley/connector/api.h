@@ -8,3 +8,4 @@
 #include "parley/connector/status.h"
 #include "parley/connector/table.h"
 #include "parley/connector/types.h"
+#include "parley/connector/write.h"

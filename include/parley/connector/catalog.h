@@ -12,7 +12,9 @@
 // condition UNSUPPORTED_FEATURE.* naming the operation and the catalog.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,62 @@
 #include "parley/connector/types.h"
 
 namespace parley {
+
+/// Reserved table properties, as Spark's TableCatalog.PROP_*: CREATE TABLE puts USING, LOCATION,
+/// COMMENT and EXTERNAL into TableInfo::properties under these keys.
+inline constexpr const char* kPropProvider = "provider";
+inline constexpr const char* kPropLocation = "location";
+inline constexpr const char* kPropComment = "comment";
+inline constexpr const char* kPropOwner = "owner";
+inline constexpr const char* kPropExternal = "external";
+/// Prefix under which CREATE TABLE ... OPTIONS (k=v) arrive in TableInfo::properties.
+inline constexpr const char* kOptionPrefix = "option.";
+
+/// \brief Where ALTER TABLE puts a column: first, or after a named column.
+struct ColumnPosition {
+  bool first = false;
+  /// The column to follow, when not first.
+  std::string after;
+};
+
+/// \brief One change of ALTER TABLE (Spark's TableChange classes), as a tagged value. Column
+/// changes name their column by `field_names` (one part for a top-level column). Which fields
+/// are meaningful depends on kind.
+struct TableChange {
+  enum class Kind {
+    kSetProperty,               // property_key, property_value
+    kRemoveProperty,            // property_key
+    kAddColumn,                 // field_names, type, nullable, comment, position, default_value
+    kRenameColumn,              // field_names, new_name
+    kUpdateColumnType,          // field_names, type
+    kUpdateColumnNullability,   // field_names, nullable
+    kUpdateColumnComment,       // field_names, comment
+    kUpdateColumnPosition,      // field_names, position
+    kUpdateColumnDefaultValue,  // field_names, default_value (empty: drop the default)
+    kDeleteColumn,              // field_names, if_exists
+  };
+  Kind kind = Kind::kSetProperty;
+  std::string property_key;
+  std::string property_value;
+  std::vector<std::string> field_names;
+  std::string new_name;
+  std::shared_ptr<arrow::DataType> type;
+  bool nullable = true;
+  std::optional<std::string> comment;
+  std::optional<ColumnPosition> position;
+  std::optional<std::string> default_value;
+  bool if_exists = false;
+
+  /// \brief A short description for messages, e.g. "ADD COLUMN c".
+  std::string ToString() const;
+};
+
+/// \brief One change of ALTER NAMESPACE: set or remove a metadata property.
+struct NamespaceChange {
+  bool remove = false;
+  std::string key;
+  std::string value;
+};
 
 /// \brief Base of every catalog.
 class CatalogPlugin {
@@ -50,10 +108,46 @@ class TableCatalog : public virtual CatalogPlugin {
   /// \brief Create a table. The default reports that the catalog does not create tables.
   virtual Result<std::shared_ptr<Table>> CreateTable(const Identifier& ident,
                                                      const TableInfo& info);
+  /// \brief Apply ALTER TABLE changes in order, all or none, and return the altered table. An
+  /// unsupported change fails with UNSUPPORTED_FEATURE.TABLE_OPERATION naming it. The default
+  /// is unsupported.
+  virtual Result<std::shared_ptr<Table>> AlterTable(const Identifier& ident,
+                                                    const std::vector<TableChange>& changes);
   /// \brief Drop a table; return false when it did not exist. The default is unsupported.
   virtual Result<bool> DropTable(const Identifier& ident);
-  /// \brief Rename a table. The default is unsupported.
+  /// \brief Drop a table and its data at once, skipping any trash. The default is unsupported.
+  virtual Result<bool> PurgeTable(const Identifier& ident);
+  /// \brief Rename a table; TABLE_OR_VIEW_ALREADY_EXISTS when `to` exists. The default is
+  /// unsupported.
   virtual Status RenameTable(const Identifier& from, const Identifier& to);
+};
+
+/// \brief A table created or replaced by a staging catalog but not yet visible: CTAS and RTAS
+/// write its data, then commit metadata and data together. Exactly one of the two methods is
+/// called, once. A staged table implements SupportsWrite.
+class StagedTable : public Table {
+ public:
+  /// \brief Make the table (and the data written into it) visible in one step.
+  virtual Status CommitStagedChanges() = 0;
+  /// \brief Discard the staged table; the catalog is left as before staging.
+  virtual Status AbortStagedChanges() = 0;
+};
+
+/// \brief Catalog mix-in for atomic CREATE TABLE AS SELECT and REPLACE TABLE [AS SELECT]: the
+/// engine stages the table, writes the query's rows into it, then commits (or aborts on any
+/// failure, leaving no new table, or the old one).
+class StagingTableCatalog : public TableCatalog {
+ public:
+  /// \brief Stage a new table; TABLE_OR_VIEW_ALREADY_EXISTS when the name is taken.
+  virtual Result<std::shared_ptr<StagedTable>> StageCreate(const Identifier& ident,
+                                                           const TableInfo& info) = 0;
+  /// \brief Stage the replacement of an existing table; TABLE_OR_VIEW_NOT_FOUND when missing
+  /// (checked again at commit).
+  virtual Result<std::shared_ptr<StagedTable>> StageReplace(const Identifier& ident,
+                                                            const TableInfo& info) = 0;
+  /// \brief Stage a table that replaces the existing one, if any, at commit.
+  virtual Result<std::shared_ptr<StagedTable>> StageCreateOrReplace(const Identifier& ident,
+                                                                    const TableInfo& info) = 0;
 };
 
 /// \brief Catalog mix-in for namespaces (databases).
@@ -67,8 +161,16 @@ class SupportsNamespaces : public virtual CatalogPlugin {
   /// \brief Create a namespace. The default is unsupported.
   virtual Status CreateNamespace(const std::vector<std::string>& namespace_path,
                                  const std::map<std::string, std::string>& metadata);
-  /// \brief Drop a namespace; `cascade` drops its tables too. The default is unsupported.
+  /// \brief Drop a namespace; `cascade` drops its tables too, otherwise a non-empty namespace
+  /// fails with SCHEMA_NOT_EMPTY. The default is unsupported.
   virtual Result<bool> DropNamespace(const std::vector<std::string>& namespace_path, bool cascade);
+  /// \brief The namespace's metadata ("comment", "location", "owner" and user properties);
+  /// SCHEMA_NOT_FOUND when missing. The default returns none for an existing namespace.
+  virtual Result<std::map<std::string, std::string>> LoadNamespaceMetadata(
+      const std::vector<std::string>& namespace_path);
+  /// \brief Apply metadata changes in order, all or none. The default is unsupported.
+  virtual Status AlterNamespace(const std::vector<std::string>& namespace_path,
+                                const std::vector<NamespaceChange>& changes);
 };
 
 /// \brief Resolves path-based tables such as parquet.`/data/x`; options carry "path".
@@ -80,6 +182,20 @@ class TableProvider {
   /// \brief Return the table for the options, with the given (inferred or user) schema.
   virtual Result<std::shared_ptr<Table>> GetTable(const std::shared_ptr<arrow::Schema>& schema,
                                                   const Options& options) = 0;
+  /// \brief Whether the provider accepts a schema it did not infer (a write to an empty path,
+  /// or a user-given schema). When false, the engine always infers.
+  virtual bool SupportsExternalMetadata() const { return false; }
+};
+
+/// \brief TableProvider mix-in: options that name a catalog table instead of a path, so that a
+/// path-style write becomes a write to that table.
+class SupportsCatalogOptions {
+ public:
+  virtual ~SupportsCatalogOptions() = default;
+  /// \brief The table the options name.
+  virtual Result<Identifier> ExtractIdentifier(const Options& options) = 0;
+  /// \brief The catalog the options name; empty for the session's current catalog.
+  virtual std::string ExtractCatalog(const Options& options) { return ""; }
 };
 
 }  // namespace parley

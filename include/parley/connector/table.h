@@ -20,6 +20,8 @@
 namespace parley {
 
 class ScanBuilder;
+class WriteBuilder;
+struct LogicalWriteInfo;
 
 /// \brief What a table can do, with Spark's names (TableCapability).
 enum class TableCapability {
@@ -66,6 +68,23 @@ class SupportsRead {
   /// \brief Return a fresh ScanBuilder for one read of the table. Called once per scan in a
   /// query, on the driver. `options` are the read options, keys lower-cased.
   virtual Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) = 0;
+};
+
+/// \brief Mix-in for tables that can be written: BATCH_WRITE (see write.h for the protocol).
+class SupportsWrite {
+ public:
+  virtual ~SupportsWrite() = default;
+  /// \brief Return a fresh WriteBuilder for one write. Called once per write, on the driver,
+  /// after the engine has checked the capabilities the write needs.
+  virtual Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) = 0;
+};
+
+/// \brief Mix-in for TRUNCATE TABLE: remove every row at once, atomically where the source can.
+class TruncatableTable {
+ public:
+  virtual ~TruncatableTable() = default;
+  /// \brief Remove all rows; return whether the table was truncated.
+  virtual Result<bool> TruncateTable() = 0;
 };
 
 }  // namespace parley

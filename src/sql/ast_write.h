@@ -1,0 +1,177 @@
+// Syntax tree of the statements that change catalogs and data: table and namespace DDL, INSERT,
+// TRUNCATE, and the SHOW commands that print DDL. Included by sql/ast.h; the names and
+// conventions (QualifiedName, TypeName, ExprPtr, positions) are those of that file.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace parley::sql {
+
+/// \brief `key = value` pairs of TBLPROPERTIES, OPTIONS and namespace PROPERTIES, in written
+/// order. Keys and values are unquoted; a key may be a dotted identifier (`a.b.c`) or a string.
+using PropertyList = std::vector<std::pair<std::string, std::string>>;
+
+/// \brief A column of CREATE TABLE or ALTER TABLE ADD COLUMN:
+/// `name type [NOT NULL] [DEFAULT expr] [COMMENT 'text']` (the clauses in any order).
+struct ColumnDefinition {
+  SourcePosition pos;  // of the name
+  /// One part for a top-level column; ADD COLUMN may name a nested field `a.b`.
+  std::vector<std::string> name;
+  TypeName type;
+  bool not_null = false;
+  std::optional<std::string> comment;
+  /// DEFAULT expression, with its SQL text exactly as written (trimmed).
+  ExprPtr default_value;
+  std::string default_text;
+  /// ALTER TABLE ADD COLUMN only: FIRST or AFTER column.
+  bool first = false;
+  std::string after;
+};
+
+/// \brief CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name [(columns)] [USING provider]
+/// [OPTIONS (...)] [PARTITIONED BY (...)] [LOCATION 'path'] [COMMENT 'text']
+/// [TBLPROPERTIES (...)] [[AS] query]; also REPLACE TABLE with the same clauses (`replace` set,
+/// `create` unset). CREATE TEMPORARY/EXTERNAL forms are rejected by the parser except
+/// EXTERNAL, recorded in `external`.
+struct CreateTable {
+  QualifiedName name;
+  bool create = true;    // CREATE ...
+  bool replace = false;  // ... OR REPLACE, or REPLACE TABLE
+  bool if_not_exists = false;
+  bool external = false;
+  std::vector<ColumnDefinition> columns;
+  std::optional<std::string> provider;  // USING name, as written
+  PropertyList options;
+  /// PARTITIONED BY items: a column reference (`c`), or a transform call (`bucket(4, c)`,
+  /// `days(ts)`, `years(ts)`...) as a kFunction expression. A column defined here in
+  /// `name type` form (Hive style) is also added to `columns` and listed as a reference.
+  std::vector<ExprPtr> partitioning;
+  std::optional<std::string> location;
+  std::optional<std::string> comment;
+  PropertyList properties;  // TBLPROPERTIES
+  /// AS query, when present.
+  std::unique_ptr<SelectStatement> query;
+};
+
+/// \brief DROP TABLE [IF EXISTS] name [PURGE].
+struct DropTable {
+  QualifiedName name;
+  bool if_exists = false;
+  bool purge = false;
+};
+
+/// \brief What one ALTER TABLE statement does.
+enum class AlterTableKind {
+  kAddColumns,          // ADD COLUMN[S] (col, ...) or ADD COLUMN col: `columns`
+  kDropColumns,         // DROP COLUMN[S] [IF EXISTS] (a, b) / a, b: `column_names`, if_exists
+  kRenameColumn,        // RENAME COLUMN a TO b: column_names[0], new_name
+  kAlterColumn,         // ALTER|CHANGE [COLUMN] a <action>: column_names[0], `column_change`
+  kSetProperties,       // SET TBLPROPERTIES (...): properties
+  kUnsetProperties,     // UNSET TBLPROPERTIES [IF EXISTS] (k, ...): property_keys, if_exists
+  kRenameTable,         // RENAME TO name: new_table
+};
+
+/// \brief The action of ALTER TABLE t ALTER COLUMN c ... (one per statement).
+struct AlterColumnChange {
+  enum class Kind {
+    kType,         // TYPE type: `type`
+    kComment,      // COMMENT 'text': `comment`
+    kSetNotNull,   // SET NOT NULL
+    kDropNotNull,  // DROP NOT NULL
+    kSetDefault,   // SET DEFAULT expr: `default_value`, `default_text`
+    kDropDefault,  // DROP DEFAULT
+    kFirst,        // FIRST
+    kAfter,        // AFTER column: `after`
+  };
+  Kind kind = Kind::kType;
+  TypeName type;
+  std::string comment;
+  ExprPtr default_value;
+  std::string default_text;
+  std::string after;
+};
+
+/// \brief ALTER TABLE name <action>.
+struct AlterTable {
+  QualifiedName name;
+  AlterTableKind kind = AlterTableKind::kAddColumns;
+  std::vector<ColumnDefinition> columns;
+  /// Column names as written, each possibly multi-part (`a.b`).
+  std::vector<std::vector<std::string>> column_names;
+  std::string new_name;
+  AlterColumnChange column_change;
+  PropertyList properties;
+  std::vector<std::string> property_keys;
+  bool if_exists = false;
+  QualifiedName new_table;
+};
+
+/// \brief CREATE NAMESPACE|SCHEMA|DATABASE [IF NOT EXISTS] name [COMMENT 'text']
+/// [LOCATION 'path'] [WITH (DBPROPERTIES|PROPERTIES) (...)].
+struct CreateNamespace {
+  QualifiedName name;
+  bool if_not_exists = false;
+  std::optional<std::string> comment;
+  std::optional<std::string> location;
+  PropertyList properties;
+};
+
+/// \brief DROP NAMESPACE|SCHEMA|DATABASE [IF EXISTS] name [RESTRICT|CASCADE].
+struct DropNamespace {
+  QualifiedName name;
+  bool if_exists = false;
+  bool cascade = false;
+};
+
+/// \brief ALTER NAMESPACE|SCHEMA|DATABASE name SET (DBPROPERTIES|PROPERTIES) (...) or
+/// SET LOCATION 'path'.
+struct AlterNamespace {
+  QualifiedName name;
+  PropertyList properties;
+  std::optional<std::string> location;
+};
+
+/// \brief SHOW CREATE TABLE name [AS SERDE].
+struct ShowCreateTable {
+  QualifiedName name;
+  bool as_serde = false;
+};
+
+/// \brief SHOW TBLPROPERTIES name [(key)].
+struct ShowTblProperties {
+  QualifiedName name;
+  std::optional<std::string> key;
+};
+
+/// \brief One `column [= value]` of a PARTITION (...) spec; no value means a dynamic partition
+/// column.
+struct PartitionSpecItem {
+  SourcePosition pos;
+  std::string column;
+  ExprPtr value;
+};
+
+/// \brief INSERT INTO [TABLE] name [PARTITION (...)] [(columns) | BY NAME] query, and
+/// INSERT OVERWRITE [TABLE] name [PARTITION (...) [IF NOT EXISTS]] [(columns) | BY NAME] query.
+/// The query is any query, VALUES included. `name` may be a path table (`parquet`.`/dir`).
+struct Insert {
+  QualifiedName table;
+  bool overwrite = false;
+  std::vector<PartitionSpecItem> partition_spec;
+  bool if_not_exists = false;
+  std::vector<std::string> columns;  // the column list, when written
+  bool by_name = false;
+  std::unique_ptr<SelectStatement> query;
+};
+
+/// \brief TRUNCATE TABLE name [PARTITION (...)].
+struct TruncateTable {
+  QualifiedName name;
+  std::vector<PartitionSpecItem> partition_spec;
+};
+
+}  // namespace parley::sql
