@@ -1,5 +1,6 @@
 // The parser's entry points, token handling, names and statements; queries are in
-// parser_query.cc and parser_from.cc, expressions in parser_expression.cc.
+// parser_query.cc and parser_from.cc, expressions in parser_expression.cc, table and namespace
+// DDL in parser_ddl.cc, INSERT and TRUNCATE in parser_insert.cc.
 //
 // Statements are recognised by their first keyword; queries (parser_query.cc) by SELECT, WITH,
 // VALUES or '('. SET and RESET do not parse their arguments: like Spark's AstBuilder they take
@@ -182,6 +183,12 @@ Result<Statement> Parser::ParseStatement() {
   if (AcceptWord("SET")) return ParseSet(start);
   if (AcceptWord("RESET")) return ParseReset(start);
   if (AcceptWord("EXPLAIN")) return ParseExplain(start);
+  if (PeekWord("CREATE")) return ParseCreate(start);
+  if (PeekWord("REPLACE")) return ParseReplaceTable(start);
+  if (AcceptWord("DROP")) return ParseDrop(start);
+  if (AcceptWord("ALTER")) return ParseAlter(start);
+  if (AcceptWord("INSERT")) return ParseInsert(start);
+  if (AcceptWord("TRUNCATE")) return ParseTruncate(start);
   return Unexpected();
 }
 
@@ -193,6 +200,8 @@ Result<std::optional<std::string>> Parser::ParseOptionalPattern() {
 }
 
 Result<Statement> Parser::ParseShow(const Mark& start) {
+  if (AcceptWord("CREATE")) return ParseShowCreateTable(start);
+  if (AcceptWord("TBLPROPERTIES")) return ParseShowTblProperties(start);
   if (AcceptWord("CATALOGS")) {
     ShowCatalogs show;
     ARROW_ASSIGN_OR_RAISE(show.pattern, ParseOptionalPattern());

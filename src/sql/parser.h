@@ -2,15 +2,17 @@
 //
 // A hand-written recursive-descent parser over the tokens of sql/lexer.h, following the shape and
 // operator precedence of Spark's SqlBaseParser.g4 (non-ANSI mode, where most keywords may be used
-// as identifiers). It reads the commands of sql/ast.h and Spark's query grammar: WITH, UNION /
-// INTERSECT / EXCEPT, VALUES, SELECT with joins, subqueries, table functions, TABLESAMPLE,
-// GROUP BY (grouping sets, ROLLUP, CUBE, ALL), HAVING and WINDOW, and ORDER BY / LIMIT /
-// OFFSET; in expressions, aggregate and window calls, subqueries, INTERVAL, EXTRACT and `::`. Errors are PARSE_SYNTAX_ERROR statuses whose message names the offending
-// token and shows its line with a caret; the semantic checks Spark makes while building its
-// tree report Spark's conditions instead (UNSUPPORTED_DATATYPE, DATATYPE_MISSING_SIZE,
-// INVALID_ESC, INVALID_PROPERTY_KEY, DUPLICATED_CTE_NAMES, MIXED_INTERVAL_UNITS,
-// UNSUPPORTED_FEATURE.NATURAL_CROSS_JOIN, ...). All functions are pure and safe to call from any
-// thread.
+// as identifiers). It reads the commands of sql/ast.h, the table and namespace DDL, INSERT and
+// TRUNCATE of sql/ast_write.h, and Spark's query grammar: WITH, UNION / INTERSECT / EXCEPT,
+// VALUES, SELECT with joins, subqueries, table functions, TABLESAMPLE, GROUP BY (grouping sets,
+// ROLLUP, CUBE, ALL), HAVING and WINDOW, and ORDER BY / LIMIT / OFFSET; in expressions,
+// aggregate and window calls, subqueries, INTERVAL, EXTRACT and `::`. Errors are
+// PARSE_SYNTAX_ERROR statuses whose message names the offending token and shows its line with a
+// caret; the semantic checks Spark makes while building its tree report Spark's conditions
+// instead (UNSUPPORTED_DATATYPE, DATATYPE_MISSING_SIZE, INVALID_ESC, INVALID_PROPERTY_KEY,
+// DUPLICATED_CTE_NAMES, MIXED_INTERVAL_UNITS, UNSUPPORTED_FEATURE.NATURAL_CROSS_JOIN,
+// DUPLICATE_CLAUSES, DUPLICATE_KEY, _LEGACY_ERROR_TEMP_0035 "Operation not allowed", ...). All
+// functions are pure and safe to call from any thread.
 #pragma once
 
 #include <string_view>

@@ -1,6 +1,7 @@
 // The recursive-descent parser's state and grammar productions, shared by parser.cc (tokens,
 // names and statements), parser_query.cc (queries, GROUP BY, windows), parser_from.cc (the FROM
-// clause) and parser_expression.cc (expressions and types). Not installed.
+// clause), parser_expression.cc (expressions and types), parser_ddl.cc (table and namespace DDL)
+// and parser_insert.cc (INSERT, TRUNCATE and partition specs). Not installed.
 #pragma once
 
 #include <optional>
@@ -85,6 +86,75 @@ class Parser {
   Result<std::string_view> TakeRawRemainder(Token* first);
   // Validate and unquote a SET/RESET key written at `at`.
   Result<std::string> ConfigKey(std::string_view raw, const Token& at) const;
+
+  // ---- Table and namespace DDL (parser_ddl.cc) ----
+  // Whether a property list must give every key a value (TBLPROPERTIES, OPTIONS, namespace
+  // properties) or must give none (UNSET TBLPROPERTIES).
+  enum class PropertyValues { kRequired, kForbidden };
+  // CREATE ...: a table (also OR REPLACE, TEMPORARY, EXTERNAL) or a namespace. Consumes
+  // CREATE itself, which Spark's errors about the whole statement point at.
+  Result<Statement> ParseCreate(const Mark& start);
+  // REPLACE TABLE ..., consuming REPLACE.
+  Result<Statement> ParseReplaceTable(const Mark& start);
+  // The rest of CREATE|REPLACE TABLE after TABLE [IF NOT EXISTS], completing `table`, whose
+  // header flags are set. `first` is the statement's first token. CREATE TEMPORARY TABLE
+  // (`temporary`) is rejected once the whole statement has parsed, as Spark does after its
+  // syntax checks, and so is a CTAS with a schema.
+  Result<Statement> ParseCreateTable(const Mark& start, const Token& first, CreateTable table,
+                                     bool temporary);
+  // The clauses after a CREATE TABLE column list, in any order, each at most once.
+  Status ParseCreateTableClauses(CreateTable* table);
+  // PARTITIONED BY's '(' item, ... ')' after BY.
+  Status ParsePartitioning(CreateTable* table);
+  // A partition transform `name(argument, ...)`, whose arguments are columns or constants.
+  Result<ExprPtr> ParseTransform();
+  // Whether a constant starts here, and the constant of a partition spec or transform: a
+  // literal, a signed number or an INTERVAL.
+  bool PeekConstant() const;
+  Result<ExprPtr> ParseConstant();
+  // `name type` then NOT NULL, DEFAULT expr and COMMENT 'text' in any order, each at most once;
+  // with `in_alter` (ALTER TABLE ADD COLUMN) the name may be nested (`a.b`) and FIRST or
+  // AFTER column may be among them.
+  Result<ColumnDefinition> ParseColumnDefinition(bool in_alter);
+  // column definition, ...
+  Result<std::vector<ColumnDefinition>> ParseColumnDefinitions(bool in_alter);
+  // DEFAULT's expression, with its source text, after DEFAULT.
+  Status ParseDefault(ExprPtr* value, std::string* text);
+  // CREATE NAMESPACE|SCHEMA|DATABASE after the keyword.
+  Result<Statement> ParseCreateNamespace(const Mark& start);
+  // DROP TABLE or DROP NAMESPACE|SCHEMA|DATABASE, after DROP.
+  Result<Statement> ParseDrop(const Mark& start);
+  // ALTER TABLE or ALTER NAMESPACE|SCHEMA|DATABASE, after ALTER.
+  Result<Statement> ParseAlter(const Mark& start);
+  // The action of ALTER TABLE, after the table's name.
+  Status ParseAlterTableAction(AlterTable* alter);
+  // The action of ALTER TABLE t ALTER|CHANGE [COLUMN] c, after the column's name.
+  Status ParseAlterColumnAction(AlterColumnChange* change);
+  // SHOW CREATE TABLE after CREATE, and SHOW TBLPROPERTIES after TBLPROPERTIES.
+  Result<Statement> ParseShowCreateTable(const Mark& start);
+  Result<Statement> ParseShowTblProperties(const Mark& start);
+  // '(' key [=] [value], ... ')' with Spark's checks on values per `values` and on duplicate
+  // keys.
+  Result<PropertyList> ParsePropertyList(PropertyValues values);
+  // A property key: a string literal or a dotted identifier, unquoted.
+  Result<std::string> ParsePropertyKey();
+  // A string literal's value.
+  Result<std::string> ParseStringLiteral();
+  // IF EXISTS and IF NOT EXISTS, consumed only when all their words are there.
+  bool AcceptIfExists();
+  bool AcceptIfNotExists();
+  // The DUPLICATE_CLAUSES error for the clause `name` written again at `keyword`, when `seen`.
+  Status CheckNotSeen(bool seen, const Token& keyword, std::string_view name) const;
+  // Spark's DUPLICATE_KEY error for a property or partition `key` written again at `at`.
+  Status DuplicateKeyError(std::string_view key, const Token& at) const;
+
+  // ---- INSERT and TRUNCATE (parser_insert.cc) ----
+  // INSERT INTO|OVERWRITE ..., after INSERT.
+  Result<Statement> ParseInsert(const Mark& start);
+  // TRUNCATE TABLE ..., after TRUNCATE.
+  Result<Statement> ParseTruncate(const Mark& start);
+  // PARTITION '(' column [= constant], ... ')', after PARTITION.
+  Result<std::vector<PartitionSpecItem>> ParsePartitionSpec();
 
   // ---- Speculation and errors (ErrorAt is in parser.cc) ----
   // Where the parser is; restoring it rewinds to there.
