@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "memory_alter_internal.h"
 #include "names_internal.h"
 #include "parley/connector/status.h"
 
@@ -125,8 +126,7 @@ Result<bool> MemoryCatalog::TableExists(const Identifier& ident) {
   return tables_.count({PathKey(ident.namespace_path), ToLowerAscii(ident.name)}) > 0;
 }
 
-Result<std::shared_ptr<Table>> MemoryCatalog::CreateTable(const Identifier& ident,
-                                                          const TableInfo& info) {
+Status MemoryCatalog::CheckTableInfoLocked(const Identifier& ident, const TableInfo& info) const {
   ARROW_RETURN_NOT_OK(CheckNames(ident.namespace_path));
   ARROW_RETURN_NOT_OK(CheckNames({ident.name}));
   std::vector<std::string> seen;
@@ -140,16 +140,121 @@ Result<std::shared_ptr<Table>> MemoryCatalog::CreateTable(const Identifier& iden
     }
     seen.push_back(std::move(key));
   }
+  if (namespaces_.count(PathKey(ident.namespace_path)) == 0) {
+    return SchemaNotFound(ident.namespace_path);
+  }
+  return Status::OK();
+}
 
+Result<std::shared_ptr<Table>> MemoryCatalog::CreateTable(const Identifier& ident,
+                                                          const TableInfo& info) {
   std::lock_guard<std::mutex> lock(mutex_);
+  ARROW_RETURN_NOT_OK(CheckTableInfoLocked(ident, info));
   auto ns = namespaces_.find(PathKey(ident.namespace_path));
-  if (ns == namespaces_.end()) return SchemaNotFound(ident.namespace_path);
   TableKey key{ns->first, ToLowerAscii(ident.name)};
   if (tables_.count(key) > 0) return TableAlreadyExists(ident);
   Identifier stored{ns->second.path, ident.name};
   auto table = std::make_shared<MemoryTable>(DisplayNameLocked(stored), info);
   tables_.emplace(std::move(key), TableEntry{std::move(stored), table});
   return table;
+}
+
+Result<std::shared_ptr<Table>> MemoryCatalog::AlterTable(const Identifier& ident,
+                                                         const std::vector<TableChange>& changes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = tables_.find({PathKey(ident.namespace_path), ToLowerAscii(ident.name)});
+  if (it == tables_.end()) return TableNotFound(ident);
+  ARROW_ASSIGN_OR_RAISE(auto altered, AlterMemoryTable(*it->second.table, changes));
+  auto table = std::make_shared<MemoryTable>(it->second.table->name(), std::move(altered.info));
+  ARROW_RETURN_NOT_OK(table->ReplaceData(altered.data));
+  it->second.table = table;
+  return table;
+}
+
+Result<bool> MemoryCatalog::PurgeTable(const Identifier& ident) { return DropTable(ident); }
+
+// ---- Staged tables (atomic CTAS / RTAS)
+
+/// A table staged by MemoryCatalog::Stage*: reads and writes go to a MemoryTable outside the
+/// catalog until CommitStagedChanges puts it in place.
+class MemoryStagedTable : public StagedTable, public SupportsRead, public SupportsWrite {
+ public:
+  MemoryStagedTable(MemoryCatalog* catalog, Identifier ident, TableInfo info,
+                    std::shared_ptr<MemoryTable> table, MemoryCatalog::StageKind kind)
+      : catalog_(catalog),
+        ident_(std::move(ident)),
+        info_(std::move(info)),
+        table_(std::move(table)),
+        kind_(kind) {}
+
+  std::string name() const override { return table_->name(); }
+  std::vector<Column> columns() const override { return table_->columns(); }
+  std::vector<std::shared_ptr<Transform>> partitioning() const override {
+    return table_->partitioning();
+  }
+  std::map<std::string, std::string> properties() const override { return table_->properties(); }
+  std::set<TableCapability> capabilities() const override { return table_->capabilities(); }
+
+  Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) override {
+    return table_->NewScanBuilder(options);
+  }
+  Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) override {
+    return table_->NewWriteBuilder(info);
+  }
+
+  Status CommitStagedChanges() override {
+    return catalog_->PublishStaged(ident_, info_, table_, kind_);
+  }
+  Status AbortStagedChanges() override { return Status::OK(); }
+
+ private:
+  MemoryCatalog* catalog_;
+  Identifier ident_;
+  TableInfo info_;
+  std::shared_ptr<MemoryTable> table_;
+  MemoryCatalog::StageKind kind_;
+};
+
+Result<std::shared_ptr<StagedTable>> MemoryCatalog::Stage(const Identifier& ident,
+                                                          const TableInfo& info, StageKind kind) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ARROW_RETURN_NOT_OK(CheckTableInfoLocked(ident, info));
+  auto ns = namespaces_.find(PathKey(ident.namespace_path));
+  bool exists = tables_.count({ns->first, ToLowerAscii(ident.name)}) > 0;
+  if (kind == StageKind::kCreate && exists) return TableAlreadyExists(ident);
+  if (kind == StageKind::kReplace && !exists) return TableNotFound(ident);
+  Identifier stored{ns->second.path, ident.name};
+  auto table = std::make_shared<MemoryTable>(DisplayNameLocked(stored), info);
+  return std::make_shared<MemoryStagedTable>(this, std::move(stored), info, std::move(table),
+                                             kind);
+}
+
+Result<std::shared_ptr<StagedTable>> MemoryCatalog::StageCreate(const Identifier& ident,
+                                                                const TableInfo& info) {
+  return Stage(ident, info, StageKind::kCreate);
+}
+
+Result<std::shared_ptr<StagedTable>> MemoryCatalog::StageReplace(const Identifier& ident,
+                                                                 const TableInfo& info) {
+  return Stage(ident, info, StageKind::kReplace);
+}
+
+Result<std::shared_ptr<StagedTable>> MemoryCatalog::StageCreateOrReplace(const Identifier& ident,
+                                                                         const TableInfo& info) {
+  return Stage(ident, info, StageKind::kCreateOrReplace);
+}
+
+Status MemoryCatalog::PublishStaged(const Identifier& ident, const TableInfo& info,
+                                    const std::shared_ptr<MemoryTable>& staged, StageKind kind) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ARROW_RETURN_NOT_OK(CheckTableInfoLocked(ident, info));
+  auto ns = namespaces_.find(PathKey(ident.namespace_path));
+  TableKey key{ns->first, ToLowerAscii(ident.name)};
+  bool exists = tables_.count(key) > 0;
+  if (kind == StageKind::kCreate && exists) return TableAlreadyExists(ident);
+  if (kind == StageKind::kReplace && !exists) return TableNotFound(ident);
+  tables_.insert_or_assign(std::move(key), TableEntry{ident, staged});
+  return Status::OK();
 }
 
 Result<bool> MemoryCatalog::DropTable(const Identifier& ident) {
@@ -263,6 +368,21 @@ Result<std::map<std::string, std::string>> MemoryCatalog::LoadNamespaceMetadata(
   auto it = namespaces_.find(PathKey(namespace_path));
   if (it == namespaces_.end()) return SchemaNotFound(namespace_path);
   return it->second.metadata;
+}
+
+Status MemoryCatalog::AlterNamespace(const std::vector<std::string>& namespace_path,
+                                     const std::vector<NamespaceChange>& changes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = namespaces_.find(PathKey(namespace_path));
+  if (it == namespaces_.end()) return SchemaNotFound(namespace_path);
+  for (const auto& change : changes) {
+    if (change.remove) {
+      it->second.metadata.erase(change.key);
+    } else {
+      it->second.metadata[change.key] = change.value;
+    }
+  }
+  return Status::OK();
 }
 
 std::shared_ptr<CatalogPlugin> MakeMemoryCatalog() { return std::make_shared<MemoryCatalog>(); }

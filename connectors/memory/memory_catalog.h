@@ -45,7 +45,7 @@
 namespace parley::memory {
 
 /// \brief The `memory` catalog plugin. Construct, then call Initialize() before anything else.
-class MemoryCatalog : public TableCatalog, public SupportsNamespaces {
+class MemoryCatalog : public StagingTableCatalog, public SupportsNamespaces {
  public:
   /// \brief Record the catalog name and create the default namespace (see file comment for
   /// `default-namespace`). Other options are ignored.
@@ -71,6 +71,25 @@ class MemoryCatalog : public TableCatalog, public SupportsNamespaces {
   /// \brief Drop a table and its data; false when it did not exist. Scans already built keep
   /// reading their snapshot.
   Result<bool> DropTable(const Identifier& ident) override;
+  /// \brief The same as DropTable: the memory catalog keeps no trash.
+  Result<bool> PurgeTable(const Identifier& ident) override;
+  /// \brief Apply the changes to a copy of the table (see memory_alter_internal.h) and swap it
+  /// in when all applied. Scans already built keep reading the old data. Errors:
+  /// TABLE_OR_VIEW_NOT_FOUND and those of AlterMemoryTable.
+  Result<std::shared_ptr<Table>> AlterTable(const Identifier& ident,
+                                            const std::vector<TableChange>& changes) override;
+
+  /// \brief Staged CREATE/REPLACE: the staged table is a fresh MemoryTable outside the catalog
+  /// (it refers to the catalog, which must outlive it);
+  /// writes go into it and CommitStagedChanges() puts it in place in one step, checking again
+  /// that the name is free (create) or taken (replace). Errors as CreateTable, plus
+  /// TABLE_OR_VIEW_NOT_FOUND for StageReplace.
+  Result<std::shared_ptr<StagedTable>> StageCreate(const Identifier& ident,
+                                                   const TableInfo& info) override;
+  Result<std::shared_ptr<StagedTable>> StageReplace(const Identifier& ident,
+                                                    const TableInfo& info) override;
+  Result<std::shared_ptr<StagedTable>> StageCreateOrReplace(const Identifier& ident,
+                                                            const TableInfo& info) override;
   /// \brief Move a table (with its data) to another name, possibly in another namespace.
   /// Errors: TABLE_OR_VIEW_NOT_FOUND for `from`, SCHEMA_NOT_FOUND for the target namespace,
   /// TABLE_OR_VIEW_ALREADY_EXISTS for `to`.
@@ -98,6 +117,9 @@ class MemoryCatalog : public TableCatalog, public SupportsNamespaces {
   /// implicitly). Errors: SCHEMA_NOT_FOUND.
   Result<std::map<std::string, std::string>> LoadNamespaceMetadata(
       const std::vector<std::string>& namespace_path) override;
+  /// \brief Set or remove metadata properties. Errors: SCHEMA_NOT_FOUND.
+  Status AlterNamespace(const std::vector<std::string>& namespace_path,
+                        const std::vector<NamespaceChange>& changes) override;
 
   /// \brief Append rows to a table; see MemoryTable::AppendData for the checks.
   /// Errors: TABLE_OR_VIEW_NOT_FOUND, INCOMPATIBLE_DATA_FOR_TABLE.*.
@@ -105,6 +127,17 @@ class MemoryCatalog : public TableCatalog, public SupportsNamespaces {
   Status AppendData(const Identifier& ident, const std::shared_ptr<arrow::Table>& data);
 
  private:
+  friend class MemoryStagedTable;
+  enum class StageKind { kCreate, kReplace, kCreateOrReplace };
+
+  Result<std::shared_ptr<StagedTable>> Stage(const Identifier& ident, const TableInfo& info,
+                                             StageKind kind);
+  // Put a staged table in place under `ident`, re-checking the rule of `kind`.
+  Status PublishStaged(const Identifier& ident, const TableInfo& info,
+                       const std::shared_ptr<MemoryTable>& staged, StageKind kind);
+  // Check a table definition and the target namespace. REQUIRES: mutex_ held.
+  Status CheckTableInfoLocked(const Identifier& ident, const TableInfo& info) const;
+
   struct NamespaceEntry {
     std::vector<std::string> path;  // as created
     std::map<std::string, std::string> metadata;

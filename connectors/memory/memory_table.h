@@ -25,14 +25,20 @@
 #include "parley/connector/read.h"
 #include "parley/connector/table.h"
 #include "parley/connector/types.h"
+#include "parley/connector/write.h"
 
 namespace parley::memory {
 
 class MemoryCatalog;
+struct MemoryWriteMode;
 
-/// \brief A readable in-memory table: capabilities {BATCH_READ}, column pruning pushdown.
+/// \brief An in-memory table: reads with column pruning pushdown; transactional writes (append,
+/// truncate, overwrite by equality predicates, dynamic partition overwrite) whose rows appear
+/// at BatchWrite::Commit in one step; TRUNCATE TABLE.
 class MemoryTable : public Table,
                     public SupportsRead,
+                    public SupportsWrite,
+                    public TruncatableTable,
                     public std::enable_shared_from_this<MemoryTable> {
  public:
   /// \brief Create an empty table. `name` is the display name returned by name().
@@ -45,12 +51,29 @@ class MemoryTable : public Table,
   std::vector<Column> columns() const override;
   std::vector<std::shared_ptr<Transform>> partitioning() const override;
   std::map<std::string, std::string> properties() const override;
-  /// \brief Returns {BATCH_READ}.
+  /// \brief BATCH_READ, BATCH_WRITE, TRUNCATE, OVERWRITE_BY_FILTER and OVERWRITE_DYNAMIC.
   std::set<TableCapability> capabilities() const override;
 
   /// \brief Return a builder that supports SupportsPushDownRequiredColumns (and no filter
   /// pushdown). `options` are accepted and ignored: the memory source has no read options.
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) override;
+
+  /// \brief A builder whose writers stage rows until BatchWrite::Commit; see
+  /// memory_write_internal.h. Writers expect batches with exactly the table's column types.
+  Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) override;
+
+  /// \brief Remove every row; always true.
+  Result<bool> TruncateTable() override;
+
+  /// \brief Whether the overwrite predicates are a conjunction the table can evaluate:
+  /// ALWAYS_TRUE, `column = literal`, `column <=> literal` and `column IS NULL`, on top-level
+  /// columns.
+  bool CanEvaluate(const std::vector<PredicatePtr>& predicates) const;
+
+  /// \brief Apply a committed write in one step: drop the rows `mode` replaces, then add
+  /// `batches` (each with exactly the table's schema).
+  Status CommitWrite(const MemoryWriteMode& mode,
+                     std::vector<std::shared_ptr<arrow::RecordBatch>> batches);
 
   /// \brief Append the rows of `data` after the existing rows. Each record batch of `data`
   /// (as cut by arrow::TableBatchReader) becomes one stored batch, and thus one input partition

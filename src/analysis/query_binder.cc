@@ -451,7 +451,68 @@ Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
   return std::make_pair(std::move(resolved), std::move(table).ValueUnsafe());
 }
 
+// VALUES (...), (...) [AS alias (names)]: every row has as many values as the first; a column's
+// type is the common type of its values (Spark's inline-table widening), each value cast to it.
+Result<PlanNodePtr> BindValues(const sql::SelectStatement& select) {
+  const auto& rows = select.values.rows;
+  if (!select.with.empty() || !select.order_by.empty() || select.limit || select.offset) {
+    return AnalysisError("UNSUPPORTED_FEATURE.QUERY_SHAPE",
+                         "WITH, ORDER BY, LIMIT or OFFSET on a VALUES query is not supported yet.",
+                         select.pos);
+  }
+  const size_t width = rows.empty() ? 0 : rows[0].size();
+  std::vector<std::vector<BoundExprPtr>> bound;
+  std::vector<std::shared_ptr<arrow::DataType>> types(width, arrow::null());
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].size() != width) {
+      return AnalysisError("INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH",
+                           fmt::format("Invalid inline table. Inline table expected {} columns "
+                                       "but found {} columns in row {}.",
+                                       width, rows[r].size(), r),
+                           select.values.pos);
+    }
+    std::vector<BoundExprPtr> row;
+    for (size_t c = 0; c < width; ++c) {
+      const sql::Expr& expr = *rows[r][c];
+      ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(expr, Scope{}));
+      auto common = CommonType(types[c], value->type);
+      if (common == nullptr) {
+        return AnalysisError("INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE",
+                             fmt::format("Invalid inline table. Found incompatible types in the "
+                                         "column `col{}` for inline table.",
+                                         c + 1),
+                             expr.pos);
+      }
+      types[c] = common;
+      row.push_back(std::move(value));
+    }
+    bound.push_back(std::move(row));
+  }
+  const auto& names = select.values.column_aliases;
+  if (!names.empty() && names.size() != width) {
+    return AnalysisError("ASSIGNMENT_ARITY_MISMATCH",
+                         fmt::format("The number of columns or variables assigned or aliased: {} "
+                                     "does not match the number of source tuples: {}.",
+                                     names.size(), width),
+                         select.values.pos);
+  }
+  auto node = std::make_shared<PlanNode>();
+  node->kind = PlanNode::Kind::kValues;
+  for (size_t c = 0; c < width; ++c) {
+    bool nullable = false;
+    for (auto& row : bound) {
+      row[c] = CastTo(row[c], types[c]);
+      if (row[c]->kind != BoundExpr::Kind::kLiteral || !row[c]->literal->is_valid) nullable = true;
+    }
+    std::string display = names.empty() ? fmt::format("col{}", c + 1) : names[c];
+    node->output.push_back({fmt::format("_v{}", c), display, types[c], nullable});
+  }
+  node->values = std::move(bound);
+  return node;
+}
+
 Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs) {
+  if (select.kind == sql::QueryKind::kValues) return BindValues(select);
   return SelectBinder(select, catalogs).Bind();
 }
 

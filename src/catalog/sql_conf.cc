@@ -18,7 +18,24 @@ const std::vector<ConfEntry>& KnownEntries() {
       {kVerifyPushdownKey, "false",
        "Re-check on the rows a source returns every predicate and limit it accepted exactly."},
       {kRoundTripTasksKey, "false",
-       "Round-trip every input partition and reader factory through bytes before use."},
+       "Round-trip every input partition, reader factory, writer factory and commit message "
+       "through bytes before use."},
+      {kPartitionOverwriteModeKey, "static",
+       "INSERT OVERWRITE of a partitioned table: static replaces the partitions the PARTITION "
+       "clause names (all when none), dynamic only those the written rows fall into."},
+      {kTaskMaxFailuresKey, "4", "Attempts of a write task before the write fails."},
+      {kSpeculationKey, "false", "Launch duplicate attempts of slow write tasks."},
+      {kSpeculationMultiplierKey, "1.5",
+       "How many times slower than the median finished task a task must be to be duplicated."},
+      {kSpeculationQuantileKey, "0.75",
+       "The fraction of tasks that must finish before speculation starts."},
+      {kSpeculationMinRuntimeKey, "100ms", "The shortest runtime that can be speculated."},
+      {kWriteRowsPerTaskKey, "1048576",
+       "Rows per write task when the write asks for no particular layout."},
+      {kDuplicateWriteTasksKey, "false",
+       "Test mode: run two attempts of every write task, racing for the commit."},
+      {kFaultInjectionKey, "",
+       "Test mode: fault points to arm, <point>[@<partition>][#<attempt>][:fail|:kill],..."},
   };
   return kEntries;
 }

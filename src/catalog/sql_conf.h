@@ -53,5 +53,14 @@ inline constexpr const char* kCatalogKeyPrefix = "spark.sql.catalog.";
 inline constexpr const char* kRoundTripTasksKey = "parley.test.roundTripTasks";
 inline constexpr const char* kVerifyPushdownKey = "parley.verifyPushdown";
 inline constexpr const char* kSessionCatalogName = "spark_catalog";
+inline constexpr const char* kPartitionOverwriteModeKey = "spark.sql.sources.partitionOverwriteMode";
+inline constexpr const char* kTaskMaxFailuresKey = "spark.task.maxFailures";
+inline constexpr const char* kSpeculationKey = "spark.speculation";
+inline constexpr const char* kSpeculationMultiplierKey = "spark.speculation.multiplier";
+inline constexpr const char* kSpeculationQuantileKey = "spark.speculation.quantile";
+inline constexpr const char* kSpeculationMinRuntimeKey = "spark.speculation.minTaskRuntime";
+inline constexpr const char* kWriteRowsPerTaskKey = "parley.write.rowsPerTask";
+inline constexpr const char* kDuplicateWriteTasksKey = "parley.test.duplicateWriteTasks";
+inline constexpr const char* kFaultInjectionKey = "parley.test.faultInjection";
 
 }  // namespace parley

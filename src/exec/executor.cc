@@ -10,6 +10,7 @@
 #include "arrow/acero/exec_plan.h"
 #include "arrow/acero/options.h"
 #include "arrow/array/builder_primitive.h"
+#include "arrow/array/util.h"
 #include "arrow/compute/api.h"
 #include "arrow/compute/initialize.h"
 #include "arrow/table.h"
@@ -78,6 +79,8 @@ class Lowering {
             arrow::schema({arrow::field("__one_row", arrow::int32())}), {column});
         return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
       }
+      case PlanNode::Kind::kValues:
+        return LowerValues(*node);
       case PlanNode::Kind::kFilter: {
         ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         ARROW_ASSIGN_OR_RAISE(auto condition, LowerExpression(*node->condition));
@@ -122,6 +125,32 @@ class Lowering {
       }
     }
     return Status::Invalid("unknown plan node");
+  }
+
+  // Evaluate each VALUES row over one empty input row and stack the rows into a table.
+  Result<ac::Declaration> LowerValues(const PlanNode& node) {
+    auto schema = node.OutputSchema();
+    auto one_row = arrow::RecordBatch::Make(arrow::schema({}), 1, arrow::ArrayVector{});
+    std::vector<std::shared_ptr<arrow::RecordBatch>> rows;
+    for (const auto& row : node.values) {
+      arrow::ArrayVector columns;
+      for (const auto& value : row) {
+        ARROW_ASSIGN_OR_RAISE(auto expr, LowerExpression(*value));
+        ARROW_ASSIGN_OR_RAISE(expr, expr.Bind(*one_row->schema()));
+        auto datum = cp::ExecuteScalarExpression(expr, cp::ExecBatch(*one_row));
+        if (!datum.ok()) return ToSparkError(datum.status());
+        std::shared_ptr<arrow::Array> array;
+        if (datum->is_scalar()) {
+          ARROW_ASSIGN_OR_RAISE(array, arrow::MakeArrayFromScalar(*datum->scalar(), 1));
+        } else {
+          array = datum->make_array();
+        }
+        columns.push_back(std::move(array));
+      }
+      rows.push_back(arrow::RecordBatch::Make(schema, 1, std::move(columns)));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(schema, rows));
+    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
   }
 
   // Project keys and arguments to fields, aggregate with Arrow's (hash_)count/sum/mean/min/max,

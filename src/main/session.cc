@@ -19,6 +19,7 @@
 #include "connectors/memory/memory_catalog.h"
 #include "exec/executor.h"
 #include "exec/explain_analyze.h"
+#include "main/commands.h"
 #include "plan/explain.h"
 #include "plan/pushdown.h"
 #include "sql/parser.h"
@@ -144,10 +145,38 @@ class SessionImpl : public Session {
     return options;
   }
 
-  template <typename Node>
-  Result<std::shared_ptr<arrow::Table>> Run(const Node&, SourcePosition pos) {
-    return AnalysisError("UNSUPPORTED_FEATURE.STATEMENT", "This statement is not supported yet.",
-                         pos);
+  CommandContext Context() { return CommandContext{&catalogs_, &conf_}; }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::CreateTable& create, SourcePosition) {
+    return create.query ? RunCreateTableAsSelect(create, Context())
+                        : RunCreateTable(create, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DropTable& drop, SourcePosition) {
+    return RunDropTable(drop, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::AlterTable& alter, SourcePosition) {
+    return RunAlterTable(alter, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::CreateNamespace& create, SourcePosition) {
+    return RunCreateNamespace(create, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DropNamespace& drop, SourcePosition) {
+    return RunDropNamespace(drop, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::AlterNamespace& alter, SourcePosition) {
+    return RunAlterNamespace(alter, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowCreateTable& show, SourcePosition) {
+    return RunShowCreateTable(show, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowTblProperties& show, SourcePosition) {
+    return RunShowTblProperties(show, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::Insert& insert, SourcePosition) {
+    return RunInsert(insert, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::TruncateTable& truncate, SourcePosition) {
+    return RunTruncateTable(truncate, Context());
   }
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::Explain& explain, SourcePosition pos) {

@@ -66,6 +66,8 @@ std::string InlineDetails(const PlanNode& node) {
       return "HashAggregate(keys=" + JoinNames(node.output) + ", functions=[])";
     case PlanNode::Kind::kOneRow:
       return "OneRowRelation";
+    case PlanNode::Kind::kValues:
+      return fmt::format("LocalTableScan {}, {} rows", JoinNames(node.output), node.values.size());
     case PlanNode::Kind::kAggregate: {
       std::vector<std::string> keys;
       for (const auto& key : node.group_keys) keys.push_back(key->ToString());

@@ -9,6 +9,7 @@ std::string PlanNode::OperatorName() const {
   switch (kind) {
     case Kind::kScan: return "BatchScan";
     case Kind::kOneRow: return "OneRowRelation";
+    case Kind::kValues: return "LocalTableScan";
     case Kind::kFilter: return "Filter";
     case Kind::kProject: return "Project";
     case Kind::kDistinct: return "HashAggregate";

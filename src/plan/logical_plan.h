@@ -82,6 +82,7 @@ struct PlanNode {
   enum class Kind {
     kScan,     // a connector table read
     kOneRow,   // the single empty row under SELECT without FROM
+    kValues,   // values: an inline table (VALUES), one expression per output field per row
     kFilter,   // condition
     kProject,  // exprs, one per output field
     kDistinct, // removes duplicate rows
@@ -98,6 +99,8 @@ struct PlanNode {
   ResolvedName table_name;
   std::shared_ptr<Table> table;
   std::shared_ptr<ScanNegotiation> negotiation;
+  // kValues: rows of constant expressions, each already cast to its output field's type
+  std::vector<std::vector<BoundExprPtr>> values;
   // kFilter
   BoundExprPtr condition;
   // kProject

@@ -391,6 +391,7 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
     case PlanNode::Kind::kScan:
       return PruneAndBuild(node.get(), required);
     case PlanNode::Kind::kOneRow:
+    case PlanNode::Kind::kValues:
       return Status::OK();
     case PlanNode::Kind::kFilter: {
       std::vector<std::string> child_required = required;

@@ -1,0 +1,315 @@
+// WriteBinder: INSERT into a WritePlan, with Spark's ANSI store-assignment rules.
+#include "analysis/write_binder.h"
+
+#include <fmt/format.h>
+
+#include "analysis/analysis_error.h"
+#include "analysis/expression_binder.h"
+#include "analysis/query_binder.h"
+#include "analysis/types.h"
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+#include "plan/predicate_translation.h"
+#include "sql/parser.h"
+
+namespace parley {
+namespace {
+
+bool IsDatetime(const arrow::DataType& type) {
+  return type.id() == arrow::Type::DATE32 || type.id() == arrow::Type::TIMESTAMP;
+}
+
+bool IsAtomic(const arrow::DataType& type) {
+  return !arrow::is_nested(type.id()) && type.id() != arrow::Type::NA;
+}
+
+// Spark's ANSI store assignment: which source types may be written into which column types.
+bool CanStoreAssign(const arrow::DataType& from, const arrow::DataType& to) {
+  if (from.Equals(to) || from.id() == arrow::Type::NA) return true;
+  if (IsNumeric(from) && IsNumeric(to)) return true;
+  if (IsStringLike(to) && IsAtomic(from)) return true;
+  if (IsDatetime(from) && IsDatetime(to)) return true;
+  return false;
+}
+
+bool EqualsIgnoreCase(const std::string& a, const std::string& b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(),
+                    [](char x, char y) { return ::tolower(x) == ::tolower(y); });
+}
+
+int FindColumn(const std::vector<Column>& columns, const std::string& name) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (EqualsIgnoreCase(columns[i].name, name)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Result<BoundExprPtr> StoreAssign(const BoundExprPtr& value, const Column& column,
+                                 const std::string& table_name, SourcePosition pos) {
+  if (!CanStoreAssign(*value->type, *column.type)) {
+    return AnalysisError(
+        "INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST",
+        fmt::format("Cannot write incompatible data for the table {}: Cannot safely cast {} "
+                    "\"{}\" to \"{}\".",
+                    table_name, QuoteIdentifier(column.name), SqlTypeName(*value->type),
+                    SqlTypeName(*column.type)),
+        pos);
+  }
+  return CastTo(value, column.type);
+}
+
+// The value of a column the query does not provide: its DEFAULT, else NULL.
+Result<BoundExprPtr> DefaultFor(const Column& column, const std::string& table_name,
+                                SourcePosition pos) {
+  if (!column.default_value) {
+    if (!column.nullable) {
+      return AnalysisError("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA",
+                           fmt::format("Cannot write incompatible data for the table {}: Cannot "
+                                       "find data for the output column {}.",
+                                       table_name, QuoteIdentifier(column.name)),
+                           pos);
+    }
+    return MakeBoundLiteral(arrow::MakeNullScalar(column.type));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto expr, sql::ParseExpression(*column.default_value));
+  ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(*expr, Scope{}));
+  return StoreAssign(value, column, table_name, pos);
+}
+
+PlanNodePtr MakeProject(const PlanNodePtr& input, const std::vector<Column>& columns,
+                        std::vector<BoundExprPtr> exprs) {
+  auto project = std::make_shared<PlanNode>();
+  project->kind = PlanNode::Kind::kProject;
+  project->children = {input};
+  for (size_t i = 0; i < columns.size(); ++i) {
+    project->output.push_back({fmt::format("_w{}", i), columns[i].name, columns[i].type,
+                               columns[i].nullable});
+  }
+  project->exprs = std::move(exprs);
+  return project;
+}
+
+Status ArityMismatch(bool too_many, const std::string& table_name, size_t table_columns,
+                     size_t data_columns, SourcePosition pos) {
+  return AnalysisError(
+      too_many ? "INSERT_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS"
+               : "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
+      fmt::format("Cannot write to {}, the reason is {} data columns: Table columns: {}, data "
+                  "columns: {}.",
+                  table_name, too_many ? "too many" : "not enough", table_columns, data_columns),
+      pos);
+}
+
+std::vector<std::string> PartitionColumns(const Table& table) {
+  std::vector<std::string> names;
+  for (const auto& transform : table.partitioning()) {
+    for (const auto& reference : transform->References()) {
+      names.push_back(reference->field_names().front());
+    }
+  }
+  return names;
+}
+
+Status MissingCapability(const ResolvedName& name, std::string_view operation,
+                         std::string_view capability, SourcePosition pos) {
+  return AnalysisError(
+      "UNSUPPORTED_FEATURE.TABLE_OPERATION",
+      fmt::format("The feature is not supported: Table {} does not support {} (capability {}). "
+                  "Please check the current catalog and namespace to make sure the qualified "
+                  "table name is expected, and also check the catalog implementation which is "
+                  "configured by \"spark.sql.catalog.{}\".",
+                  name.ToString(), operation, capability,
+                  name.catalog ? name.catalog->name() : "<path>"),
+      pos);
+}
+
+// Resolve the INSERT target. A path table whose directory holds nothing yet takes the schema of
+// the rows written into it, when its provider accepts an external schema.
+Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTarget(const sql::Insert& insert,
+                                                                   const PlanNodePtr& query,
+                                                                   CatalogManager* catalogs) {
+  auto loaded = LoadTableForName(insert.table, catalogs);
+  if (loaded.ok()) return loaded;
+  auto provider = catalogs->PathProvider(insert.table.parts);
+  if (provider == nullptr || !provider->SupportsExternalMetadata()) return loaded.status();
+  std::vector<Column> columns;
+  for (const auto& field : query->output) columns.push_back({field.display, field.type, true, "", std::nullopt});
+  Options options{{"path", insert.table.parts[1]}};
+  auto table = provider->GetTable(ColumnsToSchema(columns), options);
+  if (!table.ok()) return loaded.status();
+  return std::make_pair(
+      ResolvedName{nullptr, Identifier{{insert.table.parts[0]}, insert.table.parts[1]}},
+      std::move(table).ValueUnsafe());
+}
+
+}  // namespace
+
+Status CheckWriteCapabilities(const ResolvedName& name, const Table& table, WritePlan::Mode mode,
+                              SourcePosition pos) {
+  const auto capabilities = table.capabilities();
+  auto has = [&](TableCapability capability) { return capabilities.count(capability) > 0; };
+  if (!has(TableCapability::kBatchWrite) || dynamic_cast<const SupportsWrite*>(&table) == nullptr) {
+    return MissingCapability(name, "batch write", "BATCH_WRITE", pos);
+  }
+  switch (mode) {
+    case WritePlan::Mode::kAppend:
+      return Status::OK();
+    case WritePlan::Mode::kTruncate:
+      if (has(TableCapability::kTruncate) || has(TableCapability::kOverwriteByFilter)) {
+        return Status::OK();
+      }
+      return MissingCapability(name, "overwrite of all rows", "TRUNCATE", pos);
+    case WritePlan::Mode::kOverwriteByFilter:
+      if (has(TableCapability::kOverwriteByFilter)) return Status::OK();
+      return MissingCapability(name, "overwrite by filter", "OVERWRITE_BY_FILTER", pos);
+    case WritePlan::Mode::kOverwriteDynamic:
+      if (has(TableCapability::kOverwriteDynamic)) return Status::OK();
+      return MissingCapability(name, "dynamic partition overwrite", "OVERWRITE_DYNAMIC", pos);
+  }
+  return Status::OK();
+}
+
+Result<PlanNodePtr> ShapeForTable(const PlanNodePtr& query, const std::vector<Column>& columns,
+                                  const std::string& table_name, SourcePosition pos) {
+  if (query->output.size() != columns.size()) {
+    return ArityMismatch(query->output.size() > columns.size(), table_name, columns.size(),
+                         query->output.size(), pos);
+  }
+  std::vector<BoundExprPtr> exprs;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const auto& field = query->output[i];
+    ARROW_ASSIGN_OR_RAISE(auto value,
+                          StoreAssign(MakeColumnRef(field.name, field.display, field.type),
+                                      columns[i], table_name, pos));
+    exprs.push_back(std::move(value));
+  }
+  return MakeProject(query, columns, std::move(exprs));
+}
+
+Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs,
+                             const SqlConf& conf) {
+  const SourcePosition pos = insert.table.pos;
+  ARROW_ASSIGN_OR_RAISE(auto query, BindSelect(*insert.query, catalogs));
+  ARROW_ASSIGN_OR_RAISE(auto target, LoadTarget(insert, query, catalogs));
+  WritePlan plan;
+  plan.target_name = target.first;
+  plan.table = target.second;
+  plan.columns = plan.table->columns();
+  const std::string table_name = plan.target_name.ToString();
+  const auto& columns = plan.columns;
+
+  // Static partition values, checked against the table's partition columns.
+  const auto partition_columns = PartitionColumns(*plan.table);
+  std::vector<BoundExprPtr> static_values(columns.size());
+  bool has_dynamic = false;
+  for (const auto& item : insert.partition_spec) {
+    bool is_partition = std::any_of(partition_columns.begin(), partition_columns.end(),
+                                    [&](const auto& name) { return EqualsIgnoreCase(name, item.column); });
+    int index = FindColumn(columns, item.column);
+    if (!is_partition || index < 0) {
+      return AnalysisError("NON_PARTITION_COLUMN",
+                           fmt::format("PARTITION clause cannot contain the non-partition column: "
+                                       "{}.",
+                                       QuoteIdentifier(item.column)),
+                           item.pos);
+    }
+    if (!item.value) {
+      has_dynamic = true;
+      continue;
+    }
+    ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(*item.value, Scope{}));
+    ARROW_ASSIGN_OR_RAISE(static_values[index], StoreAssign(value, columns[index], table_name,
+                                                            item.pos));
+  }
+
+  // Which table column each query column feeds.
+  std::vector<int> targets;
+  if (insert.by_name) {
+    for (const auto& field : query->output) {
+      int index = FindColumn(columns, field.display);
+      if (index < 0) {
+        return AnalysisError("INCOMPATIBLE_DATA_FOR_TABLE.EXTRA_COLUMNS",
+                             fmt::format("Cannot write incompatible data for the table {}: Cannot "
+                                         "write extra columns {}.",
+                                         table_name, QuoteIdentifier(field.display)),
+                             pos);
+      }
+      targets.push_back(index);
+    }
+  } else if (!insert.columns.empty()) {
+    for (const auto& name : insert.columns) {
+      int index = FindColumn(columns, name);
+      if (index < 0) {
+        return AnalysisError("UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                             fmt::format("A column, variable, or function parameter with name {} "
+                                         "cannot be resolved in the table {}.",
+                                         QuoteIdentifier(name), table_name),
+                             pos);
+      }
+      if (std::find(targets.begin(), targets.end(), index) != targets.end()) {
+        return AnalysisError("COLUMN_ALREADY_EXISTS",
+                             fmt::format("The column {} already exists.", QuoteIdentifier(name)),
+                             pos);
+      }
+      targets.push_back(index);
+    }
+    if (targets.size() != query->output.size()) {
+      return ArityMismatch(query->output.size() > targets.size(), table_name, targets.size(),
+                           query->output.size(), pos);
+    }
+  } else {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (!static_values[i]) targets.push_back(static_cast<int>(i));
+    }
+    if (targets.size() != query->output.size()) {
+      return ArityMismatch(query->output.size() > targets.size(), table_name, targets.size(),
+                           query->output.size(), pos);
+    }
+  }
+
+  std::vector<BoundExprPtr> exprs(columns.size());
+  for (size_t q = 0; q < targets.size(); ++q) {
+    const auto& field = query->output[q];
+    int index = targets[q];
+    if (static_values[index]) {
+      return AnalysisError("COLUMN_ALREADY_EXISTS",
+                           fmt::format("The column {} is given both a static PARTITION value and "
+                                       "a query column.",
+                                       QuoteIdentifier(columns[index].name)),
+                           pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(exprs[index],
+                          StoreAssign(MakeColumnRef(field.name, field.display, field.type),
+                                      columns[index], table_name, pos));
+  }
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (static_values[i]) {
+      exprs[i] = static_values[i];
+    } else if (!exprs[i]) {
+      ARROW_ASSIGN_OR_RAISE(exprs[i], DefaultFor(columns[i], table_name, pos));
+    }
+  }
+  plan.query = MakeProject(query, columns, std::move(exprs));
+
+  // The mode: how existing rows are treated.
+  if (insert.overwrite) {
+    bool dynamic = conf.Get(kPartitionOverwriteModeKey).value_or("static") == "dynamic";
+    bool any_static = std::any_of(static_values.begin(), static_values.end(),
+                                  [](const auto& value) { return value != nullptr; });
+    if (dynamic && !partition_columns.empty() && (has_dynamic || !any_static)) {
+      plan.mode = WritePlan::Mode::kOverwriteDynamic;
+    } else if (any_static) {
+      plan.mode = WritePlan::Mode::kOverwriteByFilter;
+      for (size_t i = 0; i < columns.size(); ++i) {
+        if (static_values[i]) plan.static_partition_values.emplace_back(columns[i].name, static_values[i]);
+      }
+    } else {
+      plan.mode = WritePlan::Mode::kTruncate;
+    }
+  }
+  ARROW_RETURN_NOT_OK(CheckWriteCapabilities(plan.target_name, *plan.table, plan.mode, pos));
+  return plan;
+}
+
+}  // namespace parley

@@ -1,0 +1,66 @@
+// The driver side of a batch write: runs one task attempt per input partition, lets the commit
+// coordinator pick the one attempt per partition that may commit, retries failed attempts,
+// optionally launches speculative duplicates of slow ones, then commits once or aborts
+// (parley/connector/write.h has the protocol this implements).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arrow/type_fwd.h"
+#include "parley/connector/status.h"
+#include "parley/connector/write.h"
+
+namespace parley {
+
+/// \brief How a write job runs its tasks.
+struct WriteJobOptions {
+  /// Attempts per partition before the write fails (spark.task.maxFailures).
+  int max_attempts = 4;
+  /// Launch a duplicate attempt of a task that runs much longer than the finished ones
+  /// (spark.speculation and its multiplier, quantile and minimum runtime).
+  bool speculation = false;
+  double speculation_multiplier = 1.5;
+  double speculation_quantile = 0.75;
+  int64_t speculation_min_ms = 100;
+  /// Test mode: also launch a duplicate of every task at once, so two attempts of each
+  /// partition race for the commit.
+  bool duplicate_every_task = false;
+  /// Round-trip the writer factory and each commit message through their bytes.
+  bool round_trip = false;
+};
+
+/// \brief What a finished write job did.
+struct WriteJobResult {
+  int64_t rows = 0;
+  int partitions = 0;
+  /// Every attempt launched, committed or not, and how many were denied the commit.
+  int attempts = 0;
+  int denied = 0;
+  double seconds = 0;
+  /// The write's declared custom metrics aggregated over the committed attempts.
+  std::vector<std::pair<std::string, std::string>> custom_metrics;
+};
+
+/// \brief The input rows of each write task, in partition order.
+using WritePartitions = std::vector<std::vector<std::shared_ptr<arrow::RecordBatch>>>;
+
+/// \brief Spread `data` over write tasks as `write` requires (RequiresDistributionAndOrdering:
+/// clustered by columns, ordered, a required task count, a sort within each task); otherwise
+/// tasks of at most `rows_per_task` rows. Always at least one partition.
+/// Errors: UNSUPPORTED_FEATURE.WRITE_DISTRIBUTION for requirements on expressions other than
+/// columns.
+Result<WritePartitions> PartitionForWrite(const std::shared_ptr<arrow::Table>& data,
+                                          const Write& write, int64_t rows_per_task);
+
+/// \brief Run the write: `Write::ToBatch()`, the tasks, then exactly one `BatchWrite::Commit`,
+/// or `Abort` (with null messages for partitions that never committed) when a partition failed
+/// `max_attempts` times, OnDataWriterCommit failed, or Commit itself failed. Returns the first
+/// error of the partition that failed for good.
+Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitions,
+                                   const WriteJobOptions& options);
+
+}  // namespace parley

@@ -1,0 +1,57 @@
+// The statements that change catalogs and data, run by the Session: table and namespace DDL,
+// SHOW CREATE TABLE / SHOW TBLPROPERTIES (ddl_commands.cc), and INSERT, CREATE/REPLACE TABLE AS
+// SELECT and TRUNCATE TABLE (write_commands.cc). Each returns its result as a table, empty for
+// the commands Spark prints nothing for.
+#pragma once
+
+#include <memory>
+
+#include "arrow/type_fwd.h"
+#include "catalog/catalog_manager.h"
+#include "catalog/sql_conf.h"
+#include "exec/write_runner.h"
+#include "sql/ast.h"
+
+namespace parley {
+
+/// \brief What a command needs from its session.
+struct CommandContext {
+  CatalogManager* catalogs;
+  const SqlConf* conf;
+};
+
+using CommandResult = Result<std::shared_ptr<arrow::Table>>;
+
+/// \brief CREATE TABLE without a query (with a query: RunCreateTableAsSelect).
+CommandResult RunCreateTable(const sql::CreateTable& create, const CommandContext& context);
+CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& context);
+CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& context);
+CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
+                                 const CommandContext& context);
+CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandContext& context);
+CommandResult RunAlterNamespace(const sql::AlterNamespace& alter, const CommandContext& context);
+CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
+                                 const CommandContext& context);
+CommandResult RunShowTblProperties(const sql::ShowTblProperties& show,
+                                   const CommandContext& context);
+
+/// \brief INSERT INTO / OVERWRITE. `profile` receives what the write did.
+CommandResult RunInsert(const sql::Insert& insert, const CommandContext& context,
+                        WriteJobResult* profile = nullptr);
+/// \brief CREATE [OR REPLACE] TABLE ... AS SELECT and REPLACE TABLE ... AS SELECT: atomic in a
+/// StagingTableCatalog (the table appears with its data, or not at all / the old one stays);
+/// elsewhere the table is created, written, and dropped again when the write fails.
+CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
+                                     const CommandContext& context);
+CommandResult RunTruncateTable(const sql::TruncateTable& truncate, const CommandContext& context);
+
+/// \brief The TableInfo of a CREATE/REPLACE TABLE statement; `query_columns` stand in for the
+/// column list of a CTAS. Errors: UNSUPPORTED_DATATYPE, COLUMN_ALREADY_EXISTS, and
+/// INVALID_DEFAULT_VALUE.* for a default that does not fit its column.
+Result<TableInfo> TableInfoFor(const sql::CreateTable& create,
+                               const std::vector<Column>& query_columns);
+
+/// \brief The write options of a session: attempts, speculation, test modes.
+WriteRunOptions WriteOptionsFor(const SqlConf& conf);
+
+}  // namespace parley

@@ -1,0 +1,545 @@
+// Table and namespace DDL through the catalog mix-ins, and the SHOW commands that print DDL.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/analysis_error.h"
+#include "analysis/expression_binder.h"
+#include "analysis/types.h"
+#include "arrow/array/builder_binary.h"
+#include "arrow/table.h"
+#include "arrow/type.h"
+#include "main/commands.h"
+#include "plan/bound_expression.h"
+#include "sql/parser.h"
+
+namespace parley {
+namespace {
+
+std::shared_ptr<arrow::Table> Empty() {
+  return arrow::Table::Make(arrow::schema({}), arrow::ArrayVector{}, 0);
+}
+
+Result<std::shared_ptr<arrow::Table>> Strings(const std::vector<std::string>& names,
+                                              const std::vector<std::vector<std::string>>& rows) {
+  arrow::FieldVector fields;
+  arrow::ArrayVector arrays;
+  for (size_t c = 0; c < names.size(); ++c) {
+    arrow::StringBuilder builder;
+    for (const auto& row : rows) ARROW_RETURN_NOT_OK(builder.Append(row[c]));
+    ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
+    fields.push_back(arrow::field(names[c], arrow::utf8(), false));
+    arrays.push_back(array);
+  }
+  return arrow::Table::Make(arrow::schema(fields), arrays, static_cast<int64_t>(rows.size()));
+}
+
+struct ResolvedTable {
+  ResolvedName name;
+  TableCatalog* catalog;
+};
+
+Result<ResolvedTable> ResolveForDdl(const sql::QualifiedName& name, CatalogManager* catalogs) {
+  if (catalogs->PathProvider(name.parts) != nullptr) {
+    return AnalysisError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
+                         fmt::format("The feature is not supported: DDL on the path table {}; "
+                                     "path tables exist through their files.",
+                                     QuoteIdentifier(name.parts[1])),
+                         name.pos);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto resolved, catalogs->ResolveTableName(name.parts));
+  auto* catalog = dynamic_cast<TableCatalog*>(resolved.catalog.get());
+  if (catalog == nullptr) {
+    return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",
+                         fmt::format("Catalog {} does not support tables.",
+                                     QuoteIdentifier(resolved.catalog->name())),
+                         name.pos);
+  }
+  return ResolvedTable{std::move(resolved), catalog};
+}
+
+Status TableNotFound(const ResolvedName& name, SourcePosition pos) {
+  return AnalysisError("TABLE_OR_VIEW_NOT_FOUND",
+                       fmt::format("The table or view {} cannot be found. Verify the spelling "
+                                   "and correctness of the schema and catalog.",
+                                   name.ToString()),
+                       pos);
+}
+
+Result<std::pair<std::shared_ptr<CatalogPlugin>, std::vector<std::string>>> ResolveNamespaces(
+    const sql::QualifiedName& name, CatalogManager* catalogs, SupportsNamespaces** namespaces) {
+  ARROW_ASSIGN_OR_RAISE(auto resolved, catalogs->ResolveNamespace(name.parts));
+  *namespaces = dynamic_cast<SupportsNamespaces*>(resolved.first.get());
+  if (*namespaces == nullptr) {
+    return AnalysisError("MISSING_CATALOG_ABILITY.NAMESPACES",
+                         fmt::format("Catalog {} does not support namespaces.",
+                                     QuoteIdentifier(resolved.first->name())),
+                         name.pos);
+  }
+  return resolved;
+}
+
+// A column's type from the syntax tree, and its DEFAULT checked against it.
+Result<Column> ColumnFor(const sql::ColumnDefinition& definition) {
+  Column column;
+  column.name = definition.name.back();
+  ARROW_ASSIGN_OR_RAISE(column.type, TypeFromName(definition.type, definition.pos));
+  column.nullable = !definition.not_null;
+  column.comment = definition.comment.value_or("");
+  if (definition.default_value) {
+    auto bound = BindExpression(*definition.default_value, Scope{});
+    if (!bound.ok()) {
+      return AnalysisError("INVALID_DEFAULT_VALUE.NOT_CONSTANT",
+                           fmt::format("Failed to execute the command because the destination "
+                                       "column {} has a DEFAULT value {} which is not a "
+                                       "constant expression.",
+                                       QuoteIdentifier(column.name), definition.default_text),
+                           definition.pos);
+    }
+    const auto& type = (*bound)->type;
+    bool fits = type->Equals(*column.type) || type->id() == arrow::Type::NA ||
+                (IsNumeric(*type) && IsNumeric(*column.type)) ||
+                (IsStringLike(*type) && IsStringLike(*column.type));
+    if (!fits) {
+      return AnalysisError(
+          "INVALID_DEFAULT_VALUE.DATA_TYPE",
+          fmt::format("Failed to execute the command because the destination column {} has a "
+                      "DEFAULT value {} of type \"{}\", which does not fit the column type "
+                      "\"{}\".",
+                      QuoteIdentifier(column.name), definition.default_text,
+                      SqlTypeName(*type), SqlTypeName(*column.type)),
+          definition.pos);
+    }
+    column.default_value = definition.default_text;
+  }
+  return column;
+}
+
+// PARTITIONED BY items as connector transforms: a column is identity(column); calls keep their
+// name with column and literal arguments (bucket(4, c), days(ts), truncate(c, 3)...).
+Result<std::shared_ptr<Transform>> TransformFor(const sql::Expr& expr,
+                                                const std::vector<Column>& columns) {
+  auto column_reference = [&](const sql::Expr& e) -> Result<ExpressionPtr> {
+    if (e.kind != sql::ExprKind::kColumn) {
+      return AnalysisError("INVALID_PARTITION_COLUMN",
+                           fmt::format("The partition transform argument {} is not a column.",
+                                       e.source_text),
+                           e.pos);
+    }
+    const std::string& name = e.name_parts.back();
+    bool exists = std::any_of(columns.begin(), columns.end(), [&](const Column& c) {
+      return c.name.size() == name.size() &&
+             std::equal(c.name.begin(), c.name.end(), name.begin(),
+                        [](char a, char b) { return ::tolower(a) == ::tolower(b); });
+    });
+    if (!exists) {
+      return AnalysisError("COLUMN_NOT_DEFINED_IN_TABLE",
+                           fmt::format("PARTITIONED BY column {} is not defined in the table.",
+                                       QuoteIdentifier(name)),
+                           e.pos);
+    }
+    return FieldReference(name);
+  };
+  if (expr.kind == sql::ExprKind::kColumn) {
+    ARROW_ASSIGN_OR_RAISE(auto reference, column_reference(expr));
+    return std::make_shared<Transform>("identity", std::vector<ExpressionPtr>{reference});
+  }
+  if (expr.kind == sql::ExprKind::kFunction && expr.name_parts.size() == 1) {
+    std::vector<ExpressionPtr> arguments;
+    for (const auto& child : expr.children) {
+      if (child->kind == sql::ExprKind::kLiteral) {
+        ARROW_ASSIGN_OR_RAISE(auto value, LiteralValue(*child));
+        arguments.push_back(MakeLiteral(value));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto reference, column_reference(*child));
+        arguments.push_back(reference);
+      }
+    }
+    std::string name = expr.name_parts[0];
+    std::transform(name.begin(), name.end(), name.begin(), ::tolower);
+    return std::make_shared<Transform>(name, std::move(arguments));
+  }
+  return AnalysisError("INVALID_PARTITION_COLUMN",
+                       fmt::format("{} is not a partition column or transform.", expr.source_text),
+                       expr.pos);
+}
+
+Result<std::shared_ptr<arrow::DataType>> TypeOf(const sql::TypeName& name, SourcePosition pos) {
+  return TypeFromName(name, pos);
+}
+
+// ALTER COLUMN ... TYPE accepts only widening, as Spark does for tables with data.
+bool CanWiden(const arrow::DataType& from, const arrow::DataType& to) {
+  if (from.Equals(to)) return true;
+  auto rank = [](const arrow::DataType& type) {
+    switch (type.id()) {
+      case arrow::Type::INT8: return 1;
+      case arrow::Type::INT16: return 2;
+      case arrow::Type::INT32: return 3;
+      case arrow::Type::INT64: return 4;
+      default: return 0;
+    }
+  };
+  if (rank(from) > 0 && rank(to) > 0) return rank(from) < rank(to);
+  if (from.id() == arrow::Type::FLOAT && to.id() == arrow::Type::DOUBLE) return true;
+  if (arrow::is_decimal(from.id()) && arrow::is_decimal(to.id())) {
+    const auto& a = static_cast<const arrow::DecimalType&>(from);
+    const auto& b = static_cast<const arrow::DecimalType&>(to);
+    return b.scale() >= a.scale() && b.precision() - b.scale() >= a.precision() - a.scale();
+  }
+  if (IsStringLike(from) && IsStringLike(to)) return true;
+  return false;
+}
+
+Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const Table& table) {
+  std::vector<TableChange> changes;
+  using Kind = TableChange::Kind;
+  auto find = [&](const std::vector<std::string>& parts) -> const Column* {
+    for (const auto& column : table.columns()) {
+      if (parts.size() == 1 && column.name.size() == parts[0].size() &&
+          std::equal(column.name.begin(), column.name.end(), parts[0].begin(),
+                     [](char a, char b) { return ::tolower(a) == ::tolower(b); })) {
+        return &column;
+      }
+    }
+    return nullptr;
+  };
+  auto columns = table.columns();
+  switch (alter.kind) {
+    case sql::AlterTableKind::kAddColumns:
+      for (const auto& definition : alter.columns) {
+        ARROW_ASSIGN_OR_RAISE(auto column, ColumnFor(definition));
+        TableChange change;
+        change.kind = Kind::kAddColumn;
+        change.field_names = definition.name;
+        change.type = column.type;
+        change.nullable = column.nullable;
+        if (definition.comment) change.comment = *definition.comment;
+        change.default_value = column.default_value;
+        if (definition.first || !definition.after.empty()) {
+          change.position = ColumnPosition{definition.first, definition.after};
+        }
+        changes.push_back(std::move(change));
+      }
+      break;
+    case sql::AlterTableKind::kDropColumns:
+      for (const auto& name : alter.column_names) {
+        TableChange change;
+        change.kind = Kind::kDeleteColumn;
+        change.field_names = name;
+        change.if_exists = alter.if_exists;
+        changes.push_back(std::move(change));
+      }
+      break;
+    case sql::AlterTableKind::kRenameColumn: {
+      TableChange change;
+      change.kind = Kind::kRenameColumn;
+      change.field_names = alter.column_names.at(0);
+      change.new_name = alter.new_name;
+      changes.push_back(std::move(change));
+      break;
+    }
+    case sql::AlterTableKind::kAlterColumn: {
+      const auto& action = alter.column_change;
+      TableChange change;
+      change.field_names = alter.column_names.at(0);
+      const Column* current = find(change.field_names);
+      using Action = sql::AlterColumnChange::Kind;
+      switch (action.kind) {
+        case Action::kType: {
+          change.kind = Kind::kUpdateColumnType;
+          ARROW_ASSIGN_OR_RAISE(change.type, TypeOf(action.type, alter.name.pos));
+          if (current != nullptr && !CanWiden(*current->type, *change.type)) {
+            return AnalysisError(
+                "NOT_SUPPORTED_CHANGE_COLUMN",
+                fmt::format("ALTER TABLE ALTER/CHANGE COLUMN is not supported for changing "
+                            "{}'s column {} with type \"{}\" to {} with type \"{}\".",
+                            table.name(), QuoteIdentifier(current->name),
+                            SqlTypeName(*current->type), QuoteIdentifier(current->name),
+                            SqlTypeName(*change.type)),
+                alter.name.pos);
+          }
+          break;
+        }
+        case Action::kComment:
+          change.kind = Kind::kUpdateColumnComment;
+          change.comment = action.comment;
+          break;
+        case Action::kSetNotNull:
+        case Action::kDropNotNull:
+          change.kind = Kind::kUpdateColumnNullability;
+          change.nullable = action.kind == Action::kDropNotNull;
+          break;
+        case Action::kSetDefault:
+          change.kind = Kind::kUpdateColumnDefaultValue;
+          change.default_value = action.default_text;
+          break;
+        case Action::kDropDefault:
+          change.kind = Kind::kUpdateColumnDefaultValue;
+          change.default_value = "";
+          break;
+        case Action::kFirst:
+        case Action::kAfter:
+          change.kind = Kind::kUpdateColumnPosition;
+          change.position = ColumnPosition{action.kind == Action::kFirst, action.after};
+          break;
+      }
+      changes.push_back(std::move(change));
+      break;
+    }
+    case sql::AlterTableKind::kSetProperties:
+      for (const auto& [key, value] : alter.properties) {
+        TableChange change;
+        change.kind = Kind::kSetProperty;
+        change.property_key = key;
+        change.property_value = value;
+        changes.push_back(std::move(change));
+      }
+      break;
+    case sql::AlterTableKind::kUnsetProperties: {
+      auto properties = table.properties();
+      for (const auto& key : alter.property_keys) {
+        if (!alter.if_exists && properties.count(key) == 0) {
+          return AnalysisError("UNSET_NONEXISTENT_PROPERTIES",
+                               fmt::format("Attempted to unset non-existent properties [{}] in "
+                                           "table {}.",
+                                           QuoteIdentifier(key), table.name()),
+                               alter.name.pos);
+        }
+        TableChange change;
+        change.kind = Kind::kRemoveProperty;
+        change.property_key = key;
+        changes.push_back(std::move(change));
+      }
+      break;
+    }
+    case sql::AlterTableKind::kRenameTable:
+      break;
+  }
+  return changes;
+}
+
+bool IsReservedProperty(const std::string& key) {
+  return key == kPropProvider || key == kPropLocation || key == kPropComment ||
+         key == kPropOwner || key == kPropExternal ||
+         key.rfind(kOptionPrefix, 0) == 0;
+}
+
+std::string Quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "'";
+}
+
+}  // namespace
+
+Result<TableInfo> TableInfoFor(const sql::CreateTable& create,
+                               const std::vector<Column>& query_columns) {
+  TableInfo info;
+  if (!create.query) {
+    for (const auto& definition : create.columns) {
+      ARROW_ASSIGN_OR_RAISE(auto column, ColumnFor(definition));
+      info.columns.push_back(std::move(column));
+    }
+  } else {
+    info.columns = query_columns;
+  }
+  for (const auto& expr : create.partitioning) {
+    ARROW_ASSIGN_OR_RAISE(auto transform, TransformFor(*expr, info.columns));
+    info.partitioning.push_back(std::move(transform));
+  }
+  for (const auto& [key, value] : create.properties) info.properties[key] = value;
+  for (const auto& [key, value] : create.options) {
+    info.properties[std::string(kOptionPrefix) + key] = value;
+  }
+  if (create.provider) info.properties[kPropProvider] = *create.provider;
+  if (create.location) info.properties[kPropLocation] = *create.location;
+  if (create.comment) info.properties[kPropComment] = *create.comment;
+  if (create.external) info.properties[kPropExternal] = "true";
+  return info;
+}
+
+CommandResult RunCreateTable(const sql::CreateTable& create, const CommandContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(create.name, context.catalogs));
+  ARROW_ASSIGN_OR_RAISE(auto info, TableInfoFor(create, {}));
+  const Identifier& ident = target.name.ident;
+  ARROW_ASSIGN_OR_RAISE(bool exists, target.catalog->TableExists(ident));
+  if (create.create && !create.replace) {
+    if (exists && create.if_not_exists) return Empty();
+    ARROW_RETURN_NOT_OK(target.catalog->CreateTable(ident, info).status());
+    return Empty();
+  }
+  if (!exists && !create.create) {
+    return AnalysisError("CANNOT_REPLACE_MISSING_TABLE",
+                         fmt::format("Table or view {} cannot be replaced as it does not exist. "
+                                     "Use CREATE OR REPLACE TABLE to create the table.",
+                                     target.name.ToString()),
+                         create.name.pos);
+  }
+  if (auto* staging = dynamic_cast<StagingTableCatalog*>(target.catalog)) {
+    ARROW_ASSIGN_OR_RAISE(auto staged, exists ? staging->StageReplace(ident, info)
+                                              : staging->StageCreateOrReplace(ident, info));
+    ARROW_RETURN_NOT_OK(staged->CommitStagedChanges());
+    return Empty();
+  }
+  if (exists) ARROW_RETURN_NOT_OK(target.catalog->DropTable(ident).status());
+  ARROW_RETURN_NOT_OK(target.catalog->CreateTable(ident, info).status());
+  return Empty();
+}
+
+CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(drop.name, context.catalogs));
+  ARROW_ASSIGN_OR_RAISE(bool dropped, drop.purge ? target.catalog->PurgeTable(target.name.ident)
+                                                 : target.catalog->DropTable(target.name.ident));
+  if (!dropped && !drop.if_exists) return TableNotFound(target.name, drop.name.pos);
+  return Empty();
+}
+
+CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(alter.name, context.catalogs));
+  auto table = target.catalog->LoadTable(target.name.ident);
+  if (!table.ok()) return TableNotFound(target.name, alter.name.pos);
+  if (alter.kind == sql::AlterTableKind::kRenameTable) {
+    Identifier to;
+    const auto& parts = alter.new_table.parts;
+    if (parts.size() == 1) {
+      to = Identifier{target.name.ident.namespace_path, parts[0]};
+    } else {
+      ARROW_ASSIGN_OR_RAISE(auto resolved, context.catalogs->ResolveTableName(parts));
+      if (resolved.catalog != target.name.catalog) {
+        return AnalysisError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
+                             "The feature is not supported: renaming a table into another "
+                             "catalog.",
+                             alter.new_table.pos);
+      }
+      to = resolved.ident;
+    }
+    ARROW_RETURN_NOT_OK(target.catalog->RenameTable(target.name.ident, to));
+    return Empty();
+  }
+  ARROW_ASSIGN_OR_RAISE(auto changes, ChangesFor(alter, **table));
+  ARROW_RETURN_NOT_OK(target.catalog->AlterTable(target.name.ident, changes).status());
+  return Empty();
+}
+
+CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
+                                 const CommandContext& context) {
+  SupportsNamespaces* namespaces = nullptr;
+  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(create.name, context.catalogs,
+                                                         &namespaces));
+  ARROW_ASSIGN_OR_RAISE(bool exists, namespaces->NamespaceExists(resolved.second));
+  if (exists && create.if_not_exists) return Empty();
+  std::map<std::string, std::string> metadata;
+  for (const auto& [key, value] : create.properties) metadata[key] = value;
+  if (create.comment) metadata[kPropComment] = *create.comment;
+  if (create.location) metadata[kPropLocation] = *create.location;
+  ARROW_RETURN_NOT_OK(namespaces->CreateNamespace(resolved.second, metadata));
+  return Empty();
+}
+
+CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandContext& context) {
+  SupportsNamespaces* namespaces = nullptr;
+  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(drop.name, context.catalogs,
+                                                         &namespaces));
+  ARROW_ASSIGN_OR_RAISE(bool dropped, namespaces->DropNamespace(resolved.second, drop.cascade));
+  if (!dropped && !drop.if_exists) {
+    return AnalysisError("SCHEMA_NOT_FOUND",
+                         fmt::format("The schema {} cannot be found. Verify the spelling and "
+                                     "correctness of the schema and catalog.",
+                                     NamespaceToString(resolved.second)),
+                         drop.name.pos);
+  }
+  return Empty();
+}
+
+CommandResult RunAlterNamespace(const sql::AlterNamespace& alter, const CommandContext& context) {
+  SupportsNamespaces* namespaces = nullptr;
+  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(alter.name, context.catalogs,
+                                                         &namespaces));
+  std::vector<NamespaceChange> changes;
+  for (const auto& [key, value] : alter.properties) changes.push_back({false, key, value});
+  if (alter.location) changes.push_back({false, kPropLocation, *alter.location});
+  ARROW_RETURN_NOT_OK(namespaces->AlterNamespace(resolved.second, changes));
+  return Empty();
+}
+
+CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
+                                 const CommandContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(show.name, context.catalogs));
+  auto loaded = target.catalog->LoadTable(target.name.ident);
+  if (!loaded.ok()) return TableNotFound(target.name, show.name.pos);
+  const Table& table = **loaded;
+  auto properties = table.properties();
+  std::string ddl = "CREATE TABLE " + target.name.ToString() + " (\n";
+  auto columns = table.columns();
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const Column& column = columns[i];
+    ddl += "  " + QuoteIdentifier(column.name) + " " + SqlTypeName(*column.type);
+    if (!column.nullable) ddl += " NOT NULL";
+    if (column.default_value) ddl += " DEFAULT " + *column.default_value;
+    if (!column.comment.empty()) ddl += " COMMENT " + Quote(column.comment);
+    ddl += i + 1 < columns.size() ? ",\n" : ")\n";
+  }
+  if (auto it = properties.find(kPropProvider); it != properties.end()) {
+    ddl += "USING " + it->second + "\n";
+  }
+  std::vector<std::string> options;
+  for (const auto& [key, value] : properties) {
+    if (key.rfind(kOptionPrefix, 0) == 0) {
+      options.push_back("  " + Quote(key.substr(std::string(kOptionPrefix).size())) + " = " +
+                        Quote(value));
+    }
+  }
+  if (!options.empty()) ddl += fmt::format("OPTIONS (\n{})\n", fmt::join(options, ",\n"));
+  auto partitioning = table.partitioning();
+  if (!partitioning.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& transform : partitioning) {
+      const std::string* column = transform->name() == "identity" && transform->arguments().size() == 1
+                                      ? AsColumnName(*transform->arguments()[0])
+                                      : nullptr;
+      parts.push_back(column != nullptr ? QuoteIdentifier(*column) : transform->ToString());
+    }
+    ddl += fmt::format("PARTITIONED BY ({})\n", fmt::join(parts, ", "));
+  }
+  if (auto it = properties.find(kPropLocation); it != properties.end()) {
+    ddl += "LOCATION " + Quote(it->second) + "\n";
+  }
+  if (auto it = properties.find(kPropComment); it != properties.end()) {
+    ddl += "COMMENT " + Quote(it->second) + "\n";
+  }
+  std::vector<std::string> user_properties;
+  for (const auto& [key, value] : properties) {
+    if (!IsReservedProperty(key)) user_properties.push_back("  " + Quote(key) + " = " + Quote(value));
+  }
+  if (!user_properties.empty()) {
+    ddl += fmt::format("TBLPROPERTIES (\n{})\n", fmt::join(user_properties, ",\n"));
+  }
+  return Strings({"createtab_stmt"}, {{ddl}});
+}
+
+CommandResult RunShowTblProperties(const sql::ShowTblProperties& show,
+                                   const CommandContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(show.name, context.catalogs));
+  auto loaded = target.catalog->LoadTable(target.name.ident);
+  if (!loaded.ok()) return TableNotFound(target.name, show.name.pos);
+  auto properties = (*loaded)->properties();
+  std::vector<std::vector<std::string>> rows;
+  if (show.key) {
+    auto it = properties.find(*show.key);
+    rows.push_back({*show.key, it != properties.end()
+                                   ? it->second
+                                   : fmt::format("Table {} does not have property: {}",
+                                                 target.name.ToString(), *show.key)});
+  } else {
+    for (const auto& [key, value] : properties) {
+      if (!IsReservedProperty(key)) rows.push_back({key, value});
+    }
+  }
+  return Strings({"key", "value"}, rows);
+}
+
+}  // namespace parley

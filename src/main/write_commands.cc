@@ -1,0 +1,225 @@
+// INSERT, CREATE/REPLACE TABLE AS SELECT and TRUNCATE TABLE: bind, negotiate the query, run the
+// write through the two-phase commit.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <random>
+
+#include "analysis/analysis_error.h"
+#include "analysis/expression_binder.h"
+#include "analysis/query_binder.h"
+#include "analysis/write_binder.h"
+#include "arrow/table.h"
+#include "arrow/type.h"
+#include "main/commands.h"
+#include "parley/connector/fault_injection.h"
+#include "plan/pushdown.h"
+
+namespace parley {
+namespace {
+
+std::shared_ptr<arrow::Table> Empty() {
+  return arrow::Table::Make(arrow::schema({}), arrow::ArrayVector{}, 0);
+}
+
+// A query id unique across processes and runs: random prefix, then a counter.
+std::string NewQueryId() {
+  static const uint64_t prefix = [] {
+    std::random_device random;
+    return (static_cast<uint64_t>(random()) << 32) ^ random();
+  }();
+  static std::atomic<uint64_t> counter{0};
+  return fmt::format("{:016x}-{}", prefix, counter++);
+}
+
+double ParseDouble(const std::optional<std::string>& text, double fallback) {
+  if (!text) return fallback;
+  double value = fallback;
+  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+  return error == std::errc() ? value : fallback;
+}
+
+// Milliseconds of a duration setting such as "100ms", "2s" or a plain number of milliseconds.
+int64_t ParseMillis(const std::optional<std::string>& text, int64_t fallback) {
+  if (!text) return fallback;
+  int64_t value = 0;
+  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (error != std::errc()) return fallback;
+  std::string_view unit(end, text->data() + text->size() - end);
+  if (unit == "s") return value * 1000;
+  if (unit == "min") return value * 60000;
+  return value;
+}
+
+Status RunPlannedWrite(WritePlan* plan, const CommandContext& context,
+                       WriteJobResult* profile) {
+  ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query));
+  ARROW_RETURN_NOT_OK(SetFaultInjection(context.conf->Get(kFaultInjectionKey).value_or("")));
+  WriteRunOptions options = WriteOptionsFor(*context.conf);
+  ARROW_ASSIGN_OR_RAISE(auto result, RunWrite(plan, options));
+  if (profile != nullptr) *profile = std::move(result);
+  return Status::OK();
+}
+
+}  // namespace
+
+WriteRunOptions WriteOptionsFor(const SqlConf& conf) {
+  WriteRunOptions options;
+  options.scan.round_trip_tasks = conf.GetBool(kRoundTripTasksKey, false);
+  options.scan.verify_pushdown = conf.GetBool(kVerifyPushdownKey, false);
+  options.job.round_trip = options.scan.round_trip_tasks;
+  options.job.max_attempts =
+      std::max(1, static_cast<int>(ParseDouble(conf.Get(kTaskMaxFailuresKey), 4)));
+  options.job.speculation = conf.GetBool(kSpeculationKey, false);
+  options.job.speculation_multiplier = ParseDouble(conf.Get(kSpeculationMultiplierKey), 1.5);
+  options.job.speculation_quantile = ParseDouble(conf.Get(kSpeculationQuantileKey), 0.75);
+  options.job.speculation_min_ms = ParseMillis(conf.Get(kSpeculationMinRuntimeKey), 100);
+  options.job.duplicate_every_task = conf.GetBool(kDuplicateWriteTasksKey, false);
+  options.rows_per_task = std::max<int64_t>(
+      1, static_cast<int64_t>(ParseDouble(conf.Get(kWriteRowsPerTaskKey), 1 << 20)));
+  options.query_id = NewQueryId();
+  return options;
+}
+
+CommandResult RunInsert(const sql::Insert& insert, const CommandContext& context,
+                        WriteJobResult* profile) {
+  ARROW_ASSIGN_OR_RAISE(auto plan, BindInsert(insert, context.catalogs, *context.conf));
+  ARROW_RETURN_NOT_OK(RunPlannedWrite(&plan, context, profile));
+  return Empty();
+}
+
+CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
+                                     const CommandContext& context) {
+  const SourcePosition pos = create.name.pos;
+  if (!create.columns.empty()) {
+    return AnalysisError("UNSUPPORTED_FEATURE.CTAS_WITH_COLUMN_LIST",
+                         "The feature is not supported: a column list in CREATE TABLE ... AS "
+                         "SELECT; the query defines the columns.",
+                         pos);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto resolved, context.catalogs->ResolveTableName(create.name.parts));
+  auto* catalog = dynamic_cast<TableCatalog*>(resolved.catalog.get());
+  if (catalog == nullptr) {
+    return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",
+                         fmt::format("Catalog {} does not support tables.",
+                                     QuoteIdentifier(resolved.catalog->name())),
+                         pos);
+  }
+  const Identifier& ident = resolved.ident;
+  ARROW_ASSIGN_OR_RAISE(bool exists, catalog->TableExists(ident));
+  if (create.create && !create.replace && exists) {
+    if (create.if_not_exists) return Empty();
+    return AnalysisError("TABLE_OR_VIEW_ALREADY_EXISTS",
+                         fmt::format("Cannot create table or view {} because it already exists.",
+                                     resolved.ToString()),
+                         pos);
+  }
+  if (!create.create && !exists) {
+    return AnalysisError("CANNOT_REPLACE_MISSING_TABLE",
+                         fmt::format("Table or view {} cannot be replaced as it does not exist. "
+                                     "Use CREATE OR REPLACE TABLE to create the table.",
+                                     resolved.ToString()),
+                         pos);
+  }
+
+  // The query's columns become the table's; all nullable, as Spark's useNullableQuerySchema.
+  ARROW_ASSIGN_OR_RAISE(auto query, BindSelect(*create.query, context.catalogs));
+  std::vector<Column> columns;
+  for (const auto& field : query->output) columns.push_back({field.display, field.type, true, "", std::nullopt});
+  ARROW_ASSIGN_OR_RAISE(auto info, TableInfoFor(create, columns));
+
+  WritePlan plan;
+  plan.target_name = resolved;
+  plan.columns = info.columns;
+  ARROW_ASSIGN_OR_RAISE(plan.query, ShapeForTable(query, plan.columns, resolved.ToString(), pos));
+
+  if (auto* staging = dynamic_cast<StagingTableCatalog*>(catalog)) {
+    std::shared_ptr<StagedTable> staged;
+    if (!create.replace) {
+      ARROW_ASSIGN_OR_RAISE(staged, staging->StageCreate(ident, info));
+    } else if (!create.create) {
+      ARROW_ASSIGN_OR_RAISE(staged, staging->StageReplace(ident, info));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(staged, staging->StageCreateOrReplace(ident, info));
+    }
+    plan.table = staged;
+    Status written = CheckWriteCapabilities(resolved, *staged, plan.mode, pos);
+    if (written.ok()) written = RunPlannedWrite(&plan, context, nullptr);
+    if (written.ok()) written = staged->CommitStagedChanges();
+    if (!written.ok()) {
+      Status aborted = staged->AbortStagedChanges();
+      if (!aborted.ok()) {
+        return written.WithMessage(written.message() + " (abort also failed: " +
+                                   aborted.message() + ")");
+      }
+      return written;
+    }
+    return Empty();
+  }
+
+  // Not atomic: replace drops the old table first; a failed write drops the new one.
+  if (exists) ARROW_RETURN_NOT_OK(catalog->DropTable(ident).status());
+  ARROW_ASSIGN_OR_RAISE(plan.table, catalog->CreateTable(ident, info));
+  Status written = CheckWriteCapabilities(resolved, *plan.table, plan.mode, pos);
+  if (written.ok()) written = RunPlannedWrite(&plan, context, nullptr);
+  if (!written.ok()) {
+    auto dropped = catalog->DropTable(ident);
+    if (!dropped.ok()) {
+      return written.WithMessage(written.message() + " (dropping the new table also failed: " +
+                                 dropped.status().message() + ")");
+    }
+    return written;
+  }
+  return Empty();
+}
+
+CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
+                               const CommandContext& context) {
+  const SourcePosition pos = truncate.name.pos;
+  ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(truncate.name, context.catalogs));
+  auto& [name, table] = loaded;
+  if (truncate.partition_spec.empty()) {
+    if (auto* truncatable = dynamic_cast<TruncatableTable*>(table.get())) {
+      ARROW_RETURN_NOT_OK(truncatable->TruncateTable().status());
+      return Empty();
+    }
+  }
+  // Otherwise: an overwrite of all rows, or of the named partitions, with no rows.
+  WritePlan plan;
+  plan.target_name = name;
+  plan.table = table;
+  plan.columns = table->columns();
+  auto empty = std::make_shared<PlanNode>();
+  empty->kind = PlanNode::Kind::kValues;
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    empty->output.push_back({fmt::format("_t{}", i), plan.columns[i].name, plan.columns[i].type,
+                             true});
+  }
+  plan.query = empty;
+  plan.mode = truncate.partition_spec.empty() ? WritePlan::Mode::kTruncate
+                                              : WritePlan::Mode::kOverwriteByFilter;
+  for (const auto& item : truncate.partition_spec) {
+    auto column = std::find_if(plan.columns.begin(), plan.columns.end(), [&](const Column& c) {
+      return c.name.size() == item.column.size() &&
+             std::equal(c.name.begin(), c.name.end(), item.column.begin(),
+                        [](char a, char b) { return ::tolower(a) == ::tolower(b); });
+    });
+    if (!item.value || column == plan.columns.end()) {
+      return AnalysisError("INVALID_PARTITION_SPEC",
+                           fmt::format("TRUNCATE TABLE needs a value for an existing partition "
+                                       "column; {} has none.",
+                                       QuoteIdentifier(item.column)),
+                           item.pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(*item.value, Scope{}));
+    plan.static_partition_values.emplace_back(column->name, CastTo(value, column->type));
+  }
+  ARROW_RETURN_NOT_OK(CheckWriteCapabilities(name, *table, plan.mode, pos));
+  ARROW_RETURN_NOT_OK(RunPlannedWrite(&plan, context, nullptr));
+  return Empty();
+}
+
+}  // namespace parley

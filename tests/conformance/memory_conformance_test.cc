@@ -1,0 +1,24 @@
+// The memory catalog's tables pass the write conformance kit.
+#include "conformance/write_conformance.h"
+#include "connectors/memory/memory_catalog.h"
+
+namespace parley::conformance {
+namespace {
+
+class MemoryConnector : public WritableConnector {
+ public:
+  Result<std::shared_ptr<Table>> CreateTable(const std::vector<Column>& columns) override {
+    ARROW_RETURN_NOT_OK(catalog_.Initialize("conformance", {}));
+    return catalog_.CreateTable(ident_, TableInfo{columns, {}, {}});
+  }
+  Result<std::shared_ptr<Table>> Reload() override { return catalog_.LoadTable(ident_); }
+
+ private:
+  memory::MemoryCatalog catalog_;
+  Identifier ident_{{"default"}, "t"};
+};
+
+PARLEY_INSTANTIATE_WRITE_CONFORMANCE(Memory, [] { return std::make_unique<MemoryConnector>(); });
+
+}  // namespace
+}  // namespace parley::conformance
