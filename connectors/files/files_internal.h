@@ -7,6 +7,9 @@
 //   files_scan.cc      the scan builder (pushdown), the scan (pruning, statistics, planning)
 //   files_reader.cc    input partitions, the reader factory and readers, their byte encodings
 //   files_io.cc        storage wrappers: a byte-counting filesystem, line ranges of a file
+//   files_write.cc     the driver side of writes: builder, write, batch write (what to delete)
+//   files_writer.cc    the task side of writes: writer factory, writers, commit messages
+//   files_commit.h/cc  the commit protocol: manifests, recovery, staging cleanup
 //
 // Everything here is a plain value or immutable after construction, so a TableData may be
 // shared by several scans on several threads.
@@ -25,12 +28,16 @@
 #include "arrow/filesystem/filesystem.h"
 #include "parley/connector/read.h"
 #include "parley/connector/types.h"
+#include "parley/connector/write.h"
 
 namespace parley::files {
 
 // ---- Options (files_format.cc)
 
 enum class FileFormatKind { kParquet, kCsv, kJson, kOrc };
+
+/// The directory name Hive partitioning uses for a NULL partition value.
+inline constexpr char kHiveNullFallback[] = "__HIVE_DEFAULT_PARTITION__";
 
 /// \brief The format's name as in SQL: "parquet", "csv", "json", "orc".
 const char* FormatName(FileFormatKind format);
@@ -72,13 +79,23 @@ struct Listing {
   std::string filesystem_uri;
   /// Where Hive partition discovery starts (a path of `filesystem`).
   std::string partition_base_dir;
+  /// The table directory when the path names one directory, existing or not (a path of
+  /// `filesystem`); empty for a file or a glob. Only such tables can be written.
+  std::string root_dir;
   /// Non-empty data files, sorted by path, hidden names skipped.
   std::vector<arrow::fs::FileInfo> files;
 };
 
 /// \brief Resolve options.path (file, directory or glob) into its data files. Fails with
-/// PATH_NOT_FOUND when nothing matches; an existing empty directory gives no files.
-Result<Listing> ListFiles(const ReadOptions& options);
+/// PATH_NOT_FOUND when nothing matches, unless `allow_missing` and the path is a missing
+/// directory; an existing empty directory gives no files. A directory's pending commits are
+/// completed first and no commit is seen half done (files_commit.h).
+Result<Listing> ListFiles(const ReadOptions& options, bool allow_missing = false);
+
+/// \brief Append every non-hidden file under `dir` (recursively) to `out`; empty files only
+/// with `include_empty`.
+Status ListDirectory(arrow::fs::FileSystem& filesystem, const std::string& dir,
+                     bool include_empty, std::vector<arrow::fs::FileInfo>* out);
 
 /// \brief How a path of `filesystem` is shown in messages: the local path, or a URI.
 std::string DisplayPath(const arrow::fs::FileSystem& filesystem, const std::string& path);
@@ -128,6 +145,8 @@ struct TableData {
   std::string name;
   std::shared_ptr<arrow::fs::FileSystem> filesystem;
   std::string filesystem_uri;
+  /// Listing::root_dir: the directory writes go to, empty when the table cannot be written.
+  std::string root_dir;
   std::shared_ptr<arrow::dataset::FileFormat> format;
   /// The table's columns: data columns and partition columns.
   std::shared_ptr<arrow::Schema> schema;
@@ -205,5 +224,77 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::st
 
 /// \brief The metrics every files scan reports: bytesRead, filesRead, rowGroupsRead.
 std::vector<std::shared_ptr<CustomMetric>> FilesMetrics();
+
+// ---- Writes, the task side (files_writer.cc)
+
+/// \brief What every task of one write shares: the writer factory's serialized content.
+struct WriteSpec {
+  FileFormatKind format = FileFormatKind::kParquet;
+  /// The table's options (their `header`, `delimiter`, ... shape the written files).
+  Options options;
+  std::string table_name;
+  std::string filesystem_uri;
+  std::string root_dir;
+  std::string query_id;
+  /// The rows the writers receive (LogicalWriteInfo::schema).
+  std::shared_ptr<arrow::Schema> schema;
+  /// The Hive partition columns, outermost directory first.
+  std::vector<std::string> partition_columns;
+};
+
+/// \brief One file a task attempt staged. Paths are relative to the table's root directory.
+struct StagedFile {
+  /// `_temporary/<query_id>/<task_id>/<partition_dir>/<name>`.
+  std::string staged_path;
+  /// The Hive directory the file belongs in, e.g. "year=2024/month=1"; empty when unpartitioned.
+  std::string partition_dir;
+  std::string name;
+  int64_t bytes = 0;
+  int64_t rows = 0;
+
+  /// \brief Where the file goes when the write commits.
+  std::string FinalPath() const;
+};
+
+/// \brief The commit message of one task attempt: exactly the files it staged.
+class FilesCommitMessage : public WriterCommitMessage {
+ public:
+  std::string query_id;
+  int partition_id = 0;
+  int64_t task_id = 0;
+  std::vector<StagedFile> files;
+
+  Result<std::string> Serialize() const override;
+};
+
+/// \brief INCOMPATIBLE_DATA_FOR_TABLE.* naming the first column where `actual` (rows to write)
+/// differs from `expected` in name (case-insensitively) or type, or is missing or extra.
+Status CheckWriteSchema(const std::string& table_name, const arrow::Schema& expected,
+                        const arrow::Schema& actual);
+
+/// \brief The Hive partitioning of `partition_schema`, as the read side parses directories.
+std::shared_ptr<arrow::dataset::HivePartitioning> MakeHivePartitioning(
+    std::shared_ptr<arrow::Schema> partition_schema);
+
+/// \brief The factory of a write's writers. Rebuilds the filesystem from spec.filesystem_uri.
+Result<std::shared_ptr<DataWriterFactory>> MakeWriterFactory(WriteSpec spec);
+
+/// \brief Rebuild a writer factory from DataWriterFactory::Serialize() bytes.
+Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(std::string_view bytes);
+
+/// \brief Rebuild a commit message from WriterCommitMessage::Serialize() bytes.
+Result<std::shared_ptr<FilesCommitMessage>> DeserializeCommitMessage(std::string_view bytes);
+
+/// \brief The metrics every files writer reports: bytesWritten, filesWritten, rowsWritten.
+std::vector<std::shared_ptr<CustomMetric>> WriteMetrics();
+
+// ---- Writes, the driver side (files_write.cc)
+
+/// \brief The write builder of one write to `table` (which must have a root_dir).
+Result<std::unique_ptr<WriteBuilder>> MakeFilesWriteBuilder(std::shared_ptr<const TableData> table,
+                                                            const LogicalWriteInfo& info);
+
+/// \brief TRUNCATE TABLE: delete every data file in one commit.
+Result<bool> TruncateFilesTable(const TableData& table);
 
 }  // namespace parley::files

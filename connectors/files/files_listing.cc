@@ -5,7 +5,8 @@
 // `\` escapes; in a URI `?` starts the query, which configures the filesystem). A directory, named
 // or matched, is read recursively. As in Spark, names starting with '.' or '_' (except
 // `_key=value` directories) and `*._COPYING_` files are skipped, and empty files carry no
-// rows and are left out.
+// rows and are left out. A path naming one directory is a table: pending commits are completed
+// before it is listed (files_commit.h).
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "arrow/filesystem/filesystem.h"
+#include "files_commit.h"
 #include "files_internal.h"
 #include "parley/connector/status.h"
 
@@ -244,25 +246,30 @@ Status PathNotFound(const std::string& path) {
   return InvalidError("PATH_NOT_FOUND", "Path does not exist: " + path + ".");
 }
 
-// Every non-hidden, non-empty file under `dir`, recursively.
-Status ListDirectory(afs::FileSystem& filesystem, const std::string& dir,
+}  // namespace
+
+Status ListDirectory(afs::FileSystem& filesystem, const std::string& dir, bool include_empty,
                      std::vector<afs::FileInfo>* out) {
   afs::FileSelector selector;
   selector.base_dir = dir;
   selector.recursive = true;
   ARROW_ASSIGN_OR_RAISE(auto entries, filesystem.GetFileInfo(selector));
   for (auto& entry : entries) {
-    if (!entry.IsFile() || entry.size() == 0) continue;
+    if (!entry.IsFile() || (entry.size() == 0 && !include_empty)) continue;
     if (HasHiddenSegment(RelativeTo(dir, entry.path()))) continue;
     out->push_back(std::move(entry));
   }
   return Status::OK();
 }
 
+namespace {
+
 // Add what `info` names: the file itself, or the files under a directory.
 Status AddMatch(afs::FileSystem& filesystem, afs::FileInfo info,
                 std::vector<afs::FileInfo>* out) {
-  if (info.IsDirectory()) return ListDirectory(filesystem, info.path(), out);
+  if (info.IsDirectory()) {
+    return ListDirectory(filesystem, info.path(), /*include_empty=*/false, out);
+  }
   if (info.IsFile() && info.size() != 0) out->push_back(std::move(info));
   return Status::OK();
 }
@@ -331,7 +338,7 @@ Status FooterReadError(const std::string& display_path, const Status& cause) {
                    "Could not read footer for file: " + display_path + ". " + cause.message());
 }
 
-Result<Listing> ListFiles(const ReadOptions& options) {
+Result<Listing> ListFiles(const ReadOptions& options, bool allow_missing) {
   if (options.path.empty()) return PathNotFound("(no path given)");
   SplitPath split = Split(options.path);
   Listing listing;
@@ -346,9 +353,21 @@ Result<Listing> ListFiles(const ReadOptions& options) {
 
   if (split.patterns.empty()) {
     ARROW_ASSIGN_OR_RAISE(auto info, listing.filesystem->GetFileInfo(prefix_path));
-    if (info.type() == afs::FileType::NotFound) return PathNotFound(options.path);
-    listing.partition_base_dir = info.IsDirectory() ? prefix_path : ParentOf(prefix_path);
-    ARROW_RETURN_NOT_OK(AddMatch(*listing.filesystem, std::move(info), &listing.files));
+    if (info.type() == afs::FileType::NotFound) {
+      if (!allow_missing) return PathNotFound(options.path);
+      listing.root_dir = listing.partition_base_dir = prefix_path;
+    } else if (info.IsDirectory()) {
+      listing.root_dir = listing.partition_base_dir = prefix_path;
+      // A table directory: complete any commit left half done, and list no commit half done.
+      ARROW_RETURN_NOT_OK(ListWithoutPartialCommits(*listing.filesystem, prefix_path, [&] {
+        listing.files.clear();
+        return ListDirectory(*listing.filesystem, prefix_path, /*include_empty=*/false,
+                             &listing.files);
+      }));
+    } else {
+      listing.partition_base_dir = ParentOf(prefix_path);
+      ARROW_RETURN_NOT_OK(AddMatch(*listing.filesystem, std::move(info), &listing.files));
+    }
   } else {
     ARROW_ASSIGN_OR_RAISE(auto matched, ExpandGlob(*listing.filesystem, prefix_path,
                                                    split.patterns, split.is_uri));

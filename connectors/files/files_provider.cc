@@ -8,6 +8,8 @@
 // keeps those fragments: they are what scans prune and what caches Parquet footers once read.
 #include "files_provider.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cctype>
 #include <mutex>
 #include <set>
@@ -25,13 +27,15 @@
 #include "parley/connector/read.h"
 #include "parley/connector/status.h"
 #include "parley/connector/table.h"
+#include "parley/connector/write.h"
 
 namespace parley::files {
 namespace {
 
 namespace ds = arrow::dataset;
 
-constexpr char kHiveNullFallback[] = "__HIVE_DEFAULT_PARTITION__";
+// DataFrameWriter.partitionBy's option: the partition columns of a new table, as a JSON array.
+constexpr char kPartitionColumnsOption[] = "__partition_columns";
 
 // A dataset factory over the listed files that discovers Hive partitions.
 Result<std::shared_ptr<ds::DatasetFactory>> MakeDatasetFactory(
@@ -64,7 +68,29 @@ std::string DisplayFormat(FileFormatKind format) {
   return "Parquet";
 }
 
-class FilesTable : public Table, public SupportsRead {
+// The partition columns named by kPartitionColumnsOption, none when it is absent.
+Result<std::vector<std::string>> RequestedPartitionColumns(const Options& options) {
+  auto it = options.find(kPartitionColumnsOption);
+  if (it == options.end()) return std::vector<std::string>{};
+  auto names = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
+  std::vector<std::string> out;
+  bool valid = names.is_array();
+  for (const auto& name : valid ? names : nlohmann::json::array()) {
+    valid = valid && name.is_string();
+    if (valid) out.push_back(name.get<std::string>());
+  }
+  if (!valid) {
+    return InvalidError("INVALID_OPTION_VALUE",
+                        "The option " + QuoteIdentifier(kPartitionColumnsOption) + " cannot be '" +
+                            it->second + "': expected a JSON array of column names.");
+  }
+  return out;
+}
+
+class FilesTable : public Table,
+                   public SupportsRead,
+                   public SupportsWrite,
+                   public TruncatableTable {
  public:
   explicit FilesTable(std::shared_ptr<const TableData> data) : data_(std::move(data)) {}
 
@@ -86,12 +112,21 @@ class FilesTable : public Table, public SupportsRead {
   }
 
   std::set<TableCapability> capabilities() const override {
-    return {TableCapability::kBatchRead};
+    if (data_->root_dir.empty()) return {TableCapability::kBatchRead};
+    return {TableCapability::kBatchRead, TableCapability::kBatchWrite,
+            TableCapability::kTruncate, TableCapability::kOverwriteByFilter,
+            TableCapability::kOverwriteDynamic};
   }
 
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) override {
     return MakeFilesScanBuilder(data_, options);
   }
+
+  Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) override {
+    return MakeFilesWriteBuilder(data_, info);
+  }
+
+  Result<bool> TruncateTable() override { return TruncateFilesTable(*data_); }
 
  private:
   std::shared_ptr<const TableData> data_;
@@ -123,15 +158,18 @@ class FilesTableProvider : public TableProvider {
     return arrow::schema(std::move(fields));
   }
 
+  bool SupportsExternalMetadata() const override { return true; }
+
   Result<std::shared_ptr<Table>> GetTable(const std::shared_ptr<arrow::Schema>& schema,
                                           const Options& options) override {
     ARROW_RETURN_NOT_OK(EnsureArrowComputeInitialized());
     auto data = std::make_shared<TableData>();
     ARROW_ASSIGN_OR_RAISE(data->options, ParseReadOptions(format_, options));
-    ARROW_ASSIGN_OR_RAISE(auto listing, ListFiles(data->options));
+    ARROW_ASSIGN_OR_RAISE(auto listing, ListFiles(data->options, /*allow_missing=*/true));
     data->name = std::string(FormatName(format_)) + "." + QuoteIdentifier(data->options.path);
     data->filesystem = listing.filesystem;
     data->filesystem_uri = listing.filesystem_uri;
+    data->root_dir = listing.root_dir;
     ARROW_ASSIGN_OR_RAISE(data->format, MakeArrowFormat(data->options));
     ARROW_ASSIGN_OR_RAISE(auto factory, MakeDatasetFactory(listing, data->format));
     ARROW_ASSIGN_OR_RAISE(auto discovered, DiscoverPartitionSchema(*factory));
@@ -142,7 +180,20 @@ class FilesTableProvider : public TableProvider {
       if (schema->GetFieldIndex(field->name()) < 0) fields.push_back(field);
     }
     data->schema = arrow::schema(std::move(fields));
+    // A table without partition directories yet takes the requested partition columns.
+    ARROW_ASSIGN_OR_RAISE(auto requested, RequestedPartitionColumns(options));
     arrow::FieldVector partition_fields;
+    if (discovered->num_fields() == 0) {
+      for (const auto& name : requested) {
+        auto field = data->schema->GetFieldByName(name);
+        if (field == nullptr) {
+          return InvalidError("PARTITION_COLUMN_NOT_FOUND_IN_SCHEMA",
+                              "Partition column " + QuoteIdentifier(name) +
+                                  " not found in schema " + data->schema->ToString() + ".");
+        }
+        partition_fields.push_back(std::move(field));
+      }
+    }
     for (const auto& field : data->schema->fields()) {
       if (discovered->GetFieldIndex(field->name()) >= 0) partition_fields.push_back(field);
     }

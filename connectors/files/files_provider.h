@@ -32,9 +32,29 @@
 //                      are read whole instead of in line ranges (default false)
 // Scan options (SupportsRead::NewScanBuilder) may override the three planning options only.
 //
+// Writes (SupportsWrite, TruncatableTable) go to a table whose path names one directory,
+// existing or not: append, truncate, overwrite by predicates on the Hive partition columns, and
+// dynamic partition overwrite. Rows are split into `key=value` directories by the partition
+// columns (those discovered, or for a table without partition directories yet the ones the
+// `__partition_columns` option names as a JSON array, as DataFrameWriter.partitionBy passes
+// them) and written as Parquet (Snappy), CSV (a header line when `header` is set, as the
+// reader expects), JSON lines or ORC. Each task attempt stages its own files under
+// `<path>/_temporary/<query id>/<task id>/`, which readers skip; the driver commit publishes
+// exactly the files the commit messages name, and deletes what an overwrite replaces, through
+// a commit manifest (files_commit.cc). Publication is atomic only for Parley readers, which
+// complete a pending manifest before listing and list again when a commit overlapped their
+// listing; other readers listing the directory mid-commit can see a partial result. Concurrent
+// writers to one table are not coordinated. Delta tables (a later connector) provide atomic
+// tables. Completing a pending commit needs write access to the table directory, so reading a
+// table also needs it while a commit is pending; reading a sub-directory, a file or a glob
+// does not complete commits.
+//
 // Errors carry Spark's conditions: PATH_NOT_FOUND for a path or glob that matches nothing,
 // UNABLE_TO_INFER_SCHEMA when there is no data file to infer from, FAILED_READ_FILE.* naming
-// the file when a file is corrupt or unreadable.
+// the file when a file is corrupt or unreadable; writes INCOMPATIBLE_DATA_FOR_TABLE.* naming the
+// column when rows do not match the table, UNSUPPORTED_OVERWRITE.TABLE for an overwrite by a
+// predicate on data columns, FILES_COMMIT_FAILED when a commit manifest is unreadable, and
+// FILES_TABLE_CHANGED_DURING_LISTING when commits kept overlapping a read's listing.
 //
 // Thread-safety: the provider and its tables are immutable and safe to share; scans follow
 // parley/connector/read.h.
@@ -51,9 +71,12 @@ namespace parley::files {
 /// (case-insensitive). Returns nullptr for any other name.
 ///
 /// The engine calls InferSchema(options) and then GetTable(schema, options); both list the
-/// files under options["path"]. The table's columns are the given schema followed by any
-/// discovered partition column it lacks; its partitioning() is identity(column) for each
-/// partition column; it declares BATCH_READ and implements SupportsRead.
+/// files under options["path"]. GetTable also accepts a path that does not exist yet (the
+/// provider SupportsExternalMetadata), for a write that creates it. The table's columns are the
+/// given schema followed by any discovered partition column it lacks; its partitioning() is
+/// identity(column) for each partition column; it declares BATCH_READ and implements
+/// SupportsRead, and when its path is a directory also BATCH_WRITE, TRUNCATE,
+/// OVERWRITE_BY_FILTER and OVERWRITE_DYNAMIC with SupportsWrite and TruncatableTable.
 std::shared_ptr<TableProvider> MakeFilesTableProvider(const std::string& format);
 
 }  // namespace parley::files

@@ -43,6 +43,8 @@ std::string SqlStateFor(std::string_view condition) {
       {"DATATYPE_MISSING_SIZE", "42K01"},
       {"DIVIDE_BY_ZERO", "22012"},
       {"FAILED_READ_FILE", "KD001"},
+      {"FILES_COMMIT_FAILED", "58030"},
+      {"FILES_TABLE_CHANGED_DURING_LISTING", "40001"},
       {"INCOMPATIBLE_DATA_FOR_TABLE", "KD000"},
       {"INTERNAL_ERROR", "XX000"},
       {"INVALID_DELIMITER_VALUE", "42602"},
@@ -52,6 +54,7 @@ std::string SqlStateFor(std::string_view condition) {
       {"INVALID_LIMIT_LIKE_EXPRESSION", "42K0E"},
       {"INVALID_SCHEMA_OR_RELATION_NAME", "42602"},
       {"PARSE_SYNTAX_ERROR", "42601"},
+      {"PARTITION_COLUMN_NOT_FOUND_IN_SCHEMA", "42000"},
       {"PATH_NOT_FOUND", "42K03"},
       {"REQUIRES_SINGLE_PART_NAMESPACE", "42K05"},
       {"SCHEMA_ALREADY_EXISTS", "42P06"},
@@ -65,6 +68,7 @@ std::string SqlStateFor(std::string_view condition) {
       {"UNRESOLVED_ROUTINE", "42883"},
       {"UNSUPPORTED_DATATYPE", "0A000"},
       {"UNSUPPORTED_FEATURE", "0A000"},
+      {"UNSUPPORTED_OVERWRITE", "42902"},
   };
   std::string_view cls = condition.substr(0, condition.find('.'));
   for (const auto& [name, state] : kStates) {
