@@ -29,12 +29,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <set>
 #include <string_view>
 
 #include "arrow/buffer.h"
+#include "parley/connector/fault_injection.h"
 #include "arrow/io/interfaces.h"
 
 namespace parley::files {
@@ -71,6 +75,19 @@ Status TolerateGone(afs::FileSystem& filesystem, const std::string& path, const 
   if (step.ok()) return step;
   ARROW_ASSIGN_OR_RAISE(bool exists, Exists(filesystem, path));
   return exists ? step : Status::OK();
+}
+
+// Delete a directory that another reader or writer may be deleting at the same time. A
+// recursive delete fails when an entry vanishes under it, so the directory is first renamed to a
+// name only this call knows (a hidden sibling); the one that wins the rename deletes it.
+Status DeleteDirConcurrently(afs::FileSystem& filesystem, const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  const std::string private_name =
+      ParentOf(path) + "/.deleting-" + std::to_string(::getpid()) + "-" +
+      std::to_string(counter++);
+  Status moved = TolerateGone(filesystem, path, filesystem.Move(path, private_name));
+  if (!moved.ok()) return moved;
+  return TolerateGone(filesystem, private_name, filesystem.DeleteDir(private_name));
 }
 
 Status CommitFailed(const std::string& root, const std::string& detail) {
@@ -163,23 +180,29 @@ Status WriteFileAtomically(afs::FileSystem& filesystem, const std::string& root,
   return filesystem.Move(Join(root, temporary), Join(root, relative));
 }
 
-// Perform a manifest's remaining steps, then remove the query's staging and the manifest.
+// Perform a manifest's remaining steps, then remove the query's staging and the manifest. The
+// committing driver passes `in_commit`, which arms the inside-commit fault point after the first
+// rename: the state a crash mid-publication leaves behind.
 Status CompleteManifest(afs::FileSystem& filesystem, const std::string& root,
-                        const CommitManifest& manifest) {
+                        const CommitManifest& manifest, bool in_commit = false) {
+  bool renamed = false;
   for (const auto& [from, to] : manifest.renames) {
+    if (in_commit && renamed) ARROW_RETURN_NOT_OK(InjectFault(kFaultDriverInsideCommit));
     const std::string source = Join(root, from);
     ARROW_ASSIGN_OR_RAISE(bool staged, Exists(filesystem, source));
     if (!staged) continue;
     const std::string target = Join(root, to);
     ARROW_RETURN_NOT_OK(filesystem.CreateDir(ParentOf(target), /*recursive=*/true));
     ARROW_RETURN_NOT_OK(TolerateGone(filesystem, source, filesystem.Move(source, target)));
+    renamed = true;
   }
+  if (in_commit) ARROW_RETURN_NOT_OK(InjectFault(kFaultDriverInsideCommit));
   for (const auto& file : manifest.deletes) {
     const std::string path = Join(root, file);
     ARROW_RETURN_NOT_OK(TolerateGone(filesystem, path, filesystem.DeleteFile(path)));
   }
   const std::string staging = Join(root, QueryStagingDir(manifest.query_id));
-  ARROW_RETURN_NOT_OK(TolerateGone(filesystem, staging, filesystem.DeleteDir(staging)));
+  ARROW_RETURN_NOT_OK(DeleteDirConcurrently(filesystem, staging));
   const std::string manifest_path = Join(root, ManifestPath(manifest.query_id));
   return TolerateGone(filesystem, manifest_path, filesystem.DeleteFile(manifest_path));
 }
@@ -242,7 +265,7 @@ Status WriteManifest(afs::FileSystem& filesystem, const std::string& root,
 Status PublishCommit(afs::FileSystem& filesystem, const std::string& root,
                      const CommitManifest& manifest) {
   ARROW_RETURN_NOT_OK(WriteManifest(filesystem, root, manifest));
-  return CompleteManifest(filesystem, root, manifest);
+  return CompleteManifest(filesystem, root, manifest, /*in_commit=*/true);
 }
 
 Result<bool> CompleteCommitIfPending(afs::FileSystem& filesystem, const std::string& root,

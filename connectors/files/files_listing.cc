@@ -7,6 +7,7 @@
 // `_key=value` directories) and `*._COPYING_` files are skipped, and empty files carry no
 // rows and are left out. A path naming one directory is a table: pending commits are completed
 // before it is listed (files_commit.h).
+#include <cerrno>
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "arrow/util/io_util.h"
 #include "arrow/filesystem/filesystem.h"
 #include "files_commit.h"
 #include "files_internal.h"
@@ -31,17 +33,6 @@ bool IsHiddenName(std::string_view name) {
 }
 
 // Whether any segment of `relative` (a '/'-separated path) is hidden.
-bool HasHiddenSegment(std::string_view relative) {
-  size_t start = 0;
-  while (start <= relative.size()) {
-    size_t end = relative.find('/', start);
-    if (end == std::string_view::npos) end = relative.size();
-    if (IsHiddenName(relative.substr(start, end - start))) return true;
-    start = end + 1;
-  }
-  return false;
-}
-
 bool HasGlob(std::string_view segment, bool is_uri) {
   std::string_view specials = is_uri ? "*[{" : "*?[{";
   return segment.find_first_of(specials) != std::string_view::npos;
@@ -160,13 +151,6 @@ std::string JoinPath(const std::string& dir, std::string_view name) {
   return dir + "/" + std::string(name);
 }
 
-std::string_view RelativeTo(const std::string& dir, const std::string& path) {
-  std::string_view rest(path);
-  rest.remove_prefix(std::min(dir.size(), rest.size()));
-  while (rest.starts_with("/")) rest.remove_prefix(1);
-  return rest;
-}
-
 std::string ParentOf(const std::string& path) {
   size_t slash = path.find_last_of('/');
   if (slash == std::string::npos) return "";
@@ -250,15 +234,27 @@ Status PathNotFound(const std::string& path) {
 
 Status ListDirectory(afs::FileSystem& filesystem, const std::string& dir, bool include_empty,
                      std::vector<afs::FileInfo>* out) {
-  afs::FileSelector selector;
-  selector.base_dir = dir;
-  selector.recursive = true;
-  ARROW_ASSIGN_OR_RAISE(auto entries, filesystem.GetFileInfo(selector));
-  for (auto& entry : entries) {
-    if (!entry.IsFile() || (entry.size() == 0 && !include_empty)) continue;
-    if (HasHiddenSegment(RelativeTo(dir, entry.path()))) continue;
-    out->push_back(std::move(entry));
+  // Walk level by level so hidden directories (`_temporary`, `.x`) are never entered: writers
+  // create and remove entries there while readers list.
+  const size_t first_new = out->size();
+  std::vector<std::string> pending = {dir};
+  while (!pending.empty()) {
+    afs::FileSelector selector;
+    selector.base_dir = pending.back();
+    selector.allow_not_found = selector.base_dir != dir;
+    pending.pop_back();
+    ARROW_ASSIGN_OR_RAISE(auto entries, filesystem.GetFileInfo(selector));
+    for (auto& entry : entries) {
+      if (IsHiddenName(entry.base_name())) continue;
+      if (entry.IsDirectory()) {
+        pending.push_back(entry.path());
+      } else if (entry.IsFile() && (entry.size() != 0 || include_empty)) {
+        out->push_back(std::move(entry));
+      }
+    }
   }
+  std::sort(out->begin() + static_cast<std::ptrdiff_t>(first_new), out->end(),
+            [](const afs::FileInfo& a, const afs::FileInfo& b) { return a.path() < b.path(); });
   return Status::OK();
 }
 
@@ -327,13 +323,23 @@ std::string DisplayPath(const afs::FileSystem& filesystem, const std::string& pa
   return uri.ok() ? *uri : filesystem.type_name() + "://" + path;
 }
 
+// A file listed for the scan and gone when read: an overwrite committed meanwhile.
+Status FileVanished(const std::string& display_path) {
+  return MakeError(arrow::StatusCode::IOError, "FAILED_READ_FILE.FILE_NOT_EXIST",
+                   "Encountered error while reading file " + display_path + ". File does not "
+                   "exist. It is possible the underlying files have been updated: an overwrite "
+                   "committed while this query read the table. Run the query again.");
+}
+
 Status FileReadError(const std::string& display_path, const Status& cause) {
+  if (arrow::internal::ErrnoFromStatus(cause) == ENOENT) return FileVanished(display_path);
   return MakeError(arrow::StatusCode::IOError, "FAILED_READ_FILE.NO_HINT",
                    "Encountered error while reading file " + display_path + ". " +
                        cause.message());
 }
 
 Status FooterReadError(const std::string& display_path, const Status& cause) {
+  if (arrow::internal::ErrnoFromStatus(cause) == ENOENT) return FileVanished(display_path);
   return MakeError(arrow::StatusCode::IOError, "FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER",
                    "Could not read footer for file: " + display_path + ". " + cause.message());
 }

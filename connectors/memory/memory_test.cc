@@ -192,7 +192,11 @@ TEST_F(MemoryCatalogTest, CreateAndLoadTable) {
   ASSERT_OK_AND_ASSIGN(auto created, catalog_.CreateTable({{"DEFAULT"}, "People"}, info));
 
   EXPECT_EQ(created->name(), "`mem`.`default`.`People`");
-  EXPECT_EQ(created->capabilities(), std::set<TableCapability>{TableCapability::kBatchRead});
+  EXPECT_EQ(created->capabilities(),
+            (std::set<TableCapability>{TableCapability::kBatchRead, TableCapability::kBatchWrite,
+                                       TableCapability::kTruncate,
+                                       TableCapability::kOverwriteByFilter,
+                                       TableCapability::kOverwriteDynamic}));
   ASSERT_EQ(created->columns().size(), 2u);
   EXPECT_EQ(created->columns()[0].name, "id");
   EXPECT_FALSE(created->columns()[0].nullable);

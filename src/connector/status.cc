@@ -68,7 +68,6 @@ std::string SqlStateFor(std::string_view condition) {
       {"UNRESOLVED_ROUTINE", "42883"},
       {"UNSUPPORTED_DATATYPE", "0A000"},
       {"UNSUPPORTED_FEATURE", "0A000"},
-      {"UNSUPPORTED_OVERWRITE", "42902"},
   };
   std::string_view cls = condition.substr(0, condition.find('.'));
   for (const auto& [name, state] : kStates) {

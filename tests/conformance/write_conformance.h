@@ -11,7 +11,8 @@
 // appends accumulate; an overwrite replaces rows only at the driver commit; a write that fails
 // (in a task, before or inside the commit) leaves the table as it was; a retried task and
 // speculative duplicates never duplicate rows; Abort tolerates null messages; and readers that
-// run during a write see the old rows or the new ones, nothing in between.
+// run during a write see the old rows or the new ones, nothing in between (a connector may
+// declare that an overwrite can make such a reader fail cleanly instead).
 #pragma once
 
 #include <functional>
@@ -32,6 +33,10 @@ class WritableConnector {
   virtual Result<std::shared_ptr<Table>> CreateTable(const std::vector<Column>& columns) = 0;
   /// \brief The table as a new query would load it now.
   virtual Result<std::shared_ptr<Table>> Reload() = 0;
+  /// \brief Whether a reader that planned its scan before an overwrite committed may fail
+  /// with FAILED_READ_FILE.FILE_NOT_EXIST (the overwrite deleted a file it had listed) instead
+  /// of reading the old rows. It must still never return a mix of old and new rows.
+  virtual bool ReadersMayFailDuringOverwrite() const { return false; }
 };
 
 using WritableConnectorFactory = std::function<std::unique_ptr<WritableConnector>()>;
