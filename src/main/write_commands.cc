@@ -57,7 +57,10 @@ int64_t ParseMillis(const std::optional<std::string>& text, int64_t fallback) {
 Status RunPlannedWrite(WritePlan* plan, const CommandContext& context,
                        WriteJobResult* profile) {
   ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query));
-  ARROW_RETURN_NOT_OK(SetFaultInjection(context.conf->Get(kFaultInjectionKey).value_or("")));
+  const auto& explicit_values = context.conf->explicit_values();
+  if (auto faults = explicit_values.find(kFaultInjectionKey); faults != explicit_values.end()) {
+    ARROW_RETURN_NOT_OK(SetFaultInjection(faults->second));
+  }
   WriteRunOptions options = WriteOptionsFor(*context.conf);
   ARROW_ASSIGN_OR_RAISE(auto result, RunWrite(plan, options));
   if (profile != nullptr) *profile = std::move(result);
