@@ -242,15 +242,14 @@ class Lowering {
   std::map<const PlanNode*, OperatorProfile> profile_by_node_;
 };
 
-// Arrow's non-core compute kernels (libarrow_compute) register on first use of the executor.
+}  // namespace
+
 Status EnsureComputeInitialized() {
   static std::once_flag once;
   static Status status;
   std::call_once(once, [] { status = arrow::compute::Initialize(); });
   return status;
 }
-
-}  // namespace
 
 Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOptions& options,
                                     bool profile) {

@@ -30,6 +30,10 @@ struct ExecutionResult {
   std::map<const PlanNode*, OperatorProfile> profile;
 };
 
+/// \brief Register Arrow's non-core compute kernels (libarrow_compute) once per process; every
+/// path that calls compute functions outside ExecutePlan must call this first.
+Status EnsureComputeInitialized();
+
 /// \brief Execute `plan` and gather its whole result. Runtime errors carry Spark conditions
 /// (ARITHMETIC_OVERFLOW, DIVIDE_BY_ZERO, CAST_INVALID_INPUT, ...). With `profile`, every
 /// operator's output is gathered on its own so its rows and time can be reported (slower:

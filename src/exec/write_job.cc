@@ -23,6 +23,7 @@
 #include "arrow/record_batch.h"
 #include "arrow/table.h"
 #include "arrow/util/thread_pool.h"
+#include "exec/executor.h"
 #include "parley/connector/fault_injection.h"
 
 namespace parley {
@@ -98,12 +99,13 @@ Result<WritePartitions> Cluster(const std::shared_ptr<arrow::Table>& data,
   std::vector<arrow::Datum> keys;
   for (int index : columns) keys.emplace_back(combined->column(index));
   ARROW_ASSIGN_OR_RAISE(auto grouper, cp::Grouper::Make(types));
-  ARROW_ASSIGN_OR_RAISE(auto group_ids, grouper->Consume(cp::ExecSpan(cp::ExecBatch(keys, combined->num_rows()))));
+  ARROW_ASSIGN_OR_RAISE(auto group_ids,
+                        grouper->Consume(cp::ExecSpan(cp::ExecBatch(keys, combined->num_rows()))));
   if (count <= 0) count = std::max<int>(1, std::min<int>(grouper->num_groups(), 8));
   std::vector<std::vector<int64_t>> rows(count);
-  const auto& ids = *group_ids.array_as<arrow::UInt32Array>();
+  const auto ids = group_ids.array_as<arrow::UInt32Array>();
   for (int64_t row = 0; row < combined->num_rows(); ++row) {
-    rows[ids.Value(row) % count].push_back(row);
+    rows[ids->Value(row) % count].push_back(row);
   }
   WritePartitions partitions(count);
   for (int p = 0; p < count; ++p) {
@@ -222,12 +224,22 @@ AttemptOutcome RunAttempt(JobContext* job, int partition, int attempt, int64_t t
     return finish(writer.get(), message.status());
   }
   outcome.message = *message;
+  Status delivered = Status::OK();
   if (job->round_trip) {
+    // A message that cannot cross to the driver fails the attempt; its writer already
+    // committed, so it is only closed, and the driver's Abort sees a null for it.
     auto rebuilt = RoundTripMessage(*job->batch_write, outcome.message);
-    if (!rebuilt.ok()) return finish(nullptr, rebuilt.status());
-    outcome.message = *rebuilt;
+    if (rebuilt.ok()) {
+      outcome.message = *rebuilt;
+    } else {
+      delivered = rebuilt.status();
+      outcome.message = nullptr;
+    }
   }
-  return finish(writer.get(), Status::OK());
+  outcome.metrics = writer->CurrentMetricsValues();
+  Status closed = writer->Close();
+  outcome.status = delivered.ok() ? closed : delivered;
+  return outcome;
 }
 
 Result<arrow::internal::ThreadPool*> WriteTaskPool() {
@@ -262,6 +274,7 @@ struct PartitionState {
 
 Result<WritePartitions> PartitionForWrite(const std::shared_ptr<arrow::Table>& data,
                                           const Write& write, int64_t rows_per_task) {
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   auto* layout = dynamic_cast<const RequiresDistributionAndOrdering*>(&write);
   if (layout == nullptr) {
     int count = static_cast<int>(std::max<int64_t>(

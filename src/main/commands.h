@@ -38,6 +38,11 @@ CommandResult RunShowTblProperties(const sql::ShowTblProperties& show,
 /// \brief INSERT INTO / OVERWRITE. `profile` receives what the write did.
 CommandResult RunInsert(const sql::Insert& insert, const CommandContext& context,
                         WriteJobResult* profile = nullptr);
+/// \brief EXPLAIN of an INSERT: the write operator (AppendData, OverwriteByExpression,
+/// OverwritePartitionsDynamic) above the query's plan. ANALYZE runs the write and adds what it
+/// did: rows, tasks, attempts, denied commits, time and the write's custom metrics.
+Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mode,
+                                  const CommandContext& context);
 /// \brief CREATE [OR REPLACE] TABLE ... AS SELECT and REPLACE TABLE ... AS SELECT: atomic in a
 /// StagingTableCatalog (the table appears with its data, or not at all / the old one stays);
 /// elsewhere the table is created, written, and dropped again when the write fails.

@@ -180,10 +180,14 @@ class SessionImpl : public Session {
   }
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::Explain& explain, SourcePosition pos) {
+    if (const auto* insert = std::get_if<sql::Insert>(&explain.statement->node)) {
+      ARROW_ASSIGN_OR_RAISE(auto text, ExplainInsert(*insert, explain.mode, Context()));
+      return StringTable({"plan"}, {{text}});
+    }
     const auto* select = std::get_if<sql::SelectStatement>(&explain.statement->node);
     if (select == nullptr) {
       return AnalysisError("UNSUPPORTED_FEATURE.EXPLAIN_COMMAND",
-                           "EXPLAIN supports queries; commands run directly.", pos);
+                           "EXPLAIN supports queries and INSERT; other commands run directly.", pos);
     }
     ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(*select));
     if (explain.mode == sql::ExplainMode::kAnalyze) {

@@ -6,7 +6,9 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <optional>
 #include <random>
+#include <sstream>
 
 #include "analysis/analysis_error.h"
 #include "analysis/expression_binder.h"
@@ -16,6 +18,7 @@
 #include "arrow/type.h"
 #include "main/commands.h"
 #include "parley/connector/fault_injection.h"
+#include "plan/explain.h"
 #include "plan/pushdown.h"
 
 namespace parley {
@@ -92,6 +95,46 @@ CommandResult RunInsert(const sql::Insert& insert, const CommandContext& context
   ARROW_ASSIGN_OR_RAISE(auto plan, BindInsert(insert, context.catalogs, *context.conf));
   ARROW_RETURN_NOT_OK(RunPlannedWrite(&plan, context, profile));
   return Empty();
+}
+
+Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mode,
+                                  const CommandContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto plan, BindInsert(insert, context.catalogs, *context.conf));
+  static const char* kOperator[] = {"AppendData", "OverwriteByExpression",
+                                    "OverwriteByExpression", "OverwritePartitionsDynamic"};
+  std::string text = fmt::format("== Physical Plan ==\n{} {} ({})\n",
+                                 kOperator[static_cast<int>(plan.mode)],
+                                 plan.target_name.ToString(), plan.ModeDescription());
+  std::optional<WriteJobResult> profile;
+  if (mode == sql::ExplainMode::kAnalyze) {
+    profile.emplace();
+    ARROW_RETURN_NOT_OK(RunPlannedWrite(&plan, context, &*profile));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(plan.query, NegotiatePushdown(plan.query));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto query_text,
+                        ExplainPlan(plan.query, mode == sql::ExplainMode::kAnalyze
+                                                    ? sql::ExplainMode::kSimple
+                                                    : mode));
+  // The query's plan hangs below the write operator.
+  std::istringstream lines(query_text);
+  std::string line;
+  bool first = true;
+  while (std::getline(lines, line)) {
+    if (line.rfind("== ", 0) == 0) continue;
+    text += (first ? "+- " : "   ") + line + "\n";
+    first = false;
+  }
+  if (profile) {
+    text += fmt::format("\nWrite metrics\nRows written: {}\nTasks: {}\nAttempts: {}\n"
+                        "Commits denied: {}\nTime: {:.1f} ms\n",
+                        profile->rows, profile->partitions, profile->attempts, profile->denied,
+                        profile->seconds * 1000);
+    for (const auto& [name, value] : profile->custom_metrics) {
+      text += fmt::format("{}: {}\n", name, value);
+    }
+  }
+  return text;
 }
 
 CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
