@@ -31,3 +31,14 @@ SELECT 'dropped' AS outcome WHERE 1 > 2;
 
 -- How Parley plans a query.
 EXPLAIN SELECT 1 + 1 AS two;
+
+-- Tables in the default (in-memory) catalog: create, write through the two-phase commit, read.
+CREATE TABLE demo_orders (id INT NOT NULL, region STRING, amount DECIMAL(10, 2))
+  PARTITIONED BY (region);
+INSERT INTO demo_orders VALUES (1, 'eu', 10.50), (2, 'us', 7.25), (3, 'eu', 3.00);
+INSERT OVERWRITE demo_orders PARTITION (region = 'us') VALUES (4, 12.00);
+SELECT region, count(*) AS orders, sum(amount) AS total FROM demo_orders
+  GROUP BY region ORDER BY region;
+CREATE TABLE demo_big_orders AS SELECT id, amount FROM demo_orders WHERE amount > 5;
+SHOW CREATE TABLE demo_big_orders;
+EXPLAIN ANALYZE INSERT INTO demo_big_orders VALUES (9, 99.99);
