@@ -167,7 +167,7 @@ class MemoryDataWriter : public DataWriter {
       }
       if (!field->nullable() && batch.column(i)->null_count() > 0) {
         return InvalidError("NOT_NULL_ASSERT_VIOLATION",
-                            "NULL value appeared in non-nullable field " +
+                            "NULL value appeared in non-nullable field: " +
                                 QuoteIdentifier(field->name()) + ".");
       }
     }

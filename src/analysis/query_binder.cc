@@ -453,7 +453,15 @@ Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
 
 // VALUES (...), (...) [AS alias (names)]: every row has as many values as the first; a column's
 // type is the common type of its values (Spark's inline-table widening), each value cast to it.
-Result<PlanNodePtr> BindValues(const sql::SelectStatement& select) {
+bool IsDefaultKeyword(const sql::Expr& expr) {
+  if (expr.kind != sql::ExprKind::kColumn || expr.name_parts.size() != 1) return false;
+  const std::string& name = expr.name_parts[0];
+  return name.size() == 7 && std::equal(name.begin(), name.end(), "DEFAULT",
+                                        [](char a, char b) { return ::toupper(a) == b; });
+}
+
+Result<PlanNodePtr> BindValues(const sql::SelectStatement& select,
+                               const DefaultResolver& resolve_default) {
   const auto& rows = select.values.rows;
   if (!select.with.empty() || !select.order_by.empty() || select.limit || select.offset) {
     return AnalysisError("UNSUPPORTED_FEATURE.QUERY_SHAPE",
@@ -474,7 +482,12 @@ Result<PlanNodePtr> BindValues(const sql::SelectStatement& select) {
     std::vector<BoundExprPtr> row;
     for (size_t c = 0; c < width; ++c) {
       const sql::Expr& expr = *rows[r][c];
-      ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(expr, Scope{}));
+      BoundExprPtr value;
+      if (resolve_default && IsDefaultKeyword(expr)) {
+        ARROW_ASSIGN_OR_RAISE(value, resolve_default(c));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(value, BindExpression(expr, Scope{}));
+      }
       auto common = CommonType(types[c], value->type);
       if (common == nullptr) {
         return AnalysisError("INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE",

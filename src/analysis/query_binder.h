@@ -5,6 +5,8 @@
 // [Project dropping ORDER BY helper columns].
 #pragma once
 
+#include <functional>
+
 #include "catalog/catalog_manager.h"
 #include "plan/logical_plan.h"
 #include "sql/ast.h"
@@ -14,6 +16,17 @@ namespace parley {
 /// \brief Bind a SELECT statement. Errors: TABLE_OR_VIEW_NOT_FOUND,
 /// UNSUPPORTED_FEATURE.TABLE_OPERATION (missing BATCH_READ), UNRESOLVED_COLUMN.*, ...
 Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs);
+
+/// \brief Binds the DEFAULT keyword in column `column` of a VALUES row (INSERT ... VALUES).
+using DefaultResolver = std::function<Result<BoundExprPtr>(size_t column)>;
+
+/// \brief Whether `expr` is the DEFAULT keyword (a bare name `DEFAULT`).
+bool IsDefaultKeyword(const sql::Expr& expr);
+
+/// \brief Bind a VALUES query; a DEFAULT cell is bound by `resolve_default`, or is an error
+/// without one. Errors: INVALID_INLINE_TABLE.*, ASSIGNMENT_ARITY_MISMATCH.
+Result<PlanNodePtr> BindValues(const sql::SelectStatement& select,
+                               const DefaultResolver& resolve_default = nullptr);
 
 /// \brief Resolve and load a table for reading, mapping "not found" errors to
 /// TABLE_OR_VIEW_NOT_FOUND naming the table as written.

@@ -90,16 +90,30 @@ PlanNodePtr MakeProject(const PlanNodePtr& input, const std::vector<Column>& col
   return project;
 }
 
-Status ArityMismatch(bool too_many, const std::string& table_name, size_t table_columns,
-                     size_t data_columns, SourcePosition pos) {
+Status ArityMismatch(const std::string& table_name, const std::vector<std::string>& table_columns,
+                     const std::vector<OutputField>& data_columns, SourcePosition pos) {
+  const bool too_many = data_columns.size() > table_columns.size();
+  std::vector<std::string> table_names, data_names;
+  for (const auto& name : table_columns) table_names.push_back(QuoteIdentifier(name));
+  for (const auto& field : data_columns) data_names.push_back(QuoteIdentifier(field.display));
   return AnalysisError(
       too_many ? "INSERT_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS"
                : "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
-      fmt::format("Cannot write to {}, the reason is {} data columns: Table columns: {}, data "
-                  "columns: {}.",
-                  table_name, too_many ? "too many" : "not enough", table_columns, data_columns),
+      fmt::format("Cannot write to {}, the reason is {} data columns:\nTable columns: {}.\n"
+                  "Data columns: {}.",
+                  table_name, too_many ? "too many" : "not enough",
+                  fmt::join(table_names, ", "), fmt::join(data_names, ", ")),
       pos);
 }
+
+std::vector<std::string> ColumnNames(const std::vector<Column>& columns,
+                                     const std::vector<int>& indices) {
+  std::vector<std::string> names;
+  for (int index : indices) names.push_back(columns[index].name);
+  return names;
+}
+
+}  // namespace
 
 std::vector<std::string> PartitionColumns(const Table& table) {
   std::vector<std::string> names;
@@ -110,6 +124,8 @@ std::vector<std::string> PartitionColumns(const Table& table) {
   }
   return names;
 }
+
+namespace {
 
 Status MissingCapability(const ResolvedName& name, std::string_view operation,
                          std::string_view capability, SourcePosition pos) {
@@ -170,11 +186,25 @@ Status CheckWriteCapabilities(const ResolvedName& name, const Table& table, Writ
   return Status::OK();
 }
 
+namespace {
+
+bool HasDefaultKeyword(const sql::InlineTable& values) {
+  for (const auto& row : values.rows) {
+    for (const auto& cell : row) {
+      if (IsDefaultKeyword(*cell)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 Result<PlanNodePtr> ShapeForTable(const PlanNodePtr& query, const std::vector<Column>& columns,
                                   const std::string& table_name, SourcePosition pos) {
   if (query->output.size() != columns.size()) {
-    return ArityMismatch(query->output.size() > columns.size(), table_name, columns.size(),
-                         query->output.size(), pos);
+    std::vector<std::string> names;
+    for (const auto& column : columns) names.push_back(column.name);
+    return ArityMismatch(table_name, names, query->output, pos);
   }
   std::vector<BoundExprPtr> exprs;
   for (size_t i = 0; i < columns.size(); ++i) {
@@ -190,8 +220,17 @@ Result<PlanNodePtr> ShapeForTable(const PlanNodePtr& query, const std::vector<Co
 Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs,
                              const SqlConf& conf) {
   const SourcePosition pos = insert.table.pos;
-  ARROW_ASSIGN_OR_RAISE(auto query, BindSelect(*insert.query, catalogs));
-  ARROW_ASSIGN_OR_RAISE(auto target, LoadTarget(insert, query, catalogs));
+  // VALUES rows that use the DEFAULT keyword are bound once the target columns are known.
+  const bool values_with_defaults = insert.query->kind == sql::QueryKind::kValues &&
+                                    !insert.by_name && HasDefaultKeyword(insert.query->values);
+  PlanNodePtr query;
+  std::pair<ResolvedName, std::shared_ptr<Table>> target;
+  if (values_with_defaults) {
+    ARROW_ASSIGN_OR_RAISE(target, LoadTableForName(insert.table, catalogs));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(query, BindSelect(*insert.query, catalogs));
+    ARROW_ASSIGN_OR_RAISE(target, LoadTarget(insert, query, catalogs));
+  }
   WritePlan plan;
   plan.target_name = target.first;
   plan.table = target.second;
@@ -218,13 +257,25 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
       has_dynamic = true;
       continue;
     }
+    // As Spark: a static partition value is cast to its column's type (PARTITION (hr = '10')
+    // on an INT column), failing at run time when it does not convert.
     ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(*item.value, Scope{}));
-    ARROW_ASSIGN_OR_RAISE(static_values[index], StoreAssign(value, columns[index], table_name,
-                                                            item.pos));
+    static_values[index] = CastTo(value, columns[index].type);
   }
 
   // Which table column each query column feeds.
+  const size_t width = query ? query->output.size() : insert.query->values.rows[0].size();
   std::vector<int> targets;
+  // The query, binding any DEFAULT cell to its target column's default (NULL past the end: the
+  // arity check reports those).
+  auto bind_deferred = [&]() -> Status {
+    if (query) return Status::OK();
+    ARROW_ASSIGN_OR_RAISE(query, BindValues(*insert.query, [&](size_t c) -> Result<BoundExprPtr> {
+      if (c >= targets.size()) return MakeBoundLiteral(std::make_shared<arrow::NullScalar>());
+      return DefaultFor(columns[targets[c]], table_name, pos);
+    }));
+    return Status::OK();
+  };
   if (insert.by_name) {
     for (const auto& field : query->output) {
       int index = FindColumn(columns, field.display);
@@ -254,17 +305,17 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
       }
       targets.push_back(index);
     }
-    if (targets.size() != query->output.size()) {
-      return ArityMismatch(query->output.size() > targets.size(), table_name, targets.size(),
-                           query->output.size(), pos);
+    ARROW_RETURN_NOT_OK(bind_deferred());
+    if (targets.size() != width) {
+      return ArityMismatch(table_name, ColumnNames(columns, targets), query->output, pos);
     }
   } else {
     for (size_t i = 0; i < columns.size(); ++i) {
       if (!static_values[i]) targets.push_back(static_cast<int>(i));
     }
-    if (targets.size() != query->output.size()) {
-      return ArityMismatch(query->output.size() > targets.size(), table_name, targets.size(),
-                           query->output.size(), pos);
+    ARROW_RETURN_NOT_OK(bind_deferred());
+    if (targets.size() != width) {
+      return ArityMismatch(table_name, ColumnNames(columns, targets), query->output, pos);
     }
   }
 
@@ -294,7 +345,8 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
 
   // The mode: how existing rows are treated.
   if (insert.overwrite) {
-    bool dynamic = conf.Get(kPartitionOverwriteModeKey).value_or("static") == "dynamic";
+    std::string mode = conf.Get(kPartitionOverwriteModeKey).value_or("static");
+    bool dynamic = EqualsIgnoreCase(mode, "dynamic");
     bool any_static = std::any_of(static_values.begin(), static_values.end(),
                                   [](const auto& value) { return value != nullptr; });
     if (dynamic && !partition_columns.empty() && (has_dynamic || !any_static)) {

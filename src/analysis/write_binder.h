@@ -30,6 +30,9 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
 Result<PlanNodePtr> ShapeForTable(const PlanNodePtr& query, const std::vector<Column>& columns,
                                   const std::string& table_name, SourcePosition pos);
 
+/// \brief The columns the table's partition transforms read, in transform order.
+std::vector<std::string> PartitionColumns(const Table& table);
+
 /// \brief Check the capabilities a write mode needs on `table`, naming the missing one.
 Status CheckWriteCapabilities(const ResolvedName& name, const Table& table, WritePlan::Mode mode,
                               SourcePosition pos);

@@ -197,7 +197,7 @@ Result<ResolvedName> CatalogManager::ResolveTableName(const std::vector<std::str
 }
 
 Result<std::pair<std::shared_ptr<CatalogPlugin>, std::vector<std::string>>>
-CatalogManager::ResolveNamespace(const std::vector<std::string>& parts) {
+CatalogManager::ResolveNamespace(const std::vector<std::string>& parts, bool must_exist) {
   std::string catalog_name = current_catalog();
   std::vector<std::string> ns = parts;
   if (!parts.empty() && IsCatalog(parts[0])) {
@@ -207,7 +207,8 @@ CatalogManager::ResolveNamespace(const std::vector<std::string>& parts) {
   ARROW_ASSIGN_OR_RAISE(auto catalog, Catalog(catalog_name));
   if (!ns.empty()) {
     ARROW_RETURN_NOT_OK(CheckSessionNamespace(catalog_name, ns));
-    if (auto* namespaces = dynamic_cast<SupportsNamespaces*>(catalog.get())) {
+    auto* namespaces = dynamic_cast<SupportsNamespaces*>(catalog.get());
+    if (must_exist && namespaces != nullptr) {
       ARROW_ASSIGN_OR_RAISE(bool exists, namespaces->NamespaceExists(ns));
       if (!exists) return SchemaNotFound(catalog_name, ns);
     }

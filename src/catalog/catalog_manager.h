@@ -84,8 +84,9 @@ class CatalogManager {
   std::shared_ptr<TableProvider> PathProvider(const std::vector<std::string>& parts) const;
 
   /// \brief Resolve a namespace name (SHOW TABLES IN x): catalog plus namespace path.
+  /// SCHEMA_NOT_FOUND when it does not exist, unless `must_exist` is false (CREATE/DROP).
   Result<std::pair<std::shared_ptr<CatalogPlugin>, std::vector<std::string>>> ResolveNamespace(
-      const std::vector<std::string>& parts);
+      const std::vector<std::string>& parts, bool must_exist = true);
 
  private:
   /// The `spark.sql.catalog.<name>.*` settings, prefix removed and keys lower-cased.

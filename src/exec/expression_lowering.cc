@@ -119,7 +119,20 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
     if (expr.type->id() == arrow::Type::DECIMAL128 &&
         arrow::is_integer(expr.args[0]->type->id())) {
       auto wide = cp::call("cast", {args[0]}, cp::CastOptions::Safe(arrow::decimal128(38, 0)));
-      return cp::call("cast", {wide}, std::move(options));
+      return cp::call("cast", {wide}, cp::CastOptions::Safe(expr.type));
+    }
+    // Decimal to decimal: Spark rounds half away from zero to the new scale and fails when the value then
+    // needs more digits than the new precision; Arrow's exact rescale checks the precision.
+    if (expr.type->id() == arrow::Type::DECIMAL128 &&
+        arrow::is_decimal(expr.args[0]->type->id())) {
+      const auto& from = static_cast<const arrow::DecimalType&>(*expr.args[0]->type);
+      const auto& to = static_cast<const arrow::DecimalType&>(*expr.type);
+      cp::Expression value = args[0];
+      if (to.scale() < from.scale()) {
+        value = cp::call("round", {value},
+                         cp::RoundOptions(to.scale(), cp::RoundMode::HALF_TOWARDS_INFINITY));
+      }
+      return cp::call("cast", {value}, cp::CastOptions::Safe(expr.type));
     }
     const auto& target = static_cast<const arrow::TimestampType*>(expr.type.get());
     if (expr.type->id() == arrow::Type::TIMESTAMP && !target->timezone().empty() &&
@@ -191,6 +204,12 @@ Status ToSparkError(const Status& status) {
   }
   if (contains("Failed to parse") || contains("Invalid value") || contains("invalid value")) {
     return MakeError(status.code(), "CAST_INVALID_INPUT", message);
+  }
+  if (contains("does not fit in precision") || contains("Rounded value")) {
+    return MakeError(status.code(), "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
+                     "The value cannot be represented as the target decimal type. If necessary "
+                     "set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error. (" +
+                         message + ")");
   }
   if (contains("would lose data") || contains("out of bounds") || contains("not in range")) {
     return MakeError(status.code(), "CAST_OVERFLOW", message);

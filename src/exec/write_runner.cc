@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include "arrow/array.h"
+#include "arrow/compute/cast.h"
 #include "arrow/scalar.h"
+#include "arrow/util/decimal.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
 #include "exec/executor.h"
@@ -70,18 +73,95 @@ Status ConfigureMode(WritePlan* plan, WriteBuilder* builder) {
   return Status::OK();
 }
 
+Status InsertOverflow(const arrow::DataType& from, const Column& column) {
+  return InvalidError("CAST_OVERFLOW_IN_TABLE_INSERT",
+                      fmt::format("Fail to insert a value of \"{}\" type into the \"{}\" type "
+                                  "column {} due to an overflow. Use `try_cast` on the input value "
+                                  "to tolerate overflow and return NULL instead.",
+                                  SqlTypeName(from), SqlTypeName(*column.type),
+                                  QuoteIdentifier(column.name)));
+}
+
+// The type a written column had before store assignment cast it.
+const arrow::DataType& SourceType(const WritePlan& plan, size_t column) {
+  const auto& expr = plan.query->exprs[column];
+  if (expr->kind == BoundExpr::Kind::kCall && expr->function == "CAST") return *expr->args[0]->type;
+  return *expr->type;
+}
+
+// Whether every value of a decimal column fits its type's precision (other types always fit).
+bool FitsPrecision(const arrow::ChunkedArray& values, const arrow::DataType& type) {
+  if (type.id() != arrow::Type::DECIMAL128) return true;
+  const int precision = static_cast<const arrow::Decimal128Type&>(type).precision();
+  for (const auto& chunk : values.chunks()) {
+    const auto& array = static_cast<const arrow::Decimal128Array&>(*chunk);
+    for (int64_t row = 0; row < array.length(); ++row) {
+      if (array.IsValid(row) &&
+          !arrow::Decimal128(array.GetValue(row)).FitsInPrecision(precision)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Decimal casts from integers keep values that exceed the declared precision; Spark's store
+// assignment fails.
+Status CheckDecimalPrecision(const WritePlan& plan, const arrow::Table& rows) {
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    if (!FitsPrecision(*rows.column(static_cast<int>(i)), *plan.columns[i].type)) {
+      return InsertOverflow(SourceType(plan, i), plan.columns[i]);
+    }
+  }
+  return Status::OK();
+}
+
+// A cast overflow while running the write's query: if it came from store assignment (the query
+// alone runs, and casting one of its columns to the table's type overflows), report Spark's
+// CAST_OVERFLOW_IN_TABLE_INSERT naming the column; otherwise the query's own error stands.
+Status DiagnoseOverflow(const WritePlan& plan, const ScanRunOptions& options, Status error) {
+  const std::string condition = ErrorCondition(error);
+  if (condition != "CAST_OVERFLOW" && condition.rfind("NUMERIC_VALUE_OUT_OF_RANGE", 0) != 0) {
+    return error;
+  }
+  auto query = ExecutePlan(plan.query->children[0], options);
+  if (!query.ok()) return error;
+  const auto& input = plan.query->children[0]->output;
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    const auto& expr = plan.query->exprs[i];
+    if (expr->kind != BoundExpr::Kind::kCall || expr->function != "CAST" ||
+        expr->args[0]->kind != BoundExpr::Kind::kColumn) {
+      continue;
+    }
+    for (size_t f = 0; f < input.size(); ++f) {
+      if (input[f].name != expr->args[0]->field) continue;
+      // The store-assignment cast alone; a decimal fraction that is rounded away is no overflow.
+      auto options = arrow::compute::CastOptions::Safe(plan.columns[i].type);
+      options.allow_decimal_truncate = true;
+      auto cast = arrow::compute::Cast(query->table->column(static_cast<int>(f)), options);
+      if (!cast.ok() || !FitsPrecision(*cast->chunked_array(), *plan.columns[i].type)) {
+        return InsertOverflow(*expr->args[0]->type, plan.columns[i]);
+      }
+    }
+  }
+  return error;
+}
+
 }  // namespace
 
 Result<WriteJobResult> RunWrite(WritePlan* plan, const WriteRunOptions& options) {
   if (plan->mode == WritePlan::Mode::kOverwriteByFilter) {
     ARROW_RETURN_NOT_OK(BuildOverwritePredicates(plan, options.scan));
   }
-  ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan->query, options.scan));
+  auto executed = ExecutePlan(plan->query, options.scan);
+  if (!executed.ok()) return DiagnoseOverflow(*plan, options.scan, executed.status());
+  ExecutionResult result = std::move(executed).ValueUnsafe();
+  ARROW_RETURN_NOT_OK(CheckDecimalPrecision(*plan, *result.table));
   auto schema = ColumnsToSchema(plan->columns);
   for (size_t i = 0; i < plan->columns.size(); ++i) {
     if (!plan->columns[i].nullable && result.table->column(static_cast<int>(i))->null_count() > 0) {
       return InvalidError("NOT_NULL_ASSERT_VIOLATION",
-                          fmt::format("NULL value appeared in non-nullable field {} of the table "
+                          fmt::format("NULL value appeared in non-nullable field: {} of the table "
                                       "{}.",
                                       QuoteIdentifier(plan->columns[i].name),
                                       plan->target_name.ToString()));

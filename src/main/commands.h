@@ -30,6 +30,8 @@ CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
                                  const CommandContext& context);
 CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandContext& context);
 CommandResult RunAlterNamespace(const sql::AlterNamespace& alter, const CommandContext& context);
+CommandResult RunDescribeNamespace(const sql::DescribeNamespace& describe,
+                                   const CommandContext& context);
 CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
                                  const CommandContext& context);
 CommandResult RunShowTblProperties(const sql::ShowTblProperties& show,

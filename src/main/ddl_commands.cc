@@ -58,17 +58,29 @@ Result<ResolvedTable> ResolveForDdl(const sql::QualifiedName& name, CatalogManag
   return ResolvedTable{std::move(resolved), catalog};
 }
 
-Status TableNotFound(const ResolvedName& name, SourcePosition pos) {
+// Spark names a missing table as it was written.
+Status TableNotFound(const sql::QualifiedName& name) {
+  std::vector<std::string> parts;
+  for (const auto& part : name.parts) parts.push_back(QuoteIdentifier(part));
   return AnalysisError("TABLE_OR_VIEW_NOT_FOUND",
                        fmt::format("The table or view {} cannot be found. Verify the spelling "
                                    "and correctness of the schema and catalog.",
-                                   name.ToString()),
-                       pos);
+                                   fmt::join(parts, ".")),
+                       name.pos);
+}
+
+// Load a table for a DDL command; a missing table is reported by its written name.
+Result<std::shared_ptr<Table>> LoadForDdl(const ResolvedTable& target,
+                                          const sql::QualifiedName& name) {
+  auto table = target.catalog->LoadTable(target.name.ident);
+  if (table.ok() || ErrorCondition(table.status()) != "TABLE_OR_VIEW_NOT_FOUND") return table;
+  return TableNotFound(name);
 }
 
 Result<std::pair<std::shared_ptr<CatalogPlugin>, std::vector<std::string>>> ResolveNamespaces(
-    const sql::QualifiedName& name, CatalogManager* catalogs, SupportsNamespaces** namespaces) {
-  ARROW_ASSIGN_OR_RAISE(auto resolved, catalogs->ResolveNamespace(name.parts));
+    const sql::QualifiedName& name, CatalogManager* catalogs, SupportsNamespaces** namespaces,
+    bool must_exist) {
+  ARROW_ASSIGN_OR_RAISE(auto resolved, catalogs->ResolveNamespace(name.parts, must_exist));
   *namespaces = dynamic_cast<SupportsNamespaces*>(resolved.first.get());
   if (*namespaces == nullptr) {
     return AnalysisError("MISSING_CATALOG_ABILITY.NAMESPACES",
@@ -79,6 +91,33 @@ Result<std::pair<std::shared_ptr<CatalogPlugin>, std::vector<std::string>>> Reso
   return resolved;
 }
 
+// Check that a DEFAULT is a constant expression (it reads no column) of a type its column
+// accepts.
+Status CheckDefault(const sql::ColumnDefinition& definition, const Column& column) {
+  auto bound = BindExpression(*definition.default_value, Scope{});
+  if (!bound.ok()) {
+    if (ErrorCondition(bound.status()).rfind("UNRESOLVED_COLUMN", 0) != 0) return bound.status();
+    return AnalysisError("INVALID_DEFAULT_VALUE.NOT_CONSTANT",
+                         fmt::format("Failed to execute the command because the destination "
+                                     "column {} has a DEFAULT value {} which is not a constant "
+                                     "expression.",
+                                     QuoteIdentifier(column.name), definition.default_text),
+                         definition.pos);
+  }
+  const auto& type = (*bound)->type;
+  bool fits = type->Equals(*column.type) || type->id() == arrow::Type::NA ||
+              (IsNumeric(*type) && IsNumeric(*column.type)) ||
+              (IsStringLike(*type) && IsStringLike(*column.type));
+  if (fits) return Status::OK();
+  return AnalysisError(
+      "INVALID_DEFAULT_VALUE.DATA_TYPE",
+      fmt::format("Failed to execute the command because the destination column {} has a "
+                  "DEFAULT value {} of type \"{}\", which does not fit the column type \"{}\".",
+                  QuoteIdentifier(column.name), definition.default_text, SqlTypeName(*type),
+                  SqlTypeName(*column.type)),
+      definition.pos);
+}
+
 // A column's type from the syntax tree, and its DEFAULT checked against it.
 Result<Column> ColumnFor(const sql::ColumnDefinition& definition) {
   Column column;
@@ -87,29 +126,7 @@ Result<Column> ColumnFor(const sql::ColumnDefinition& definition) {
   column.nullable = !definition.not_null;
   column.comment = definition.comment.value_or("");
   if (definition.default_value) {
-    auto bound = BindExpression(*definition.default_value, Scope{});
-    if (!bound.ok()) {
-      return AnalysisError("INVALID_DEFAULT_VALUE.NOT_CONSTANT",
-                           fmt::format("Failed to execute the command because the destination "
-                                       "column {} has a DEFAULT value {} which is not a "
-                                       "constant expression.",
-                                       QuoteIdentifier(column.name), definition.default_text),
-                           definition.pos);
-    }
-    const auto& type = (*bound)->type;
-    bool fits = type->Equals(*column.type) || type->id() == arrow::Type::NA ||
-                (IsNumeric(*type) && IsNumeric(*column.type)) ||
-                (IsStringLike(*type) && IsStringLike(*column.type));
-    if (!fits) {
-      return AnalysisError(
-          "INVALID_DEFAULT_VALUE.DATA_TYPE",
-          fmt::format("Failed to execute the command because the destination column {} has a "
-                      "DEFAULT value {} of type \"{}\", which does not fit the column type "
-                      "\"{}\".",
-                      QuoteIdentifier(column.name), definition.default_text,
-                      SqlTypeName(*type), SqlTypeName(*column.type)),
-          definition.pos);
-    }
+    ARROW_RETURN_NOT_OK(CheckDefault(definition, column));
     column.default_value = definition.default_text;
   }
   return column;
@@ -133,10 +150,12 @@ Result<std::shared_ptr<Transform>> TransformFor(const sql::Expr& expr,
                         [](char a, char b) { return ::tolower(a) == ::tolower(b); });
     });
     if (!exists) {
-      return AnalysisError("COLUMN_NOT_DEFINED_IN_TABLE",
-                           fmt::format("PARTITIONED BY column {} is not defined in the table.",
-                                       QuoteIdentifier(name)),
-                           e.pos);
+      return AnalysisError(
+          "UNSUPPORTED_FEATURE.PARTITION_WITH_NESTED_COLUMN_IS_UNSUPPORTED",
+          fmt::format("The feature is not supported: Invalid partitioning: {} is missing or is "
+                      "in a map or array.",
+                      QuoteIdentifier(name)),
+          e.pos);
     }
     return FieldReference(name);
   };
@@ -168,7 +187,8 @@ Result<std::shared_ptr<arrow::DataType>> TypeOf(const sql::TypeName& name, Sourc
   return TypeFromName(name, pos);
 }
 
-// ALTER COLUMN ... TYPE accepts only widening, as Spark does for tables with data.
+// ALTER COLUMN ... TYPE accepts only Spark's up-casts: wider integers, FLOAT to DOUBLE, a wider
+// decimal, anything atomic to STRING.
 bool CanWiden(const arrow::DataType& from, const arrow::DataType& to) {
   if (from.Equals(to)) return true;
   auto rank = [](const arrow::DataType& type) {
@@ -187,15 +207,70 @@ bool CanWiden(const arrow::DataType& from, const arrow::DataType& to) {
     const auto& b = static_cast<const arrow::DecimalType&>(to);
     return b.scale() >= a.scale() && b.precision() - b.scale() >= a.precision() - a.scale();
   }
-  if (IsStringLike(from) && IsStringLike(to)) return true;
+  // Any atomic value has a text form, so Spark's up-cast allows it to STRING.
+  if (IsStringLike(to) && !arrow::is_nested(from.id())) return true;
   return false;
+}
+
+// Reserved properties are set by their own clauses, as in Spark.
+Status CheckTableProperties(const sql::PropertyList& properties, SourcePosition pos) {
+  static const std::map<std::string, std::string> kClauses = {
+      {kPropProvider, "please use the USING clause to specify it"},
+      {kPropLocation, "please use the LOCATION clause to specify it"},
+      {kPropComment, "please use the COMMENT clause to specify it"},
+      {kPropOwner, "it will be set to the current user"},
+      {kPropExternal, "please use CREATE EXTERNAL TABLE"}};
+  for (const auto& [key, value] : properties) {
+    auto it = kClauses.find(key);
+    if (it == kClauses.end()) continue;
+    return AnalysisError("UNSUPPORTED_FEATURE.SET_TABLE_PROPERTY",
+                         fmt::format("The feature is not supported: {} is a reserved table "
+                                     "property, {}.",
+                                     key, it->second),
+                         pos);
+  }
+  return Status::OK();
+}
+
+Status CheckNamespaceProperties(const sql::PropertyList& properties, SourcePosition pos) {
+  static const std::map<std::string, std::string> kClauses = {
+      {kPropComment, "please use the COMMENT clause to specify it"},
+      {kPropLocation, "please use the LOCATION clause to specify it"},
+      {kPropOwner, "it will be set to the current user"}};
+  for (const auto& [key, value] : properties) {
+    auto it = kClauses.find(key);
+    if (it == kClauses.end()) continue;
+    return AnalysisError("UNSUPPORTED_FEATURE.SET_NAMESPACE_PROPERTY",
+                         fmt::format("The feature is not supported: {} is a reserved namespace "
+                                     "property, {}.",
+                                     key, it->second),
+                         pos);
+  }
+  return Status::OK();
+}
+
+// An identifier as Spark prints it in DDL: backquoted only when it is not a plain word.
+std::string QuoteIfNeeded(const std::string& name) {
+  bool plain = !name.empty() &&
+               std::all_of(name.begin(), name.end(), [](char c) {
+                 return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+               }) &&
+               !std::all_of(name.begin(), name.end(),
+                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return plain ? name : QuoteIdentifier(name);
+}
+
+bool IsReservedProperty(const std::string& key) {
+  return key == kPropProvider || key == kPropLocation || key == kPropComment ||
+         key == kPropOwner || key == kPropExternal;
 }
 
 Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const Table& table) {
   std::vector<TableChange> changes;
   using Kind = TableChange::Kind;
+  const auto columns = table.columns();
   auto find = [&](const std::vector<std::string>& parts) -> const Column* {
-    for (const auto& column : table.columns()) {
+    for (const auto& column : columns) {
       if (parts.size() == 1 && column.name.size() == parts[0].size() &&
           std::equal(column.name.begin(), column.name.end(), parts[0].begin(),
                      [](char a, char b) { return ::tolower(a) == ::tolower(b); })) {
@@ -204,7 +279,6 @@ Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const 
     }
     return nullptr;
   };
-  auto columns = table.columns();
   switch (alter.kind) {
     case sql::AlterTableKind::kAddColumns:
       for (const auto& definition : alter.columns) {
@@ -266,14 +340,34 @@ Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const 
           change.comment = action.comment;
           break;
         case Action::kSetNotNull:
+          // As Spark: a nullable column cannot become NOT NULL, whatever its data.
+          if (current == nullptr || current->nullable) {
+            return AnalysisError("_LEGACY_ERROR_TEMP_2330",
+                                 fmt::format("Cannot change nullable column to non-nullable: {}.",
+                                             QuoteIdentifier(change.field_names.back())),
+                                 alter.name.pos);
+          }
+          change.kind = Kind::kUpdateColumnNullability;
+          change.nullable = false;
+          break;
         case Action::kDropNotNull:
           change.kind = Kind::kUpdateColumnNullability;
-          change.nullable = action.kind == Action::kDropNotNull;
+          change.nullable = true;
           break;
-        case Action::kSetDefault:
+        case Action::kSetDefault: {
           change.kind = Kind::kUpdateColumnDefaultValue;
           change.default_value = action.default_text;
+          if (current != nullptr) {
+            // The new default is checked as a CREATE TABLE default of this column would be.
+            sql::ColumnDefinition definition;
+            definition.pos = alter.name.pos;
+            definition.default_text = action.default_text;
+            ARROW_ASSIGN_OR_RAISE(definition.default_value,
+                                  sql::ParseExpression(action.default_text));
+            ARROW_RETURN_NOT_OK(CheckDefault(definition, *current));
+          }
           break;
+        }
         case Action::kDropDefault:
           change.kind = Kind::kUpdateColumnDefaultValue;
           change.default_value = "";
@@ -287,7 +381,16 @@ Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const 
       changes.push_back(std::move(change));
       break;
     }
+    case sql::AlterTableKind::kSetLocation: {
+      TableChange change;
+      change.kind = Kind::kSetProperty;
+      change.property_key = kPropLocation;
+      change.property_value = alter.location;
+      changes.push_back(std::move(change));
+      break;
+    }
     case sql::AlterTableKind::kSetProperties:
+      ARROW_RETURN_NOT_OK(CheckTableProperties(alter.properties, alter.name.pos));
       for (const auto& [key, value] : alter.properties) {
         TableChange change;
         change.kind = Kind::kSetProperty;
@@ -319,12 +422,6 @@ Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const 
   return changes;
 }
 
-bool IsReservedProperty(const std::string& key) {
-  return key == kPropProvider || key == kPropLocation || key == kPropComment ||
-         key == kPropOwner || key == kPropExternal ||
-         key.rfind(kOptionPrefix, 0) == 0;
-}
-
 std::string Quote(const std::string& text) {
   std::string out = "'";
   for (char c : text) {
@@ -351,6 +448,7 @@ Result<TableInfo> TableInfoFor(const sql::CreateTable& create,
     ARROW_ASSIGN_OR_RAISE(auto transform, TransformFor(*expr, info.columns));
     info.partitioning.push_back(std::move(transform));
   }
+  ARROW_RETURN_NOT_OK(CheckTableProperties(create.properties, create.name.pos));
   for (const auto& [key, value] : create.properties) info.properties[key] = value;
   for (const auto& [key, value] : create.options) {
     info.properties[std::string(kOptionPrefix) + key] = value;
@@ -394,14 +492,13 @@ CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& con
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(drop.name, context.catalogs));
   ARROW_ASSIGN_OR_RAISE(bool dropped, drop.purge ? target.catalog->PurgeTable(target.name.ident)
                                                  : target.catalog->DropTable(target.name.ident));
-  if (!dropped && !drop.if_exists) return TableNotFound(target.name, drop.name.pos);
+  if (!dropped && !drop.if_exists) return TableNotFound(drop.name);
   return Empty();
 }
 
 CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& context) {
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(alter.name, context.catalogs));
-  auto table = target.catalog->LoadTable(target.name.ident);
-  if (!table.ok()) return TableNotFound(target.name, alter.name.pos);
+  ARROW_ASSIGN_OR_RAISE(auto table, LoadForDdl(target, alter.name));
   if (alter.kind == sql::AlterTableKind::kRenameTable) {
     Identifier to;
     const auto& parts = alter.new_table.parts;
@@ -420,7 +517,7 @@ CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& 
     ARROW_RETURN_NOT_OK(target.catalog->RenameTable(target.name.ident, to));
     return Empty();
   }
-  ARROW_ASSIGN_OR_RAISE(auto changes, ChangesFor(alter, **table));
+  ARROW_ASSIGN_OR_RAISE(auto changes, ChangesFor(alter, *table));
   ARROW_RETURN_NOT_OK(target.catalog->AlterTable(target.name.ident, changes).status());
   return Empty();
 }
@@ -429,7 +526,8 @@ CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
                                  const CommandContext& context) {
   SupportsNamespaces* namespaces = nullptr;
   ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(create.name, context.catalogs,
-                                                         &namespaces));
+                                                         &namespaces, /*must_exist=*/false));
+  ARROW_RETURN_NOT_OK(CheckNamespaceProperties(create.properties, create.name.pos));
   ARROW_ASSIGN_OR_RAISE(bool exists, namespaces->NamespaceExists(resolved.second));
   if (exists && create.if_not_exists) return Empty();
   std::map<std::string, std::string> metadata;
@@ -443,7 +541,7 @@ CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
 CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandContext& context) {
   SupportsNamespaces* namespaces = nullptr;
   ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(drop.name, context.catalogs,
-                                                         &namespaces));
+                                                         &namespaces, /*must_exist=*/false));
   ARROW_ASSIGN_OR_RAISE(bool dropped, namespaces->DropNamespace(resolved.second, drop.cascade));
   if (!dropped && !drop.if_exists) {
     return AnalysisError("SCHEMA_NOT_FOUND",
@@ -458,26 +556,60 @@ CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandCont
 CommandResult RunAlterNamespace(const sql::AlterNamespace& alter, const CommandContext& context) {
   SupportsNamespaces* namespaces = nullptr;
   ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(alter.name, context.catalogs,
-                                                         &namespaces));
+                                                         &namespaces, /*must_exist=*/true));
+  ARROW_RETURN_NOT_OK(CheckNamespaceProperties(alter.properties, alter.name.pos));
   std::vector<NamespaceChange> changes;
   for (const auto& [key, value] : alter.properties) changes.push_back({false, key, value});
   if (alter.location) changes.push_back({false, kPropLocation, *alter.location});
+  for (const auto& key : alter.unset_keys) changes.push_back({true, key, ""});
   ARROW_RETURN_NOT_OK(namespaces->AlterNamespace(resolved.second, changes));
   return Empty();
+}
+
+CommandResult RunDescribeNamespace(const sql::DescribeNamespace& describe,
+                                   const CommandContext& context) {
+  SupportsNamespaces* namespaces = nullptr;
+  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(describe.name, context.catalogs,
+                                                         &namespaces, /*must_exist=*/true));
+  ARROW_ASSIGN_OR_RAISE(auto metadata, namespaces->LoadNamespaceMetadata(resolved.second));
+  auto value = [&](const char* key) {
+    auto it = metadata.find(key);
+    return it == metadata.end() ? std::string() : it->second;
+  };
+  std::string path;
+  for (const auto& part : resolved.second) path += (path.empty() ? "" : ".") + part;
+  std::vector<std::vector<std::string>> rows = {{"Catalog Name", resolved.first->name()},
+                                                {"Namespace Name", path},
+                                                {"Comment", value(kPropComment)},
+                                                {"Location", value(kPropLocation)},
+                                                {"Owner", value(kPropOwner)}};
+  if (describe.extended) {
+    std::vector<std::string> properties;
+    for (const auto& [key, entry] : metadata) {
+      if (key != kPropComment && key != kPropLocation && key != kPropOwner) {
+        properties.push_back(fmt::format("({},{})", key, entry));
+      }
+    }
+    rows.push_back({"Properties", fmt::format("({})", fmt::join(properties, ","))});
+  }
+  return Strings({"info_name", "info_value"}, rows);
 }
 
 CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
                                  const CommandContext& context) {
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(show.name, context.catalogs));
-  auto loaded = target.catalog->LoadTable(target.name.ident);
-  if (!loaded.ok()) return TableNotFound(target.name, show.name.pos);
-  const Table& table = **loaded;
+  ARROW_ASSIGN_OR_RAISE(auto loaded, LoadForDdl(target, show.name));
+  const Table& table = *loaded;
   auto properties = table.properties();
-  std::string ddl = "CREATE TABLE " + target.name.ToString() + " (\n";
+  std::vector<std::string> name_parts;
+  if (target.name.catalog) name_parts.push_back(QuoteIfNeeded(target.name.catalog->name()));
+  for (const auto& part : target.name.ident.namespace_path) name_parts.push_back(QuoteIfNeeded(part));
+  name_parts.push_back(QuoteIfNeeded(target.name.ident.name));
+  std::string ddl = fmt::format("CREATE TABLE {} (\n", fmt::join(name_parts, "."));
   auto columns = table.columns();
   for (size_t i = 0; i < columns.size(); ++i) {
     const Column& column = columns[i];
-    ddl += "  " + QuoteIdentifier(column.name) + " " + SqlTypeName(*column.type);
+    ddl += "  " + QuoteIfNeeded(column.name) + " " + SqlTypeName(*column.type);
     if (!column.nullable) ddl += " NOT NULL";
     if (column.default_value) ddl += " DEFAULT " + *column.default_value;
     if (!column.comment.empty()) ddl += " COMMENT " + Quote(column.comment);
@@ -501,7 +633,7 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
       const std::string* column = transform->name() == "identity" && transform->arguments().size() == 1
                                       ? AsColumnName(*transform->arguments()[0])
                                       : nullptr;
-      parts.push_back(column != nullptr ? QuoteIdentifier(*column) : transform->ToString());
+      parts.push_back(column != nullptr ? QuoteIfNeeded(*column) : transform->ToString());
     }
     ddl += fmt::format("PARTITIONED BY ({})\n", fmt::join(parts, ", "));
   }
@@ -513,7 +645,9 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
   }
   std::vector<std::string> user_properties;
   for (const auto& [key, value] : properties) {
-    if (!IsReservedProperty(key)) user_properties.push_back("  " + Quote(key) + " = " + Quote(value));
+    if (!IsReservedProperty(key) && key.rfind(kOptionPrefix, 0) != 0) {
+      user_properties.push_back("  " + Quote(key) + " = " + Quote(value));
+    }
   }
   if (!user_properties.empty()) {
     ddl += fmt::format("TBLPROPERTIES (\n{})\n", fmt::join(user_properties, ",\n"));
@@ -524,9 +658,8 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
 CommandResult RunShowTblProperties(const sql::ShowTblProperties& show,
                                    const CommandContext& context) {
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(show.name, context.catalogs));
-  auto loaded = target.catalog->LoadTable(target.name.ident);
-  if (!loaded.ok()) return TableNotFound(target.name, show.name.pos);
-  auto properties = (*loaded)->properties();
+  ARROW_ASSIGN_OR_RAISE(auto loaded, LoadForDdl(target, show.name));
+  auto properties = loaded->properties();
   std::vector<std::vector<std::string>> rows;
   if (show.key) {
     auto it = properties.find(*show.key);

@@ -166,6 +166,10 @@ class SessionImpl : public Session {
   Result<std::shared_ptr<arrow::Table>> Run(const sql::AlterNamespace& alter, SourcePosition) {
     return RunAlterNamespace(alter, Context());
   }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeNamespace& describe,
+                                            SourcePosition) {
+    return RunDescribeNamespace(describe, Context());
+  }
   Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowCreateTable& show, SourcePosition) {
     return RunShowCreateTable(show, Context());
   }
@@ -343,6 +347,14 @@ class SessionImpl : public Session {
     if (!set.value) {
       return StringTable({"key", "value"},
                          {{*set.key, conf_.Get(*set.key).value_or("<undefined>")}});
+    }
+    if (*set.key == kPartitionOverwriteModeKey && Lower(*set.value) != "static" &&
+        Lower(*set.value) != "dynamic") {
+      return AnalysisError("INVALID_CONF_VALUE.OUT_OF_RANGE_OF_OPTIONS",
+                           fmt::format("The value '{}' in the config \"{}\" is invalid. It must "
+                                       "be one of STATIC, DYNAMIC.",
+                                       *set.value, *set.key),
+                           pos);
     }
     conf_.Set(*set.key, *set.value);
     InvalidateCatalogFor(*set.key);

@@ -247,7 +247,21 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
   plan.query = empty;
   plan.mode = truncate.partition_spec.empty() ? WritePlan::Mode::kTruncate
                                               : WritePlan::Mode::kOverwriteByFilter;
+  const auto partition_columns = PartitionColumns(*table);
   for (const auto& item : truncate.partition_spec) {
+    bool is_partition = std::any_of(
+        partition_columns.begin(), partition_columns.end(), [&](const std::string& name) {
+          return name.size() == item.column.size() &&
+                 std::equal(name.begin(), name.end(), item.column.begin(),
+                            [](char a, char b) { return ::tolower(a) == ::tolower(b); });
+        });
+    if (!is_partition) {
+      return AnalysisError("NON_PARTITION_COLUMN",
+                           fmt::format("PARTITION clause cannot contain the non-partition column: "
+                                       "{}.",
+                                       QuoteIdentifier(item.column)),
+                           item.pos);
+    }
     auto column = std::find_if(plan.columns.begin(), plan.columns.end(), [&](const Column& c) {
       return c.name.size() == item.column.size() &&
              std::equal(c.name.begin(), c.name.end(), item.column.begin(),

@@ -460,7 +460,7 @@ struct Statement {
   std::variant<SelectStatement, ShowCatalogs, ShowNamespaces, ShowTables, DescribeTable, Use,
                SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable,
                CreateNamespace, DropNamespace, AlterNamespace, ShowCreateTable,
-               ShowTblProperties, Insert, TruncateTable>
+               ShowTblProperties, Insert, TruncateTable, DescribeNamespace>
       node;
 };
 

@@ -73,6 +73,7 @@ enum class AlterTableKind {
   kSetProperties,       // SET TBLPROPERTIES (...): properties
   kUnsetProperties,     // UNSET TBLPROPERTIES [IF EXISTS] (k, ...): property_keys, if_exists
   kRenameTable,         // RENAME TO name: new_table
+  kSetLocation,         // SET LOCATION 'path': location
 };
 
 /// \brief The action of ALTER TABLE t ALTER COLUMN c ... (one per statement).
@@ -108,6 +109,7 @@ struct AlterTable {
   std::vector<std::string> property_keys;
   bool if_exists = false;
   QualifiedName new_table;
+  std::string location;
 };
 
 /// \brief CREATE NAMESPACE|SCHEMA|DATABASE [IF NOT EXISTS] name [COMMENT 'text']
@@ -127,12 +129,19 @@ struct DropNamespace {
   bool cascade = false;
 };
 
-/// \brief ALTER NAMESPACE|SCHEMA|DATABASE name SET (DBPROPERTIES|PROPERTIES) (...) or
-/// SET LOCATION 'path'.
+/// \brief ALTER NAMESPACE|SCHEMA|DATABASE name SET (DBPROPERTIES|PROPERTIES) (...),
+/// SET LOCATION 'path', or UNSET (DBPROPERTIES|PROPERTIES) (key, ...).
 struct AlterNamespace {
   QualifiedName name;
   PropertyList properties;
   std::optional<std::string> location;
+  std::vector<std::string> unset_keys;
+};
+
+/// \brief DESCRIBE NAMESPACE|SCHEMA|DATABASE [EXTENDED] name.
+struct DescribeNamespace {
+  QualifiedName name;
+  bool extended = false;
 };
 
 /// \brief SHOW CREATE TABLE name [AS SERDE].

@@ -227,6 +227,19 @@ Result<Statement> Parser::ParseShow(const Mark& start) {
 }
 
 Result<Statement> Parser::ParseDescribe(const Mark& start) {
+  // DESCRIBE NAMESPACE|SCHEMA|DATABASE [EXTENDED] name; the keyword is a table name when nothing
+  // follows it.
+  if ((PeekWord("NAMESPACE") || PeekWord("SCHEMA") || PeekWord("DATABASE")) &&
+      !AtStatementEnd(1)) {
+    Next();
+    DescribeNamespace describe;
+    if (PeekWord("EXTENDED") && !AtStatementEnd(1)) {
+      Next();
+      describe.extended = true;
+    }
+    ARROW_ASSIGN_OR_RAISE(describe.name, ParseQualifiedName());
+    return Statement{start.pos, std::move(describe)};
+  }
   // The optional keywords are names when nothing follows them: DESCRIBE extended.
   if (PeekWord("TABLE") && !AtStatementEnd(1)) Next();
   DescribeTable describe;

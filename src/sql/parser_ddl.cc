@@ -415,6 +415,12 @@ Result<Statement> Parser::ParseAlter(const Mark& start) {
   Next();
   AlterNamespace alter;
   ARROW_ASSIGN_OR_RAISE(alter.name, ParseQualifiedName());
+  if (AcceptWord("UNSET")) {
+    if (!AcceptWord("DBPROPERTIES") && !AcceptWord("PROPERTIES")) return Unexpected();
+    ARROW_ASSIGN_OR_RAISE(PropertyList keys, ParsePropertyList(PropertyValues::kForbidden));
+    for (auto& [key, value] : keys) alter.unset_keys.push_back(std::move(key));
+    return Statement{start.pos, std::move(alter)};
+  }
   RETURN_NOT_OK(ExpectWord("SET"));
   if (AcceptWord("DBPROPERTIES") || AcceptWord("PROPERTIES")) {
     ARROW_ASSIGN_OR_RAISE(alter.properties, ParsePropertyList(PropertyValues::kRequired));
@@ -468,6 +474,11 @@ Status Parser::ParseAlterTableAction(AlterTable* alter) {
     return ParseAlterColumnAction(&alter->column_change);
   }
   if (AcceptWord("SET")) {
+    if (AcceptWord("LOCATION")) {
+      alter->kind = AlterTableKind::kSetLocation;
+      ARROW_ASSIGN_OR_RAISE(alter->location, ParseStringLiteral());
+      return Status::OK();
+    }
     RETURN_NOT_OK(ExpectWord("TBLPROPERTIES"));
     alter->kind = AlterTableKind::kSetProperties;
     ARROW_ASSIGN_OR_RAISE(alter->properties, ParsePropertyList(PropertyValues::kRequired));

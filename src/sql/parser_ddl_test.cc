@@ -567,12 +567,18 @@ TEST(ParserAlterTableTest, UnknownActions) {
             "                            ^");
   for (std::string text : {"ALTER TABLE t", "ALTER TABLE t ALTER COLUMN a SET",
                            "ALTER TABLE t ALTER COLUMN a DROP NULL", "ALTER TABLE t ALTER a RENAME",
-                           "ALTER TABLE t ADD PARTITION (p = 1)", "ALTER TABLE t SET LOCATION '/x'",
+                           "ALTER TABLE t ADD PARTITION (p = 1)", "ALTER TABLE t SET LOCATION",
                            "ALTER TABLE t SET TBLPROPERTIES", "ALTER TABLE t ALTER a TYPE",
                            "ALTER VIEW v RENAME TO w", "ALTER t"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
+}
+
+TEST(ParserAlterTableTest, SetLocation) {
+  ASSERT_OK_AND_ASSIGN(AlterTable alter, Parse<AlterTable>("ALTER TABLE t SET LOCATION '/x'"));
+  EXPECT_EQ(alter.kind, AlterTableKind::kSetLocation);
+  EXPECT_EQ(alter.location, "/x");
 }
 
 TEST(ParserAlterTableTest, TableProperties) {
@@ -682,13 +688,25 @@ TEST(ParserNamespaceTest, Alter) {
     EXPECT_EQ(alter.properties, (Properties{{"k", "v"}, {"a.b", "true"}}));
     EXPECT_FALSE(alter.location.has_value());
   }
+  ASSERT_OK_AND_ASSIGN(AlterNamespace unset,
+                       Parse<AlterNamespace>("ALTER NAMESPACE n UNSET DBPROPERTIES (a, 'b.c')"));
+  EXPECT_EQ(unset.unset_keys, (Strings{"a", "b.c"}));
+  ASSERT_RAISES_CONDITION("_LEGACY_ERROR_TEMP_0035",
+                          ParseStatement("ALTER NAMESPACE n UNSET PROPERTIES (a = 1)"));
+  EXPECT_TRUE(unset.properties.empty());
+  ASSERT_OK_AND_ASSIGN(DescribeNamespace describe,
+                       Parse<DescribeNamespace>("DESCRIBE SCHEMA EXTENDED cat.s"));
+  EXPECT_EQ(describe.name.parts, (Strings{"cat", "s"}));
+  EXPECT_TRUE(describe.extended);
+  ASSERT_OK_AND_ASSIGN(DescribeTable table_named_schema, Parse<DescribeTable>("DESCRIBE schema"));
+  EXPECT_EQ(table_named_schema.table.parts, (Strings{"schema"}));
   ASSERT_OK_AND_ASSIGN(AlterNamespace location,
                        Parse<AlterNamespace>("ALTER DATABASE d SET LOCATION '/new'"));
   EXPECT_EQ(location.location, "/new");
   EXPECT_TRUE(location.properties.empty());
   for (std::string text : {"ALTER NAMESPACE n SET OWNER u", "ALTER NAMESPACE n",
                            "ALTER NAMESPACE n SET LOCATION", "ALTER NAMESPACE n SET PROPERTIES",
-                           "ALTER NAMESPACE n UNSET PROPERTIES (a)"}) {
+                           "ALTER NAMESPACE n UNSET"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
