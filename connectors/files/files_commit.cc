@@ -304,7 +304,9 @@ Status RemoveAbandonedStaging(afs::FileSystem& filesystem, const std::string& ro
   ARROW_ASSIGN_OR_RAISE(auto entries, filesystem.GetFileInfo(selector));
   for (const auto& entry : entries) {
     const std::string name = entry.base_name();
+    // Hidden directories are private to a DeleteDirConcurrently call in progress.
     const bool staging_dir = entry.IsDirectory() && name != own_query_id &&
+                             !name.starts_with(".") &&
                              state.manifests.count(name + kManifestSuffix) == 0;
     const bool unfinished_manifest = entry.IsFile() && name.starts_with(".");
     if (!staging_dir && !unfinished_manifest) continue;

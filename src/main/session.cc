@@ -274,17 +274,42 @@ class SessionImpl : public Session {
     const auto& [name, table] = loaded;
     arrow::StringBuilder col_names, types, comments;
     auto add = [&](const std::string& a, const std::string& b,
-                   const std::string& c) -> Status {
+                   const std::optional<std::string>& c) -> Status {
       ARROW_RETURN_NOT_OK(col_names.Append(a));
       ARROW_RETURN_NOT_OK(types.Append(b));
-      return c.empty() ? comments.AppendNull() : comments.Append(c);
+      return c ? comments.Append(*c) : comments.AppendNull();
+    };
+    auto comment_of = [](const Column& column) -> std::optional<std::string> {
+      if (column.comment.empty()) return std::nullopt;
+      return column.comment;
     };
     for (const auto& column : table->columns()) {
-      ARROW_RETURN_NOT_OK(add(column.name, Lower(SqlTypeName(*column.type)), column.comment));
+      ARROW_RETURN_NOT_OK(add(column.name, Lower(SqlTypeName(*column.type)), comment_of(column)));
     }
+    // As Spark: identity partitions are listed as columns; other transforms as "Part <i>".
     auto partitioning = table->partitioning();
-    if (!partitioning.empty()) {
+    std::vector<const Column*> partition_columns;
+    auto columns = table->columns();
+    for (const auto& transform : partitioning) {
+      const std::string* name = transform->name() == "identity" &&
+                                        transform->arguments().size() == 1
+                                    ? AsColumnName(*transform->arguments()[0])
+                                    : nullptr;
+      auto column = std::find_if(columns.begin(), columns.end(), [&](const Column& c) {
+        return name != nullptr && Lower(c.name) == Lower(*name);
+      });
+      if (column == columns.end()) break;
+      partition_columns.push_back(&*column);
+    }
+    if (!partitioning.empty() && partition_columns.size() == partitioning.size()) {
       ARROW_RETURN_NOT_OK(add("# Partition Information", "", ""));
+      ARROW_RETURN_NOT_OK(add("# col_name", "data_type", "comment"));
+      for (const Column* column : partition_columns) {
+        ARROW_RETURN_NOT_OK(
+            add(column->name, Lower(SqlTypeName(*column->type)), comment_of(*column)));
+      }
+    } else if (!partitioning.empty()) {
+      ARROW_RETURN_NOT_OK(add("# Partitioning", "", ""));
       for (size_t i = 0; i < partitioning.size(); ++i) {
         ARROW_RETURN_NOT_OK(add(fmt::format("Part {}", i), partitioning[i]->ToString(), ""));
       }
