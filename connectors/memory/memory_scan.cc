@@ -3,12 +3,11 @@
 // registry through which partitions and factories reference in-memory data from bytes. The
 // serialized forms and the lifetime rule are described in memory_scan_internal.h.
 #include "memory_scan_internal.h"
+#include "task_bytes_internal.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <mutex>
-#include <random>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -24,10 +23,6 @@ namespace {
 
 constexpr std::string_view kPartitionTag = "memory-partition";
 constexpr std::string_view kFactoryTag = "memory-factory";
-
-Status NotSerializable(const std::string& message) {
-  return InvalidError("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE", message);
-}
 
 // The frozen data of one scan: the table's batches at ScanBuilder::Build() time. Immutable.
 struct Snapshot {
@@ -46,7 +41,7 @@ class SnapshotRegistry {
     return *registry;
   }
 
-  uint64_t process_token() const { return process_token_; }
+  uint64_t process_token() const { return ProcessToken(); }
 
   // Freeze `batches` under a fresh id; the snapshot leaves the registry when released.
   std::shared_ptr<const Snapshot> Register(
@@ -65,7 +60,7 @@ class SnapshotRegistry {
   }
 
   Result<std::shared_ptr<const Snapshot>> Find(uint64_t process_token, uint64_t id) const {
-    if (process_token != process_token_) {
+    if (process_token != ProcessToken()) {
       return NotSerializable(
           "A memory table task was serialized in another process: memory table data lives "
           "only in the process that planned the scan.");
@@ -82,48 +77,17 @@ class SnapshotRegistry {
   }
 
  private:
-  SnapshotRegistry() {
-    std::random_device random;
-    process_token_ = (static_cast<uint64_t>(random()) << 32) ^ random();
-  }
+  SnapshotRegistry() = default;
 
   void Unregister(uint64_t id) {
     std::lock_guard<std::mutex> lock(mutex_);
     snapshots_.erase(id);
   }
 
-  uint64_t process_token_;
   mutable std::mutex mutex_;
   uint64_t next_id_ = 1;                                                       // guarded
   std::unordered_map<uint64_t, std::weak_ptr<const Snapshot>> snapshots_;     // guarded
 };
-
-// ---- Encoding helpers: fields separated by ':', integers in decimal.
-
-std::vector<std::string_view> Split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (true) {
-    size_t end = text.find(separator, start);
-    parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
-    if (end == std::string_view::npos) return parts;
-    start = end + 1;
-  }
-}
-
-bool ParseUint(std::string_view text, uint64_t* out) {
-  if (text.empty()) return false;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return error == std::errc() && end == text.data() + text.size();
-}
-
-std::string Printable(std::string_view bytes) {
-  constexpr size_t kMax = 80;
-  std::string out;
-  for (char c : bytes.substr(0, kMax)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-  if (bytes.size() > kMax) out += "...";
-  return "'" + out + "'";
-}
 
 // ---- Partitions, readers, factory.
 
@@ -137,7 +101,7 @@ class MemoryInputPartition : public InputPartition {
            std::to_string(snapshot_id_) + ":" + std::to_string(batch_index_);
   }
 
-  uint64_t process_token() const { return process_token_; }
+  uint64_t process_token() const { return ProcessToken(); }
   uint64_t snapshot_id() const { return snapshot_id_; }
   uint64_t batch_index() const { return batch_index_; }
 
@@ -192,10 +156,10 @@ class MemoryReaderFactory : public PartitionReaderFactory {
 
   Result<std::shared_ptr<InputPartition>> DeserializePartition(
       std::string_view bytes) const override {
-    auto fields = Split(bytes, ':');
+    auto fields = SplitFields(bytes);
     uint64_t token = 0, snapshot_id = 0, batch_index = 0;
-    if (fields.size() != 4 || fields[0] != kPartitionTag || !ParseUint(fields[1], &token) ||
-        !ParseUint(fields[2], &snapshot_id) || !ParseUint(fields[3], &batch_index)) {
+    if (fields.size() != 4 || fields[0] != kPartitionTag || !ParseInteger(fields[1], &token) ||
+        !ParseInteger(fields[2], &snapshot_id) || !ParseInteger(fields[3], &batch_index)) {
       return NotSerializable("Cannot rebuild a memory table partition from " +
                              Printable(bytes) + ": expected " + std::string(kPartitionTag) +
                              ":<process token>:<snapshot id>:<batch index>.");
@@ -260,18 +224,18 @@ class MemoryScan : public Scan, public Batch, public std::enable_shared_from_thi
 
   Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(
       std::string_view bytes) const override {
-    auto fields = Split(bytes, ':');
+    auto fields = SplitFields(bytes);
     uint64_t token = 0, snapshot_id = 0;
-    if (fields.size() != 4 || fields[0] != kFactoryTag || !ParseUint(fields[1], &token) ||
-        !ParseUint(fields[2], &snapshot_id)) {
+    if (fields.size() != 4 || fields[0] != kFactoryTag || !ParseInteger(fields[1], &token) ||
+        !ParseInteger(fields[2], &snapshot_id)) {
       return BadFactory(bytes);
     }
     ARROW_ASSIGN_OR_RAISE(auto snapshot, SnapshotRegistry::Instance().Find(token, snapshot_id));
     std::vector<int> columns;
     if (!fields[3].empty()) {
-      for (std::string_view part : Split(fields[3], ',')) {
+      for (std::string_view part : SplitFields(fields[3], ',')) {
         uint64_t column = 0;
-        if (!ParseUint(part, &column) ||
+        if (!ParseInteger(part, &column) ||
             column >= static_cast<uint64_t>(snapshot->schema->num_fields()) ||
             (!columns.empty() && static_cast<int>(column) <= columns.back())) {
           return BadFactory(bytes);

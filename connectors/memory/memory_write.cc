@@ -1,9 +1,7 @@
 // MemoryTable's write path: builder (mode), write, batch write (commit/abort), writer factory
 // and writers, with task output staged in a process-wide registry (memory_write_internal.h).
-#include <charconv>
 #include <map>
 #include <mutex>
-#include <random>
 #include <unordered_map>
 
 #include "arrow/array.h"
@@ -11,6 +9,7 @@
 #include "arrow/type.h"
 #include "memory_table.h"
 #include "memory_write_internal.h"
+#include "task_bytes_internal.h"
 #include "parley/connector/status.h"
 
 namespace parley::memory {
@@ -19,10 +18,6 @@ namespace {
 constexpr std::string_view kFactoryTag = "memory-writer";
 constexpr std::string_view kMessageTag = "memory-commit";
 
-Status NotSerializable(const std::string& message) {
-  return InvalidError("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE", message);
-}
-
 // Staged task output of every running write in this process: write id -> task id -> batches.
 class StagingRegistry {
  public:
@@ -30,8 +25,6 @@ class StagingRegistry {
     static auto* registry = new StagingRegistry();
     return *registry;
   }
-
-  uint64_t process_token() const { return process_token_; }
 
   uint64_t NewWriteId() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -74,46 +67,24 @@ class StagingRegistry {
   }
 
  private:
-  StagingRegistry() {
-    std::random_device random;
-    process_token_ = (static_cast<uint64_t>(random()) << 32) ^ random();
-  }
+  StagingRegistry() = default;
 
-  uint64_t process_token_;
   mutable std::mutex mutex_;
   uint64_t next_write_id_ = 1;  // guarded by mutex_
   std::unordered_map<uint64_t, std::map<int64_t, std::vector<std::shared_ptr<arrow::RecordBatch>>>>
       staged_;  // guarded by mutex_
 };
 
-std::vector<std::string_view> Split(std::string_view text) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (true) {
-    size_t end = text.find(':', start);
-    parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
-    if (end == std::string_view::npos) return parts;
-    start = end + 1;
-  }
-}
-
-template <typename Int>
-bool ParseInt(std::string_view text, Int* out) {
-  if (text.empty()) return false;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return error == std::errc() && end == text.data() + text.size();
-}
-
 // Parse "<tag>:<process token>:<write id>[:more...]" and check the token.
 Result<std::vector<std::string_view>> ParseReference(std::string_view bytes, std::string_view tag,
                                                      size_t field_count, uint64_t* write_id) {
-  auto fields = Split(bytes);
+  auto fields = SplitFields(bytes);
   uint64_t token = 0;
-  if (fields.size() != field_count || fields[0] != tag || !ParseInt(fields[1], &token) ||
-      !ParseInt(fields[2], write_id)) {
-    return NotSerializable("Malformed memory write bytes: " + std::string(bytes.substr(0, 80)));
+  if (fields.size() != field_count || fields[0] != tag || !ParseInteger(fields[1], &token) ||
+      !ParseInteger(fields[2], write_id)) {
+    return NotSerializable("Malformed memory write bytes: " + Printable(bytes));
   }
-  if (token != StagingRegistry::Instance().process_token()) {
+  if (token != ProcessToken()) {
     return NotSerializable(
         "A memory table write task was serialized in another process: memory table data "
         "lives only in the process that planned the write.");
@@ -128,7 +99,7 @@ class MemoryCommitMessage : public WriterCommitMessage {
 
   Result<std::string> Serialize() const override {
     return std::string(kMessageTag) + ":" +
-           std::to_string(StagingRegistry::Instance().process_token()) + ":" +
+           std::to_string(ProcessToken()) + ":" +
            std::to_string(write_id_) + ":" + std::to_string(partition_id_) + ":" +
            std::to_string(task_id_);
   }
@@ -211,7 +182,7 @@ class MemoryWriterFactory : public DataWriterFactory {
 
   Result<std::string> Serialize() const override {
     return std::string(kFactoryTag) + ":" +
-           std::to_string(StagingRegistry::Instance().process_token()) + ":" +
+           std::to_string(ProcessToken()) + ":" +
            std::to_string(write_id_);
   }
 
@@ -251,9 +222,8 @@ class MemoryBatchWrite : public BatchWrite {
     ARROW_ASSIGN_OR_RAISE(auto fields, ParseReference(bytes, kMessageTag, 5, &write_id));
     int partition_id = 0;
     int64_t task_id = 0;
-    if (!ParseInt(fields[3], &partition_id) || !ParseInt(fields[4], &task_id)) {
-      return NotSerializable("Malformed memory commit message: " +
-                             std::string(bytes.substr(0, 80)));
+    if (!ParseInteger(fields[3], &partition_id) || !ParseInteger(fields[4], &task_id)) {
+      return NotSerializable("Malformed memory commit message: " + Printable(bytes));
     }
     return std::make_shared<MemoryCommitMessage>(write_id, partition_id, task_id);
   }

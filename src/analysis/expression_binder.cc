@@ -10,16 +10,12 @@
 #include "analysis/types.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "catalog/identifiers.h"
 
 namespace parley {
 namespace {
 
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), ::tolower);
-  return text;
-}
-
-bool NameEquals(const std::string& a, const std::string& b) { return Lower(a) == Lower(b); }
+bool NameEquals(const std::string& a, const std::string& b) { return ToLowerAscii(a) == ToLowerAscii(b); }
 
 size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> row(b.size() + 1);
@@ -359,7 +355,7 @@ class Binder {
   }
 
   Result<BoundExprPtr> BindFunction(const sql::Expr& expr) {
-    std::string name = Lower(expr.name_parts.back());
+    std::string name = ToLowerAscii(expr.name_parts.back());
     if (expr.name_parts.size() == 1 && IsAggregateFunction(name)) {
       if (hook_) return hook_(expr);
       return AnalysisError("INVALID_WHERE_CONDITION",
@@ -426,7 +422,7 @@ class Binder {
 
 bool IsAggregateFunction(const std::string& name) {
   static const std::set<std::string> kAggregates = {"count", "sum", "avg", "mean", "min", "max"};
-  return kAggregates.count(Lower(name)) > 0;
+  return kAggregates.count(ToLowerAscii(name)) > 0;
 }
 
 BoundExprPtr CastTo(const BoundExprPtr& expr, const std::shared_ptr<arrow::DataType>& type) {

@@ -8,6 +8,7 @@
 
 #include "analysis/aggregate_binder.h"
 #include "analysis/analysis_error.h"
+#include "catalog/identifiers.h"
 #include "analysis/expression_binder.h"
 #include "analysis/types.h"
 #include "arrow/scalar.h"
@@ -454,10 +455,8 @@ Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
 // VALUES (...), (...) [AS alias (names)]: every row has as many values as the first; a column's
 // type is the common type of its values (Spark's inline-table widening), each value cast to it.
 bool IsDefaultKeyword(const sql::Expr& expr) {
-  if (expr.kind != sql::ExprKind::kColumn || expr.name_parts.size() != 1) return false;
-  const std::string& name = expr.name_parts[0];
-  return name.size() == 7 && std::equal(name.begin(), name.end(), "DEFAULT",
-                                        [](char a, char b) { return ::toupper(a) == b; });
+  return expr.kind == sql::ExprKind::kColumn && expr.name_parts.size() == 1 &&
+         EqualsIgnoreCase(expr.name_parts[0], "default");
 }
 
 Result<PlanNodePtr> BindValues(const sql::SelectStatement& select,

@@ -7,6 +7,7 @@
 #include "analysis/expression_binder.h"
 #include "analysis/query_binder.h"
 #include "analysis/types.h"
+#include "catalog/identifiers.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "plan/predicate_translation.h"
@@ -30,12 +31,6 @@ bool CanStoreAssign(const arrow::DataType& from, const arrow::DataType& to) {
   if (IsStringLike(to) && IsAtomic(from)) return true;
   if (IsDatetime(from) && IsDatetime(to)) return true;
   return false;
-}
-
-bool EqualsIgnoreCase(const std::string& a, const std::string& b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](char x, char y) { return ::tolower(x) == ::tolower(y); });
 }
 
 int FindColumn(const std::vector<Column>& columns, const std::string& name) {

@@ -6,13 +6,10 @@
 
 #include <algorithm>
 
+#include "catalog/identifiers.h"
+
 namespace parley {
 namespace {
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), ::tolower);
-  return text;
-}
 
 bool LooksLikeLibraryPath(const std::string& plugin) {
   return plugin.find('/') != std::string::npos ||
@@ -38,21 +35,21 @@ std::string NamespaceToString(const std::vector<std::string>& namespace_path) {
 }
 
 void PluginRegistry::Register(const std::string& name, Factory factory) {
-  factories_[Lower(name)] = std::move(factory);
+  factories_[ToLowerAscii(name)] = std::move(factory);
 }
 
 const PluginRegistry::Factory* PluginRegistry::Find(const std::string& name) const {
-  auto it = factories_.find(Lower(name));
+  auto it = factories_.find(ToLowerAscii(name));
   return it == factories_.end() ? nullptr : &it->second;
 }
 
 void PluginRegistry::RegisterProvider(const std::string& format,
                                       std::shared_ptr<TableProvider> provider) {
-  providers_[Lower(format)] = std::move(provider);
+  providers_[ToLowerAscii(format)] = std::move(provider);
 }
 
 std::shared_ptr<TableProvider> PluginRegistry::FindProvider(const std::string& format) const {
-  auto it = providers_.find(Lower(format));
+  auto it = providers_.find(ToLowerAscii(format));
   return it == providers_.end() ? nullptr : it->second;
 }
 
@@ -75,7 +72,7 @@ std::shared_ptr<TableProvider> CatalogManager::PathProvider(
 Options CatalogManager::CatalogOptions(const std::string& name) const {
   Options options;
   for (const auto& [key, value] : conf_->WithPrefix(kCatalogKeyPrefix + name + ".")) {
-    options[Lower(key)] = value;
+    options[ToLowerAscii(key)] = value;
   }
   return options;
 }

@@ -9,30 +9,14 @@
 #include "arrow/array/builder_binary.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
+#include "catalog/identifiers.h"
+#include "main/command_results.h"
 #include "main/commands.h"
 #include "plan/bound_expression.h"
 #include "sql/parser.h"
 
 namespace parley {
 namespace {
-
-std::shared_ptr<arrow::Table> Empty() {
-  return arrow::Table::Make(arrow::schema({}), arrow::ArrayVector{}, 0);
-}
-
-Result<std::shared_ptr<arrow::Table>> Strings(const std::vector<std::string>& names,
-                                              const std::vector<std::vector<std::string>>& rows) {
-  arrow::FieldVector fields;
-  arrow::ArrayVector arrays;
-  for (size_t c = 0; c < names.size(); ++c) {
-    arrow::StringBuilder builder;
-    for (const auto& row : rows) ARROW_RETURN_NOT_OK(builder.Append(row[c]));
-    ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
-    fields.push_back(arrow::field(names[c], arrow::utf8(), false));
-    arrays.push_back(array);
-  }
-  return arrow::Table::Make(arrow::schema(fields), arrays, static_cast<int64_t>(rows.size()));
-}
 
 struct ResolvedTable {
   ResolvedName name;
@@ -144,11 +128,8 @@ Result<std::shared_ptr<Transform>> TransformFor(const sql::Expr& expr,
                            e.pos);
     }
     const std::string& name = e.name_parts.back();
-    bool exists = std::any_of(columns.begin(), columns.end(), [&](const Column& c) {
-      return c.name.size() == name.size() &&
-             std::equal(c.name.begin(), c.name.end(), name.begin(),
-                        [](char a, char b) { return ::tolower(a) == ::tolower(b); });
-    });
+    bool exists = std::any_of(columns.begin(), columns.end(),
+                              [&](const Column& c) { return EqualsIgnoreCase(c.name, name); });
     if (!exists) {
       return AnalysisError(
           "UNSUPPORTED_FEATURE.PARTITION_WITH_NESTED_COLUMN_IS_UNSUPPORTED",
@@ -174,9 +155,7 @@ Result<std::shared_ptr<Transform>> TransformFor(const sql::Expr& expr,
         arguments.push_back(reference);
       }
     }
-    std::string name = expr.name_parts[0];
-    std::transform(name.begin(), name.end(), name.begin(), ::tolower);
-    return std::make_shared<Transform>(name, std::move(arguments));
+    return std::make_shared<Transform>(ToLowerAscii(expr.name_parts[0]), std::move(arguments));
   }
   return AnalysisError("INVALID_PARTITION_COLUMN",
                        fmt::format("{} is not a partition column or transform.", expr.source_text),
@@ -271,9 +250,7 @@ Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const 
   const auto columns = table.columns();
   auto find = [&](const std::vector<std::string>& parts) -> const Column* {
     for (const auto& column : columns) {
-      if (parts.size() == 1 && column.name.size() == parts[0].size() &&
-          std::equal(column.name.begin(), column.name.end(), parts[0].begin(),
-                     [](char a, char b) { return ::tolower(a) == ::tolower(b); })) {
+      if (parts.size() == 1 && EqualsIgnoreCase(column.name, parts[0])) {
         return &column;
       }
     }
@@ -466,9 +443,9 @@ CommandResult RunCreateTable(const sql::CreateTable& create, const CommandContex
   const Identifier& ident = target.name.ident;
   ARROW_ASSIGN_OR_RAISE(bool exists, target.catalog->TableExists(ident));
   if (create.create && !create.replace) {
-    if (exists && create.if_not_exists) return Empty();
+    if (exists && create.if_not_exists) return EmptyResult();
     ARROW_RETURN_NOT_OK(target.catalog->CreateTable(ident, info).status());
-    return Empty();
+    return EmptyResult();
   }
   if (!exists && !create.create) {
     return AnalysisError("CANNOT_REPLACE_MISSING_TABLE",
@@ -481,11 +458,11 @@ CommandResult RunCreateTable(const sql::CreateTable& create, const CommandContex
     ARROW_ASSIGN_OR_RAISE(auto staged, exists ? staging->StageReplace(ident, info)
                                               : staging->StageCreateOrReplace(ident, info));
     ARROW_RETURN_NOT_OK(staged->CommitStagedChanges());
-    return Empty();
+    return EmptyResult();
   }
   if (exists) ARROW_RETURN_NOT_OK(target.catalog->DropTable(ident).status());
   ARROW_RETURN_NOT_OK(target.catalog->CreateTable(ident, info).status());
-  return Empty();
+  return EmptyResult();
 }
 
 CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& context) {
@@ -493,7 +470,7 @@ CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& con
   ARROW_ASSIGN_OR_RAISE(bool dropped, drop.purge ? target.catalog->PurgeTable(target.name.ident)
                                                  : target.catalog->DropTable(target.name.ident));
   if (!dropped && !drop.if_exists) return TableNotFound(drop.name);
-  return Empty();
+  return EmptyResult();
 }
 
 CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& context) {
@@ -515,11 +492,11 @@ CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& 
       to = resolved.ident;
     }
     ARROW_RETURN_NOT_OK(target.catalog->RenameTable(target.name.ident, to));
-    return Empty();
+    return EmptyResult();
   }
   ARROW_ASSIGN_OR_RAISE(auto changes, ChangesFor(alter, *table));
   ARROW_RETURN_NOT_OK(target.catalog->AlterTable(target.name.ident, changes).status());
-  return Empty();
+  return EmptyResult();
 }
 
 CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
@@ -529,13 +506,13 @@ CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
                                                          &namespaces, /*must_exist=*/false));
   ARROW_RETURN_NOT_OK(CheckNamespaceProperties(create.properties, create.name.pos));
   ARROW_ASSIGN_OR_RAISE(bool exists, namespaces->NamespaceExists(resolved.second));
-  if (exists && create.if_not_exists) return Empty();
+  if (exists && create.if_not_exists) return EmptyResult();
   std::map<std::string, std::string> metadata;
   for (const auto& [key, value] : create.properties) metadata[key] = value;
   if (create.comment) metadata[kPropComment] = *create.comment;
   if (create.location) metadata[kPropLocation] = *create.location;
   ARROW_RETURN_NOT_OK(namespaces->CreateNamespace(resolved.second, metadata));
-  return Empty();
+  return EmptyResult();
 }
 
 CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandContext& context) {
@@ -550,7 +527,7 @@ CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandCont
                                      NamespaceToString(resolved.second)),
                          drop.name.pos);
   }
-  return Empty();
+  return EmptyResult();
 }
 
 CommandResult RunAlterNamespace(const sql::AlterNamespace& alter, const CommandContext& context) {
@@ -563,7 +540,7 @@ CommandResult RunAlterNamespace(const sql::AlterNamespace& alter, const CommandC
   if (alter.location) changes.push_back({false, kPropLocation, *alter.location});
   for (const auto& key : alter.unset_keys) changes.push_back({true, key, ""});
   ARROW_RETURN_NOT_OK(namespaces->AlterNamespace(resolved.second, changes));
-  return Empty();
+  return EmptyResult();
 }
 
 CommandResult RunDescribeNamespace(const sql::DescribeNamespace& describe,
@@ -592,7 +569,7 @@ CommandResult RunDescribeNamespace(const sql::DescribeNamespace& describe,
     }
     rows.push_back({"Properties", fmt::format("({})", fmt::join(properties, ","))});
   }
-  return Strings({"info_name", "info_value"}, rows);
+  return StringTable({"info_name", "info_value"}, rows);
 }
 
 CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
@@ -652,7 +629,7 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
   if (!user_properties.empty()) {
     ddl += fmt::format("TBLPROPERTIES (\n{})\n", fmt::join(user_properties, ",\n"));
   }
-  return Strings({"createtab_stmt"}, {{ddl}});
+  return StringTable({"createtab_stmt"}, {{ddl}});
 }
 
 CommandResult RunShowTblProperties(const sql::ShowTblProperties& show,
@@ -672,7 +649,7 @@ CommandResult RunShowTblProperties(const sql::ShowTblProperties& show,
       if (!IsReservedProperty(key)) rows.push_back({key, value});
     }
   }
-  return Strings({"key", "value"}, rows);
+  return StringTable({"key", "value"}, rows);
 }
 
 }  // namespace parley

@@ -15,10 +15,12 @@
 #include "arrow/record_batch.h"
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
+#include "catalog/identifiers.h"
 #include "connectors/files/files_provider.h"
 #include "connectors/memory/memory_catalog.h"
 #include "exec/executor.h"
 #include "exec/explain_analyze.h"
+#include "main/command_results.h"
 #include "main/commands.h"
 #include "plan/explain.h"
 #include "plan/pushdown.h"
@@ -26,26 +28,6 @@
 
 namespace parley {
 namespace {
-
-using StringRows = std::vector<std::vector<std::string>>;
-
-Result<std::shared_ptr<arrow::Table>> StringTable(const std::vector<std::string>& columns,
-                                                  const StringRows& rows) {
-  arrow::FieldVector fields;
-  arrow::ArrayVector arrays;
-  for (size_t c = 0; c < columns.size(); ++c) {
-    arrow::StringBuilder builder;
-    for (const auto& row : rows) ARROW_RETURN_NOT_OK(builder.Append(row[c]));
-    ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
-    fields.push_back(arrow::field(columns[c], arrow::utf8(), false));
-    arrays.push_back(array);
-  }
-  return arrow::Table::Make(arrow::schema(fields), arrays, static_cast<int64_t>(rows.size()));
-}
-
-std::shared_ptr<arrow::Table> EmptyResult() {
-  return arrow::Table::Make(arrow::schema({}), arrow::ArrayVector{}, 0);
-}
 
 // Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
 // alternatives, matching ignores case. Without a pattern every name matches.
@@ -83,11 +65,6 @@ std::string JoinNamespace(const std::vector<std::string>& parts) {
     out += parts[i];
   }
   return out;
-}
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), ::tolower);
-  return text;
 }
 
 class SessionImpl : public Session {
@@ -284,7 +261,7 @@ class SessionImpl : public Session {
       return column.comment;
     };
     for (const auto& column : table->columns()) {
-      ARROW_RETURN_NOT_OK(add(column.name, Lower(SqlTypeName(*column.type)), comment_of(column)));
+      ARROW_RETURN_NOT_OK(add(column.name, ToLowerAscii(SqlTypeName(*column.type)), comment_of(column)));
     }
     // As Spark: identity partitions are listed as columns; other transforms as "Part <i>".
     auto partitioning = table->partitioning();
@@ -296,7 +273,7 @@ class SessionImpl : public Session {
                                     ? AsColumnName(*transform->arguments()[0])
                                     : nullptr;
       auto column = std::find_if(columns.begin(), columns.end(), [&](const Column& c) {
-        return name != nullptr && Lower(c.name) == Lower(*name);
+        return name != nullptr && ToLowerAscii(c.name) == ToLowerAscii(*name);
       });
       if (column == columns.end()) break;
       partition_columns.push_back(&*column);
@@ -306,7 +283,7 @@ class SessionImpl : public Session {
       ARROW_RETURN_NOT_OK(add("# col_name", "data_type", "comment"));
       for (const Column* column : partition_columns) {
         ARROW_RETURN_NOT_OK(
-            add(column->name, Lower(SqlTypeName(*column->type)), comment_of(*column)));
+            add(column->name, ToLowerAscii(SqlTypeName(*column->type)), comment_of(*column)));
       }
     } else if (!partitioning.empty()) {
       ARROW_RETURN_NOT_OK(add("# Partitioning", "", ""));
@@ -373,8 +350,8 @@ class SessionImpl : public Session {
       return StringTable({"key", "value"},
                          {{*set.key, conf_.Get(*set.key).value_or("<undefined>")}});
     }
-    if (*set.key == kPartitionOverwriteModeKey && Lower(*set.value) != "static" &&
-        Lower(*set.value) != "dynamic") {
+    if (*set.key == kPartitionOverwriteModeKey && ToLowerAscii(*set.value) != "static" &&
+        ToLowerAscii(*set.value) != "dynamic") {
       return AnalysisError("INVALID_CONF_VALUE.OUT_OF_RANGE_OF_OPTIONS",
                            fmt::format("The value '{}' in the config \"{}\" is invalid. It must "
                                        "be one of STATIC, DYNAMIC.",

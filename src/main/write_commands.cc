@@ -16,6 +16,8 @@
 #include "analysis/write_binder.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
+#include "catalog/identifiers.h"
+#include "main/command_results.h"
 #include "main/commands.h"
 #include "parley/connector/fault_injection.h"
 #include "plan/explain.h"
@@ -23,10 +25,6 @@
 
 namespace parley {
 namespace {
-
-std::shared_ptr<arrow::Table> Empty() {
-  return arrow::Table::Make(arrow::schema({}), arrow::ArrayVector{}, 0);
-}
 
 // A query id unique across processes and runs: random prefix, then a counter.
 std::string NewQueryId() {
@@ -94,7 +92,7 @@ CommandResult RunInsert(const sql::Insert& insert, const CommandContext& context
                         WriteJobResult* profile) {
   ARROW_ASSIGN_OR_RAISE(auto plan, BindInsert(insert, context.catalogs, *context.conf));
   ARROW_RETURN_NOT_OK(RunPlannedWrite(&plan, context, profile));
-  return Empty();
+  return EmptyResult();
 }
 
 Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mode,
@@ -157,7 +155,7 @@ CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
   const Identifier& ident = resolved.ident;
   ARROW_ASSIGN_OR_RAISE(bool exists, catalog->TableExists(ident));
   if (create.create && !create.replace && exists) {
-    if (create.if_not_exists) return Empty();
+    if (create.if_not_exists) return EmptyResult();
     return AnalysisError("TABLE_OR_VIEW_ALREADY_EXISTS",
                          fmt::format("Cannot create table or view {} because it already exists.",
                                      resolved.ToString()),
@@ -203,7 +201,7 @@ CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
       }
       return written;
     }
-    return Empty();
+    return EmptyResult();
   }
 
   // Not atomic: replace drops the old table first; a failed write drops the new one.
@@ -219,7 +217,7 @@ CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
     }
     return written;
   }
-  return Empty();
+  return EmptyResult();
 }
 
 CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
@@ -230,7 +228,7 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
   if (truncate.partition_spec.empty()) {
     if (auto* truncatable = dynamic_cast<TruncatableTable*>(table.get())) {
       ARROW_RETURN_NOT_OK(truncatable->TruncateTable().status());
-      return Empty();
+      return EmptyResult();
     }
   }
   // Otherwise: an overwrite of all rows, or of the named partitions, with no rows.
@@ -249,12 +247,9 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
                                               : WritePlan::Mode::kOverwriteByFilter;
   const auto partition_columns = PartitionColumns(*table);
   for (const auto& item : truncate.partition_spec) {
-    bool is_partition = std::any_of(
-        partition_columns.begin(), partition_columns.end(), [&](const std::string& name) {
-          return name.size() == item.column.size() &&
-                 std::equal(name.begin(), name.end(), item.column.begin(),
-                            [](char a, char b) { return ::tolower(a) == ::tolower(b); });
-        });
+    bool is_partition =
+        std::any_of(partition_columns.begin(), partition_columns.end(),
+                    [&](const std::string& name) { return EqualsIgnoreCase(name, item.column); });
     if (!is_partition) {
       return AnalysisError("NON_PARTITION_COLUMN",
                            fmt::format("PARTITION clause cannot contain the non-partition column: "
@@ -262,11 +257,8 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
                                        QuoteIdentifier(item.column)),
                            item.pos);
     }
-    auto column = std::find_if(plan.columns.begin(), plan.columns.end(), [&](const Column& c) {
-      return c.name.size() == item.column.size() &&
-             std::equal(c.name.begin(), c.name.end(), item.column.begin(),
-                        [](char a, char b) { return ::tolower(a) == ::tolower(b); });
-    });
+    auto column = std::find_if(plan.columns.begin(), plan.columns.end(),
+                               [&](const Column& c) { return EqualsIgnoreCase(c.name, item.column); });
     if (!item.value || column == plan.columns.end()) {
       return AnalysisError("INVALID_PARTITION_SPEC",
                            fmt::format("TRUNCATE TABLE needs a value for an existing partition "
@@ -279,7 +271,7 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
   }
   ARROW_RETURN_NOT_OK(CheckWriteCapabilities(name, *table, plan.mode, pos));
   ARROW_RETURN_NOT_OK(RunPlannedWrite(&plan, context, nullptr));
-  return Empty();
+  return EmptyResult();
 }
 
 }  // namespace parley

@@ -1,0 +1,23 @@
+// Results of commands as Arrow tables: what SHOW, DESCRIBE and the DDL statements return.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arrow/type_fwd.h"
+#include "parley/connector/status.h"
+
+namespace parley {
+
+using StringRows = std::vector<std::vector<std::string>>;
+
+/// \brief A table of non-null string columns named `columns`, one row per entry of `rows`.
+/// REQUIRES: every row has one value per column.
+Result<std::shared_ptr<arrow::Table>> StringTable(const std::vector<std::string>& columns,
+                                                  const StringRows& rows);
+
+/// \brief The empty result of a command that prints nothing (no columns, no rows).
+std::shared_ptr<arrow::Table> EmptyResult();
+
+}  // namespace parley
