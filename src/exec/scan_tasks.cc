@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 #include "arrow/record_batch.h"
 #include "arrow/table.h"
@@ -16,6 +15,7 @@
 #include "arrow/util/thread_pool.h"
 #include "arrow/compute/api.h"
 #include "exec/expression_lowering.h"
+#include "exec/task_pools.h"
 #include "plan/pushdown.h"
 
 namespace parley {
@@ -101,16 +101,6 @@ Status VerifyBatch(const PlanNode& scan, const std::vector<PushedCheck>& checks,
     }
   }
   return Status::OK();
-}
-
-// Tasks run on their own pool, sized to the cores, not on Arrow's CPU pool: readers use Arrow
-// (dataset scanners, compute) which schedules work on the CPU pool and waits for it, and a task
-// blocking a CPU-pool thread on that would starve it.
-Result<arrow::internal::ThreadPool*> ScanTaskPool() {
-  static auto pool = arrow::internal::ThreadPool::Make(
-      std::max(1u, std::thread::hardware_concurrency()));
-  if (!pool.ok()) return pool.status();
-  return pool->get();
 }
 
 struct TaskOutput {

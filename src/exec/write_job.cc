@@ -24,6 +24,7 @@
 #include "arrow/table.h"
 #include "arrow/util/thread_pool.h"
 #include "exec/executor.h"
+#include "exec/task_pools.h"
 #include "parley/connector/fault_injection.h"
 
 namespace parley {
@@ -240,13 +241,6 @@ AttemptOutcome RunAttempt(JobContext* job, int partition, int attempt, int64_t t
   Status closed = writer->Close();
   outcome.status = delivered.ok() ? closed : delivered;
   return outcome;
-}
-
-Result<arrow::internal::ThreadPool*> WriteTaskPool() {
-  static auto pool = arrow::internal::ThreadPool::Make(
-      std::max(2, static_cast<int>(std::thread::hardware_concurrency())));
-  if (!pool.ok()) return pool.status();
-  return pool->get();
 }
 
 Result<std::shared_ptr<DataWriterFactory>> MakeFactory(const BatchWrite& batch_write,
