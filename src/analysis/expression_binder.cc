@@ -453,16 +453,19 @@ Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_pa
                                          const Scope& scope, SourcePosition pos) {
   std::vector<const ScopeColumn*> matches;
   const std::string& column_name = name_parts.back();
-  for (const auto& column : scope) {
-    if (!NameEquals(column.name, column_name)) continue;
-    size_t qualifier_parts = name_parts.size() - 1;
-    if (qualifier_parts > column.qualifier.size()) continue;
-    bool match = true;
-    size_t offset = column.qualifier.size() - qualifier_parts;
-    for (size_t i = 0; i < qualifier_parts; ++i) {
-      if (!NameEquals(column.qualifier[offset + i], name_parts[i])) match = false;
+  for (bool hidden : {false, true}) {
+    for (const auto& column : scope) {
+      if (column.hidden != hidden || !NameEquals(column.name, column_name)) continue;
+      size_t qualifier_parts = name_parts.size() - 1;
+      if (qualifier_parts > column.qualifier.size()) continue;
+      bool match = true;
+      size_t offset = column.qualifier.size() - qualifier_parts;
+      for (size_t i = 0; i < qualifier_parts; ++i) {
+        if (!NameEquals(column.qualifier[offset + i], name_parts[i])) match = false;
+      }
+      if (match) matches.push_back(&column);
     }
-    if (match) matches.push_back(&column);
+    if (!matches.empty()) break;
   }
   if (matches.size() == 1) return matches[0];
   if (matches.size() > 1) {
@@ -489,6 +492,7 @@ Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_pa
   }
   std::vector<std::pair<size_t, std::string>> candidates;
   for (const auto& column : scope) {
+    if (column.hidden) continue;
     candidates.emplace_back(EditDistance(column.name, column_name), QuoteIdentifier(column.name));
   }
   std::stable_sort(candidates.begin(), candidates.end(),

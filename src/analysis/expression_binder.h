@@ -21,6 +21,9 @@ struct ScopeColumn {
   std::string name;
   std::string field;
   std::shared_ptr<arrow::DataType> type;
+  /// A column reachable only by a qualified name, and left out of `*` (a USING join's key
+  /// column of the side whose copy is not output), as Spark's hidden join output.
+  bool hidden = false;
 };
 
 using Scope = std::vector<ScopeColumn>;
@@ -38,7 +41,8 @@ bool IsAggregateFunction(const std::string& name);
 Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
                                     const AggregateHook& aggregate_hook = nullptr);
 
-/// \brief Find the column a name refers to: nullptr plus an error when none or several match.
+/// \brief Find the column a name refers to, among visible columns first and then hidden ones:
+/// an error when none or several match.
 Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_parts,
                                          const Scope& scope, SourcePosition pos);
 

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analysis/aggregate_binder.h"
+#include "analysis/from_binder.h"
 #include "analysis/analysis_error.h"
 #include "catalog/identifiers.h"
 #include "analysis/expression_binder.h"
@@ -57,23 +58,6 @@ Result<int64_t> LimitValue(const sql::Expr& expr, const char* clause) {
   return value;
 }
 
-// A table is read only when it declares BATCH_READ and implements SupportsRead; checked at
-// analysis so nothing runs against a table that cannot serve the query.
-Status CheckBatchRead(const ResolvedName& name, const Table& table, SourcePosition pos) {
-  if (table.capabilities().count(TableCapability::kBatchRead) > 0 &&
-      dynamic_cast<const SupportsRead*>(&table) != nullptr) {
-    return Status::OK();
-  }
-  return AnalysisError(
-      "UNSUPPORTED_FEATURE.TABLE_OPERATION",
-      fmt::format("The feature is not supported: Table {} does not support batch scan "
-                  "(capability BATCH_READ). Please check the current catalog and namespace to "
-                  "make sure the qualified table name is expected, and also check the catalog "
-                  "implementation which is configured by \"spark.sql.catalog.{}\".",
-                  name.ToString(), name.catalog ? name.catalog->name() : "<path>"),
-      pos);
-}
-
 bool ContainsAggregate(const sql::Expr& expr) {
   if (expr.kind == sql::ExprKind::kFunction && expr.name_parts.size() == 1 && !expr.window &&
       IsAggregateFunction(expr.name_parts[0])) {
@@ -97,9 +81,6 @@ Status CheckSupportedShape(const sql::SelectStatement& select) {
   if (select.kind == sql::QueryKind::kNested) return unsupported("A parenthesised query");
   if (!select.with.empty()) return unsupported("WITH");
   if (!select.windows.empty()) return unsupported("The WINDOW clause");
-  if (select.from_item && !select.from) {
-    return unsupported("A FROM clause with joins, subqueries, table functions or TABLESAMPLE");
-  }
   return Status::OK();
 }
 
@@ -178,29 +159,14 @@ class SelectBinder {
 
  private:
   Result<PlanNodePtr> BindFrom() {
-    auto node = std::make_shared<PlanNode>();
-    if (!select_.from) {
+    if (!select_.from_item) {
+      auto node = std::make_shared<PlanNode>();
       node->kind = PlanNode::Kind::kOneRow;
       return node;
     }
-    ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(select_.from->name, catalogs_));
-    ARROW_RETURN_NOT_OK(CheckBatchRead(loaded.first, *loaded.second, select_.from->name.pos));
-    node->kind = PlanNode::Kind::kScan;
-    node->table_name = loaded.first;
-    node->table = loaded.second;
-    std::vector<std::string> qualifier;
-    if (!select_.from->alias.empty()) {
-      qualifier = {select_.from->alias};
-    } else {
-      if (loaded.first.catalog) qualifier = {loaded.first.catalog->name()};
-      for (const auto& part : loaded.first.ident.namespace_path) qualifier.push_back(part);
-      qualifier.push_back(loaded.first.ident.name);
-    }
-    for (const auto& column : node->table->columns()) {
-      node->output.push_back({column.name, column.name, column.type, column.nullable});
-      scope_.push_back({qualifier, column.name, column.name, column.type});
-    }
-    return node;
+    ARROW_ASSIGN_OR_RAISE(auto relation, BindFromItem(*select_.from_item, catalogs_));
+    scope_ = std::move(relation.scope);
+    return relation.plan;
   }
 
   void AddOutput(PlanNode* project, BoundExprPtr expr, std::string display) {
@@ -329,6 +295,7 @@ class SelectBinder {
   Status ExpandStar(const sql::Expr& star, PlanNode* project) {
     size_t before = project->output.size();
     for (const auto& column : scope_) {
+      if (column.hidden) continue;
       bool match = star.name_parts.size() <= column.qualifier.size();
       size_t offset = match ? column.qualifier.size() - star.name_parts.size() : 0;
       for (size_t i = 0; match && i < star.name_parts.size(); ++i) {

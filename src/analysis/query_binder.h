@@ -1,7 +1,7 @@
 // QueryBinder: turns a SELECT statement into a logical plan, resolving the table through the
 // catalogs and checking its capabilities before anything runs.
 //
-// Plan shape: Scan|OneRow -> [Filter] -> Project -> [Distinct] -> [Sort] -> [Limit] ->
+// Plan shape: FROM clause (analysis/from_binder.h)|OneRow -> [Filter] -> Project -> [Distinct] -> [Sort] -> [Limit] ->
 // [Project dropping ORDER BY helper columns].
 #pragma once
 

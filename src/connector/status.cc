@@ -13,6 +13,8 @@ namespace {
 std::string SqlStateFor(std::string_view condition) {
   static const std::pair<const char*, const char*> kStates[] = {
       {"AMBIGUOUS_REFERENCE", "42704"},
+      {"JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE", "42K0E"},
+      {"UNRESOLVED_USING_COLUMN_FOR_JOIN", "42703"},
       {"ARITHMETIC_OVERFLOW", "22003"},
       {"CAST_INVALID_INPUT", "22018"},
       {"CANNOT_MERGE_INCOMPATIBLE_DATA_TYPE", "42825"},

@@ -15,6 +15,7 @@
 #include "arrow/compute/initialize.h"
 #include "arrow/table.h"
 #include "exec/expression_lowering.h"
+#include "exec/join_lowering.h"
 
 namespace parley {
 namespace {
@@ -110,6 +111,11 @@ class Lowering {
         return LowerSort(node);
       case PlanNode::Kind::kAggregate:
         return LowerAggregate(node);
+      case PlanNode::Kind::kJoin: {
+        ARROW_ASSIGN_OR_RAISE(auto left, Lower(node->children[0]));
+        ARROW_ASSIGN_OR_RAISE(auto right, Lower(node->children[1]));
+        return LowerJoin(*node, std::move(left), std::move(right));
+      }
       case PlanNode::Kind::kLimit: {
         ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         // Acero's fetch needs ordered input. Only a sort (or a table source) provides one;

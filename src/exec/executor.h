@@ -1,6 +1,6 @@
 // The executor: runs a negotiated plan. Scans run as parallel tasks (scan_tasks.h); every
 // operator above them runs on Arrow Acero (filter, project, aggregate for DISTINCT, order_by,
-// fetch). Results carry the display names users see.
+// fetch, hashjoin). Results carry the display names users see.
 #pragma once
 
 #include <map>

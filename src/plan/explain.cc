@@ -26,6 +26,27 @@ std::string ScanTitle(const PlanNode& node) {
   return fmt::format("BatchScan {}", node.table_name.ToString());
 }
 
+// Join keys of one side, as `[a, b]`.
+std::string JoinKeyList(const PlanNode& node, bool left) {
+  std::vector<std::string> keys;
+  for (const auto& key : node.join_keys) keys.push_back((left ? key.left : key.right)->ToString());
+  return fmt::format("[{}]", fmt::join(keys, ", "));
+}
+
+std::string JoinDetails(const PlanNode& node) {
+  std::string line = node.OperatorName() + " " + JoinTypeName(node.join_type);
+  if (!node.join_keys.empty()) {
+    line += ", " + JoinKeyList(node, true) + ", " + JoinKeyList(node, false);
+    std::vector<std::string> null_safe;
+    for (const auto& key : node.join_keys) {
+      if (key.null_safe) null_safe.push_back(key.left->ToString());
+    }
+    if (!null_safe.empty()) line += fmt::format(" NullSafe [{}]", fmt::join(null_safe, ", "));
+  }
+  if (node.condition) line += ", " + node.condition->ToString();
+  return line;
+}
+
 // One line per operator with its key facts (the simple form).
 std::string InlineDetails(const PlanNode& node) {
   switch (node.kind) {
@@ -76,6 +97,8 @@ std::string InlineDetails(const PlanNode& node) {
       return fmt::format("HashAggregate(keys=[{}], functions=[{}])", fmt::join(keys, ", "),
                          fmt::join(functions, ", "));
     }
+    case PlanNode::Kind::kJoin:
+      return JoinDetails(node);
   }
   return node.OperatorName();
 }
@@ -181,6 +204,16 @@ Result<std::string> Details(PlanNode* node, size_t number) {
     case PlanNode::Kind::kFilter:
       out += fmt::format("({}) Filter\nInput [{}]: {}\nCondition : {}\n", number,
                          node->children[0]->output.size(), input, node->condition->ToString());
+      break;
+    case PlanNode::Kind::kJoin:
+      out += fmt::format("({}) {}\n", number, node->OperatorName());
+      out += fmt::format("Left keys [{}]: {}\n", node->join_keys.size(), JoinKeyList(*node, true));
+      out += fmt::format("Right keys [{}]: {}\n", node->join_keys.size(),
+                         JoinKeyList(*node, false));
+      out += fmt::format("Join type: {}\n", JoinTypeName(node->join_type));
+      out += fmt::format("Join condition: {}\n",
+                         node->condition ? node->condition->ToString() : "None");
+      out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
       break;
     default:
       out += fmt::format("({}) {}\n", number, node->OperatorName());

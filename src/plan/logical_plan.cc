@@ -16,6 +16,20 @@ std::string PlanNode::OperatorName() const {
     case Kind::kSort: return "Sort";
     case Kind::kLimit: return "Limit";
     case Kind::kAggregate: return "HashAggregate";
+    case Kind::kJoin: return join_keys.empty() ? "NestedLoopJoin" : "HashJoin";
+  }
+  return "Unknown";
+}
+
+const char* JoinTypeName(PlanJoinType type) {
+  switch (type) {
+    case PlanJoinType::kInner: return "Inner";
+    case PlanJoinType::kCross: return "Cross";
+    case PlanJoinType::kLeftOuter: return "LeftOuter";
+    case PlanJoinType::kRightOuter: return "RightOuter";
+    case PlanJoinType::kFullOuter: return "FullOuter";
+    case PlanJoinType::kLeftSemi: return "LeftSemi";
+    case PlanJoinType::kLeftAnti: return "LeftAnti";
   }
   return "Unknown";
 }

@@ -75,6 +75,22 @@ struct AggregateCall {
   std::string ToString() const;
 };
 
+/// \brief The join types of a Join node; semi and anti joins output only the left side.
+enum class PlanJoinType {
+  kInner, kCross, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti
+};
+
+/// \brief Spark's name of a join type as EXPLAIN prints it (Inner, LeftOuter, LeftSemi...).
+const char* JoinTypeName(PlanJoinType type);
+
+/// \brief One equi-join key: `left` over the left input equals `right` over the right input,
+/// both of one type; `null_safe` for <=>, where NULL matches NULL.
+struct JoinKey {
+  BoundExprPtr left;
+  BoundExprPtr right;
+  bool null_safe = false;
+};
+
 struct PlanNode;
 using PlanNodePtr = std::shared_ptr<PlanNode>;
 
@@ -89,6 +105,8 @@ struct PlanNode {
     kSort,     // sort_keys
     kLimit,    // limit (absent: no limit), offset
     kAggregate,  // group_keys then aggregates; output: one field per key, then per aggregate
+    kJoin,     // children: left, right; join_type, join_keys, condition (the residual, may be
+               // null); output: left's fields then right's (left's only for semi and anti)
   };
 
   Kind kind;
@@ -101,7 +119,7 @@ struct PlanNode {
   std::shared_ptr<ScanNegotiation> negotiation;
   // kValues: rows of constant expressions, each already cast to its output field's type
   std::vector<std::vector<BoundExprPtr>> values;
-  // kFilter
+  // kFilter; kJoin: the residual condition, evaluated on matching pairs
   BoundExprPtr condition;
   // kProject
   std::vector<BoundExprPtr> exprs;
@@ -113,6 +131,9 @@ struct PlanNode {
   // kAggregate
   std::vector<BoundExprPtr> group_keys;
   std::vector<AggregateCall> aggregates;
+  // kJoin
+  PlanJoinType join_type = PlanJoinType::kInner;
+  std::vector<JoinKey> join_keys;
 
   /// \brief The operator's name as EXPLAIN prints it (BatchScan, Filter, Project...).
   std::string OperatorName() const;

@@ -1,7 +1,8 @@
 // Pushdown negotiation over the logical plan, in Spark's order and in passes:
+//   0. filters move down through projections and joins (plan/filter_pushdown.h);
 //   1. filters: each Filter directly above a scan offers its conjuncts;
 //   2. aggregates, then limit / top-N / offset: offered only for a scan with no filter left
-//      above it, through nothing but projections;
+//      above it, through nothing but projections (so never to a scan below a join);
 //   3. column pruning and Build(): a top-down walk carrying the fields each parent needs.
 #include "plan/pushdown.h"
 
@@ -10,6 +11,7 @@
 #include <algorithm>
 
 #include "arrow/type.h"
+#include "plan/filter_pushdown.h"
 #include "plan/predicate_translation.h"
 
 namespace parley {
@@ -385,6 +387,40 @@ std::vector<std::string> OutputNames(const PlanNode& node) {
   return names;
 }
 
+Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& required);
+
+// A join needs from each input the fields its parent requires plus those its keys and
+// residual condition read; its output then keeps the required fields its inputs still give.
+Status PruneJoinColumns(const PlanNodePtr& join, const std::vector<std::string>& required) {
+  std::vector<std::string> needed = required;
+  for (const auto& key : join->join_keys) {
+    key.left->CollectFields(&needed);
+    key.right->CollectFields(&needed);
+  }
+  if (join->condition) join->condition->CollectFields(&needed);
+  for (const auto& child : join->children) {
+    std::vector<std::string> child_required;
+    for (const auto& field : child->output) {
+      if (std::find(needed.begin(), needed.end(), field.name) != needed.end()) {
+        child_required.push_back(field.name);
+      }
+    }
+    ARROW_RETURN_NOT_OK(PruneColumns(child, child_required));
+  }
+  std::vector<OutputField> output;
+  for (const auto& field : join->output) {
+    bool given = false;
+    for (const auto& child : join->children) {
+      for (const auto& f : child->output) given = given || f.name == field.name;
+    }
+    if (given && std::find(required.begin(), required.end(), field.name) != required.end()) {
+      output.push_back(field);
+    }
+  }
+  join->output = std::move(output);
+  return Status::OK();
+}
+
 // Pass 3: the fields each operator needs from its child, then pruning at every scan.
 Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& required) {
   switch (node->kind) {
@@ -403,14 +439,26 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
       return Status::OK();
     }
     case PlanNode::Kind::kProject: {
+      // Drop the columns no parent needs, then ask the input for what the rest read.
+      std::vector<BoundExprPtr> exprs;
+      std::vector<OutputField> output;
       std::vector<std::string> child_required;
-      for (const auto& expr : node->exprs) {
+      for (size_t i = 0; i < node->exprs.size(); ++i) {
+        if (std::find(required.begin(), required.end(), node->output[i].name) == required.end()) {
+          continue;
+        }
         std::vector<std::string> fields;
-        expr->CollectFields(&fields);
+        node->exprs[i]->CollectFields(&fields);
         AddFields(fields, &child_required);
+        exprs.push_back(node->exprs[i]);
+        output.push_back(node->output[i]);
       }
+      node->exprs = std::move(exprs);
+      node->output = std::move(output);
       return PruneColumns(node->children[0], child_required);
     }
+    case PlanNode::Kind::kJoin:
+      return PruneJoinColumns(node, required);
     case PlanNode::Kind::kAggregate: {
       std::vector<std::string> child_required;
       for (const auto& key : node->group_keys) key->CollectFields(&child_required);
@@ -430,9 +478,10 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
 }  // namespace
 
 Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan) {
-  ARROW_RETURN_NOT_OK(StartAll(plan));
+  PlanNodePtr pushed = PushDownFilters(plan);
+  ARROW_RETURN_NOT_OK(StartAll(pushed));
   ARROW_ASSIGN_OR_RAISE(auto negotiated,
-                        RewriteBottomUp(plan, PlanNode::Kind::kFilter, OfferFilterNode));
+                        RewriteBottomUp(pushed, PlanNode::Kind::kFilter, OfferFilterNode));
   ARROW_ASSIGN_OR_RAISE(negotiated,
                         RewriteBottomUp(negotiated, PlanNode::Kind::kAggregate, OfferAggregate));
   ARROW_ASSIGN_OR_RAISE(negotiated,

@@ -1,0 +1,344 @@
+// FromBinder: tables, subqueries and joins of the FROM clause.
+#include "analysis/from_binder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "analysis/analysis_error.h"
+#include "analysis/query_binder.h"
+#include "analysis/types.h"
+#include "arrow/type.h"
+#include "catalog/identifiers.h"
+#include "plan/join_condition.h"
+
+namespace parley {
+namespace {
+
+Status Unsupported(std::string_view what, SourcePosition pos) {
+  return AnalysisError("UNSUPPORTED_FEATURE.QUERY_SHAPE",
+                       fmt::format("{} is not supported yet.", what), pos);
+}
+
+// A table is read only when it declares BATCH_READ and implements SupportsRead; checked at
+// analysis so nothing runs against a table that cannot serve the query.
+Status CheckBatchRead(const ResolvedName& name, const Table& table, SourcePosition pos) {
+  if (table.capabilities().count(TableCapability::kBatchRead) > 0 &&
+      dynamic_cast<const SupportsRead*>(&table) != nullptr) {
+    return Status::OK();
+  }
+  return AnalysisError(
+      "UNSUPPORTED_FEATURE.TABLE_OPERATION",
+      fmt::format("The feature is not supported: Table {} does not support batch scan "
+                  "(capability BATCH_READ). Please check the current catalog and namespace to "
+                  "make sure the qualified table name is expected, and also check the catalog "
+                  "implementation which is configured by \"spark.sql.catalog.{}\".",
+                  name.ToString(), name.catalog ? name.catalog->name() : "<path>"),
+      pos);
+}
+
+PlanJoinType ToPlanJoinType(sql::JoinType type) {
+  switch (type) {
+    case sql::JoinType::kInner: return PlanJoinType::kInner;
+    case sql::JoinType::kCross: return PlanJoinType::kCross;
+    case sql::JoinType::kLeftOuter: return PlanJoinType::kLeftOuter;
+    case sql::JoinType::kRightOuter: return PlanJoinType::kRightOuter;
+    case sql::JoinType::kFullOuter: return PlanJoinType::kFullOuter;
+    case sql::JoinType::kLeftSemi: return PlanJoinType::kLeftSemi;
+    case sql::JoinType::kLeftAnti: return PlanJoinType::kLeftAnti;
+  }
+  return PlanJoinType::kInner;
+}
+
+bool OutputsLeftOnly(PlanJoinType type) {
+  return type == PlanJoinType::kLeftSemi || type == PlanJoinType::kLeftAnti;
+}
+
+BoundExprPtr ColumnOf(const ScopeColumn& column) {
+  return MakeColumnRef(column.field, column.name, column.type);
+}
+
+class FromBinder {
+ public:
+  explicit FromBinder(CatalogManager* catalogs) : catalogs_(catalogs) {}
+
+  Result<BoundRelation> Bind(const sql::FromItem& item) {
+    if (item.sample) return Unsupported("TABLESAMPLE", item.sample->pos);
+    BoundRelation relation;
+    switch (item.kind) {
+      case sql::FromItemKind::kTable: {
+        ARROW_ASSIGN_OR_RAISE(relation, BindTable(item));
+        break;
+      }
+      case sql::FromItemKind::kSubquery: {
+        if (item.lateral) return Unsupported("A LATERAL subquery", item.pos);
+        ARROW_ASSIGN_OR_RAISE(relation.plan, BindSelect(*item.subquery, catalogs_));
+        for (const auto& field : relation.plan->output) {
+          relation.scope.push_back({{}, field.display, field.name, field.type});
+        }
+        break;
+      }
+      case sql::FromItemKind::kJoin: {
+        ARROW_ASSIGN_OR_RAISE(relation, BindJoin(item));
+        break;
+      }
+      case sql::FromItemKind::kTableFunction:
+        return Unsupported("A table-valued function", item.pos);
+    }
+    return ApplyAlias(item, std::move(relation));
+  }
+
+ private:
+  Result<BoundRelation> BindTable(const sql::FromItem& item) {
+    ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(item.name, catalogs_));
+    ARROW_RETURN_NOT_OK(CheckBatchRead(loaded.first, *loaded.second, item.name.pos));
+    auto node = std::make_shared<PlanNode>();
+    node->kind = PlanNode::Kind::kScan;
+    node->table_name = loaded.first;
+    node->table = loaded.second;
+    std::vector<std::string> qualifier;
+    if (loaded.first.catalog) qualifier = {loaded.first.catalog->name()};
+    for (const auto& part : loaded.first.ident.namespace_path) qualifier.push_back(part);
+    qualifier.push_back(loaded.first.ident.name);
+    BoundRelation relation{node, {}};
+    for (const auto& column : node->table->columns()) {
+      node->output.push_back({column.name, column.name, column.type, column.nullable});
+      relation.scope.push_back({qualifier, column.name, column.name, column.type});
+    }
+    return relation;
+  }
+
+  // `AS alias (c1, c2, ...)`: the alias replaces every column's qualifier; column aliases
+  // rename the visible columns in order.
+  Result<BoundRelation> ApplyAlias(const sql::FromItem& item, BoundRelation relation) {
+    if (!item.alias.empty()) {
+      for (auto& column : relation.scope) column.qualifier = {item.alias};
+    }
+    if (item.column_aliases.empty()) return relation;
+    size_t visible = std::count_if(relation.scope.begin(), relation.scope.end(),
+                                   [](const ScopeColumn& c) { return !c.hidden; });
+    if (item.column_aliases.size() != visible) {
+      return AnalysisError("ASSIGNMENT_ARITY_MISMATCH",
+                           fmt::format("The number of columns or variables assigned or aliased: "
+                                       "{} does not match the number of source tuples: {}.",
+                                       item.column_aliases.size(), visible),
+                           item.pos);
+    }
+    size_t next = 0;
+    for (auto& column : relation.scope) {
+      if (!column.hidden) column.name = item.column_aliases[next++];
+    }
+    return relation;
+  }
+
+  std::string FreshName(const std::string& base, const std::set<std::string>& taken) {
+    std::string name;
+    do {
+      name = fmt::format("{}#{}", base, ++counter_);
+    } while (taken.count(name) > 0);
+    return name;
+  }
+
+  // Rename the fields of `right` whose internal names the left input already uses, through a
+  // projection, so that the join's fields have unique names.
+  BoundRelation Disambiguate(BoundRelation right, const PlanNode& left) {
+    std::set<std::string> taken;
+    for (const auto& field : left.output) taken.insert(field.name);
+    bool clash = std::any_of(right.plan->output.begin(), right.plan->output.end(),
+                             [&](const OutputField& f) { return taken.count(f.name) > 0; });
+    if (!clash) return right;
+    for (const auto& field : right.plan->output) taken.insert(field.name);
+    auto project = std::make_shared<PlanNode>();
+    project->kind = PlanNode::Kind::kProject;
+    project->children = {right.plan};
+    std::map<std::string, std::string> renamed;
+    for (const auto& field : right.plan->output) {
+      OutputField out = field;
+      if (std::any_of(left.output.begin(), left.output.end(),
+                      [&](const OutputField& f) { return f.name == field.name; })) {
+        out.name = FreshName(field.name, taken);
+        taken.insert(out.name);
+      }
+      renamed[field.name] = out.name;
+      project->exprs.push_back(MakeColumnRef(field.name, field.display, field.type));
+      project->output.push_back(std::move(out));
+    }
+    for (auto& column : right.scope) column.field = renamed[column.field];
+    right.plan = project;
+    return right;
+  }
+
+  Result<BoundRelation> BindJoin(const sql::FromItem& item) {
+    ARROW_ASSIGN_OR_RAISE(auto left, Bind(*item.left));
+    ARROW_ASSIGN_OR_RAISE(auto right, Bind(*item.right));
+    right = Disambiguate(std::move(right), *left.plan);
+    auto join = std::make_shared<PlanNode>();
+    join->kind = PlanNode::Kind::kJoin;
+    join->join_type = ToPlanJoinType(item.join_type);
+    join->children = {left.plan, right.plan};
+    const PlanJoinType type = join->join_type;
+    const bool full = type == PlanJoinType::kFullOuter;
+    const bool left_nullable = full || type == PlanJoinType::kRightOuter;
+    const bool right_nullable = full || type == PlanJoinType::kLeftOuter;
+    for (auto field : left.plan->output) {
+      field.nullable = field.nullable || left_nullable;
+      join->output.push_back(std::move(field));
+    }
+    if (!OutputsLeftOnly(type)) {
+      for (auto field : right.plan->output) {
+        field.nullable = field.nullable || right_nullable;
+        join->output.push_back(std::move(field));
+      }
+    }
+    if (item.natural || !item.using_columns.empty()) return BindUsing(item, join, left, right);
+    Scope both = left.scope;
+    both.insert(both.end(), right.scope.begin(), right.scope.end());
+    if (item.condition) {
+      ARROW_ASSIGN_OR_RAISE(auto condition, BindExpression(*item.condition, both));
+      if (condition->type->id() != arrow::Type::BOOL) {
+        return AnalysisError("JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE",
+                             fmt::format("The join condition \"{}\" has the invalid type \"{}\", "
+                                         "expected \"BOOLEAN\".",
+                                         item.condition->source_text,
+                                         SqlTypeName(*condition->type)),
+                             item.condition->pos);
+      }
+      AddJoinCondition(join.get(), condition);
+    }
+    return BoundRelation{join, OutputsLeftOnly(type) ? left.scope : both};
+  }
+
+  // The key column `name` on one side of a USING join: exactly one visible column.
+  Result<const ScopeColumn*> UsingColumn(const std::string& name, const Scope& scope,
+                                         const char* side, SourcePosition pos) {
+    Scope visible;
+    for (const auto& column : scope) {
+      if (!column.hidden) visible.push_back(column);
+    }
+    auto found = ResolveColumn({name}, visible, pos);
+    if (!found.ok()) {
+      if (ErrorCondition(found.status()) == "AMBIGUOUS_REFERENCE") return found.status();
+      std::vector<std::string> names;
+      for (const auto& column : visible) names.push_back(column.name);
+      std::sort(names.begin(), names.end());
+      std::vector<std::string> quoted;
+      for (const auto& n : names) quoted.push_back(QuoteIdentifier(n));
+      return AnalysisError("UNRESOLVED_USING_COLUMN_FOR_JOIN",
+                           fmt::format("USING column {} cannot be resolved on the {} side of "
+                                       "the join. The {}-side columns: [{}].",
+                                       QuoteIdentifier(name), side, side,
+                                       fmt::join(quoted, ", ")),
+                           pos);
+    }
+    // `visible` is a copy: find the column in the scope itself.
+    for (const auto& column : scope) {
+      if (!column.hidden && column.field == (*found)->field) return &column;
+    }
+    return Status::Invalid("USING column lost");
+  }
+
+  // USING (k, ...) and NATURAL: keys equal pairwise; the output lists each key once, first
+  // (left's copy; right's for RIGHT OUTER; coalesce(left, right) for FULL OUTER), then the
+  // other columns of the left, then of the right.
+  Result<BoundRelation> BindUsing(const sql::FromItem& item, PlanNodePtr join,
+                                  const BoundRelation& left, const BoundRelation& right) {
+    std::vector<std::string> names = item.using_columns;
+    if (item.natural) {
+      for (const auto& column : left.scope) {
+        if (column.hidden) continue;
+        bool common = std::any_of(right.scope.begin(), right.scope.end(), [&](const auto& r) {
+          return !r.hidden && EqualsIgnoreCase(r.name, column.name);
+        });
+        if (common) names.push_back(column.name);
+      }
+    }
+    std::vector<const ScopeColumn*> left_keys;
+    std::vector<const ScopeColumn*> right_keys;
+    std::vector<std::shared_ptr<arrow::DataType>> types;
+    std::vector<BoundExprPtr> equalities;
+    for (const auto& name : names) {
+      ARROW_ASSIGN_OR_RAISE(auto l, UsingColumn(name, left.scope, "left", item.pos));
+      ARROW_ASSIGN_OR_RAISE(auto r, UsingColumn(name, right.scope, "right", item.pos));
+      auto common = CommonType(l->type, r->type);
+      if (common == nullptr) {
+        return AnalysisError(
+            "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+            fmt::format("Cannot resolve \"({} = {})\" due to data type mismatch: the left and "
+                        "right operands of the binary operator have incompatible types (\"{}\" "
+                        "and \"{}\").",
+                        QuoteIdentifier(l->name), QuoteIdentifier(r->name),
+                        SqlTypeName(*l->type), SqlTypeName(*r->type)),
+            item.pos);
+      }
+      equalities.push_back(MakeCall(
+          "=", {CastTo(ColumnOf(*l), common), CastTo(ColumnOf(*r), common)}, arrow::boolean()));
+      left_keys.push_back(l);
+      right_keys.push_back(r);
+      types.push_back(common);
+    }
+    if (!equalities.empty()) AddJoinCondition(join.get(), CombineConjuncts(equalities));
+    const PlanJoinType type = join->join_type;
+    BoundRelation relation{join, {}};
+    auto is_key = [](const ScopeColumn& column, const std::vector<const ScopeColumn*>& keys) {
+      return std::find(keys.begin(), keys.end(), &column) != keys.end();
+    };
+    auto hidden = [](ScopeColumn column) {
+      column.hidden = true;
+      return column;
+    };
+    if (type == PlanJoinType::kFullOuter) {
+      auto project = std::make_shared<PlanNode>();
+      project->kind = PlanNode::Kind::kProject;
+      project->children = {join};
+      std::set<std::string> taken;
+      for (const auto& field : join->output) {
+        taken.insert(field.name);
+        project->exprs.push_back(MakeColumnRef(field.name, field.display, field.type));
+        project->output.push_back(field);
+      }
+      for (size_t i = 0; i < names.size(); ++i) {
+        auto coalesce = MakeCall("COALESCE",
+                                 {CastTo(ColumnOf(*left_keys[i]), types[i]),
+                                  CastTo(ColumnOf(*right_keys[i]), types[i])},
+                                 types[i]);
+        std::string field = FreshName(left_keys[i]->field, taken);
+        taken.insert(field);
+        project->exprs.push_back(coalesce);
+        project->output.push_back({field, left_keys[i]->name, types[i], true});
+        relation.scope.push_back({{}, left_keys[i]->name, field, types[i]});
+      }
+      relation.plan = project;
+    } else {
+      const auto& keys = type == PlanJoinType::kRightOuter ? right_keys : left_keys;
+      for (const auto* key : keys) relation.scope.push_back(*key);
+    }
+    for (const auto& column : left.scope) {
+      if (!is_key(column, left_keys)) {
+        relation.scope.push_back(column);
+      } else if (type == PlanJoinType::kRightOuter || type == PlanJoinType::kFullOuter) {
+        relation.scope.push_back(hidden(column));
+      }
+    }
+    if (OutputsLeftOnly(type)) return relation;
+    for (const auto& column : right.scope) {
+      if (!is_key(column, right_keys)) {
+        relation.scope.push_back(column);
+      } else if (type != PlanJoinType::kRightOuter) {
+        relation.scope.push_back(hidden(column));
+      }
+    }
+    return relation;
+  }
+
+  CatalogManager* catalogs_;
+  int counter_ = 0;
+};
+
+}  // namespace
+
+Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs) {
+  return FromBinder(catalogs).Bind(item);
+}
+
+}  // namespace parley

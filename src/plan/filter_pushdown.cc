@@ -1,0 +1,131 @@
+// Filter pushdown through projections and joins.
+#include "plan/filter_pushdown.h"
+
+#include <map>
+
+#include "plan/join_condition.h"
+
+namespace parley {
+namespace {
+
+// `expr` with each column named in `replacements` replaced by its expression.
+BoundExprPtr Substitute(const BoundExprPtr& expr,
+                        const std::map<std::string, BoundExprPtr>& replacements) {
+  if (expr->kind == BoundExpr::Kind::kColumn) {
+    auto it = replacements.find(expr->field);
+    return it == replacements.end() ? expr : it->second;
+  }
+  if (expr->kind != BoundExpr::Kind::kCall) return expr;
+  auto copy = std::make_shared<BoundExpr>(*expr);
+  for (auto& arg : copy->args) arg = Substitute(arg, replacements);
+  return copy;
+}
+
+PlanNodePtr WithFilter(const PlanNodePtr& node, const std::vector<BoundExprPtr>& conjuncts) {
+  if (conjuncts.empty()) return node;
+  auto filter = std::make_shared<PlanNode>();
+  filter->kind = PlanNode::Kind::kFilter;
+  filter->children = {node};
+  filter->output = node->output;
+  filter->condition = CombineConjuncts(conjuncts);
+  return filter;
+}
+
+PlanNodePtr Push(const PlanNodePtr& node, std::vector<BoundExprPtr> conjuncts);
+
+PlanNodePtr PushThroughProject(const PlanNodePtr& project,
+                               const std::vector<BoundExprPtr>& conjuncts) {
+  std::map<std::string, BoundExprPtr> columns;
+  for (size_t i = 0; i < project->exprs.size(); ++i) {
+    if (project->exprs[i]->kind == BoundExpr::Kind::kColumn) {
+      columns[project->output[i].name] = project->exprs[i];
+    }
+  }
+  std::vector<BoundExprPtr> below;
+  std::vector<BoundExprPtr> above;
+  for (const auto& conjunct : conjuncts) {
+    std::vector<std::string> fields;
+    conjunct->CollectFields(&fields);
+    bool plain = true;
+    for (const auto& field : fields) plain = plain && columns.count(field) > 0;
+    (plain ? below : above).push_back(plain ? Substitute(conjunct, columns) : conjunct);
+  }
+  project->children[0] = Push(project->children[0], std::move(below));
+  return WithFilter(project, above);
+}
+
+PlanNodePtr PushThroughJoin(const PlanNodePtr& join, const std::vector<BoundExprPtr>& conjuncts) {
+  const PlanNode& left = *join->children[0];
+  const PlanNode& right = *join->children[1];
+  const PlanJoinType type = join->join_type;
+  const bool inner = type == PlanJoinType::kInner || type == PlanJoinType::kCross;
+  const bool left_kept = type == PlanJoinType::kLeftOuter || type == PlanJoinType::kLeftSemi ||
+                         type == PlanJoinType::kLeftAnti;
+  std::vector<BoundExprPtr> to_left;
+  std::vector<BoundExprPtr> to_right;
+  std::vector<BoundExprPtr> above;
+  std::vector<BoundExprPtr> to_condition;
+  for (const auto& conjunct : conjuncts) {
+    JoinSide side = ReferencedSide(*conjunct, left, right);
+    if (side == JoinSide::kLeft && (inner || left_kept)) {
+      to_left.push_back(conjunct);
+    } else if (side == JoinSide::kRight && (inner || type == PlanJoinType::kRightOuter)) {
+      to_right.push_back(conjunct);
+    } else if (side == JoinSide::kBoth && inner) {
+      to_condition.push_back(conjunct);
+    } else {
+      above.push_back(conjunct);
+    }
+  }
+  // The join's residual condition: one-sided conjuncts go to the side Spark sends them to.
+  std::vector<BoundExprPtr> residual;
+  if (join->condition) {
+    const bool into_left =
+        inner || type == PlanJoinType::kLeftSemi || type == PlanJoinType::kRightOuter;
+    const bool into_right = inner || type == PlanJoinType::kLeftSemi ||
+                            type == PlanJoinType::kLeftOuter || type == PlanJoinType::kLeftAnti;
+    for (const auto& conjunct : SplitConjuncts(join->condition)) {
+      JoinSide side = ReferencedSide(*conjunct, left, right);
+      if (side == JoinSide::kLeft && into_left) {
+        to_left.push_back(conjunct);
+      } else if (side == JoinSide::kRight && into_right) {
+        to_right.push_back(conjunct);
+      } else {
+        residual.push_back(conjunct);
+      }
+    }
+  }
+  join->condition = CombineConjuncts(residual);
+  if (!to_condition.empty()) {
+    AddJoinCondition(join.get(), CombineConjuncts(to_condition));
+    join->join_type = PlanJoinType::kInner;
+  }
+  join->children[0] = Push(join->children[0], std::move(to_left));
+  join->children[1] = Push(join->children[1], std::move(to_right));
+  return WithFilter(join, above);
+}
+
+// The plan of `node` under a filter of `conjuncts`, with the conjuncts (and every filter below)
+// pushed as far down as they may go.
+PlanNodePtr Push(const PlanNodePtr& node, std::vector<BoundExprPtr> conjuncts) {
+  switch (node->kind) {
+    case PlanNode::Kind::kFilter: {
+      std::vector<BoundExprPtr> all = SplitConjuncts(node->condition);
+      all.insert(all.end(), conjuncts.begin(), conjuncts.end());
+      return Push(node->children[0], std::move(all));
+    }
+    case PlanNode::Kind::kProject:
+      return PushThroughProject(node, conjuncts);
+    case PlanNode::Kind::kJoin:
+      return PushThroughJoin(node, conjuncts);
+    default:
+      for (auto& child : node->children) child = Push(child, {});
+      return WithFilter(node, conjuncts);
+  }
+}
+
+}  // namespace
+
+PlanNodePtr PushDownFilters(const PlanNodePtr& plan) { return Push(plan, {}); }
+
+}  // namespace parley
