@@ -143,23 +143,30 @@ Metadata ParseMetadata(const json& object) {
   return metadata;
 }
 
-std::optional<DeletionVectorDescriptor> ParseDeletionVector(const json& object,
-                                                            const char* action) {
-  auto it = object.find("deletionVector");
-  if (it == object.end() || it->is_null()) return std::nullopt;
+DeletionVectorDescriptor ParseDescriptor(const json& object, const char* action) {
+  if (!object.is_object()) {
+    throw ActionError{std::string("'") + action + ".deletionVector' is not an object"};
+  }
   DeletionVectorDescriptor dv;
-  dv.storage_type = RequiredString(*it, "storageType", "deletionVector");
-  dv.path_or_inline_dv = RequiredString(*it, "pathOrInlineDv", "deletionVector");
-  if (auto offset = OptionalInt64(*it, "offset", "deletionVector")) {
+  dv.storage_type = RequiredString(object, "storageType", "deletionVector");
+  dv.path_or_inline_dv = RequiredString(object, "pathOrInlineDv", "deletionVector");
+  if (auto offset = OptionalInt64(object, "offset", "deletionVector")) {
     dv.offset = static_cast<int32_t>(*offset);
   }
-  dv.size_in_bytes = static_cast<int32_t>(RequiredInt64(*it, "sizeInBytes", "deletionVector"));
-  dv.cardinality = RequiredInt64(*it, "cardinality", "deletionVector");
+  dv.size_in_bytes = static_cast<int32_t>(RequiredInt64(object, "sizeInBytes", "deletionVector"));
+  dv.cardinality = RequiredInt64(object, "cardinality", "deletionVector");
   if (dv.storage_type != "u" && dv.storage_type != "i" && dv.storage_type != "p") {
     throw ActionError{std::string("'") + action + ".deletionVector.storageType' is '" +
                       dv.storage_type + "', expected u, i or p"};
   }
   return dv;
+}
+
+std::optional<DeletionVectorDescriptor> ParseDeletionVector(const json& object,
+                                                            const char* action) {
+  auto it = object.find("deletionVector");
+  if (it == object.end() || it->is_null()) return std::nullopt;
+  return ParseDescriptor(*it, action);
 }
 
 FileAction ParseFileAction(const json& object, bool is_add) {
@@ -226,6 +233,14 @@ Status AddAction(const std::string& name, const json& body, CommitActions* actio
     return Status::Invalid(error.message);
   }
   return Status::OK();
+}
+
+Result<DeletionVectorDescriptor> DeletionVectorFromJson(const json& descriptor) {
+  try {
+    return ParseDescriptor(descriptor, "add");
+  } catch (const ActionError& error) {
+    return Status::Invalid(error.message);
+  }
 }
 
 Status AddActionsOfLine(const json& line, CommitActions* actions) {

@@ -55,6 +55,9 @@ std::string DisplayPath(const std::string& path);
 /// unknown names ignored). Fails with a plain Invalid status describing the defect.
 Status AddAction(const std::string& name, const nlohmann::json& body, CommitActions* actions);
 
+/// \brief A deletion vector descriptor from its JSON object (as in an add action).
+Result<DeletionVectorDescriptor> DeletionVectorFromJson(const nlohmann::json& descriptor);
+
 // ---- Checkpoints (delta_checkpoint.cc)
 
 /// \brief Read every action of a checkpoint (all parts, and for a V2 checkpoint the sidecars it

@@ -268,12 +268,10 @@ Result<std::shared_ptr<const Snapshot>> LoadSnapshot(
     if (candidate.version <= target) checkpoint = &candidate;
   }
   int64_t first_commit = checkpoint ? checkpoint->version + 1 : 0;
-  int64_t earliest = checkpoint ? checkpoint->version : 0;
-  if (!listing.checkpoints.empty()) earliest = std::min(earliest, listing.checkpoints.front().version);
-  if (!listing.commits.empty()) {
-    earliest = listing.checkpoints.empty() ? listing.commits.front().version
-                                           : std::min(earliest, listing.commits.front().version);
-  }
+  // The earliest version listed; versions before the first checkpoint or commit 0 are gone.
+  int64_t earliest = latest;
+  if (!listing.checkpoints.empty()) earliest = listing.checkpoints.front().version;
+  if (!listing.commits.empty()) earliest = std::min(earliest, listing.commits.front().version);
   if (target > latest || target < 0) {
     return VersionNotFound(table_root, target, earliest, latest);
   }
@@ -283,14 +281,21 @@ Result<std::shared_ptr<const Snapshot>> LoadSnapshot(
   for (const auto& commit : listing.commits) {
     if (commit.version >= first_commit && commit.version <= target) commits.push_back(&commit);
   }
+  // Without a checkpoint, replay must start at commit 0; if it was cleaned up, the version
+  // cannot be reconstructed.
+  if (checkpoint == nullptr && (commits.empty() || commits.front()->version != 0)) {
+    return VersionNotFound(table_root, target, earliest, latest);
+  }
   std::vector<int64_t> versions;
   for (const auto* commit : commits) versions.push_back(commit->version);
-  // The first version missing from first_commit onwards, if the listed ones have a gap.
+  // The first version missing from first_commit to the target, if any.
   std::optional<int64_t> gap;
   for (size_t i = 0; i < versions.size() && !gap; ++i) {
-    if (versions[i] != first_commit + static_cast<int64_t>(i)) gap = first_commit + static_cast<int64_t>(i);
+    int64_t expected = first_commit + static_cast<int64_t>(i);
+    if (versions[i] != expected) gap = expected;
   }
-  int64_t reached = versions.empty() ? (checkpoint ? checkpoint->version : -1) : versions.back();
+  int64_t reached = versions.empty() ? checkpoint->version : versions.back();
+  if (!gap && reached != target) gap = reached + 1;
   if (gap) {
     std::string list;
     for (int64_t v : versions) list += (list.empty() ? "" : ", ") + std::to_string(v);
@@ -298,18 +303,6 @@ Result<std::shared_ptr<const Snapshot>> LoadSnapshot(
                         "Versions (" + list + ") are not contiguous in " +
                             DisplayPath(listing.log_dir) + ": the commit file " +
                             DisplayPath(CommitFileName(*gap)) + " is missing.");
-  }
-  if (reached != target) {
-    if (checkpoint == nullptr && !versions.empty() && versions.front() != 0) {
-      return VersionNotFound(table_root, target, earliest, latest);
-    }
-    if (versions.empty() && checkpoint == nullptr) {
-      return VersionNotFound(table_root, target, earliest, latest);
-    }
-    return InvalidError("DELTA_VERSIONS_NOT_CONTIGUOUS",
-                        "Versions up to " + std::to_string(target) + " are not contiguous in " +
-                            DisplayPath(listing.log_dir) + ": the commit file " +
-                            DisplayPath(CommitFileName(reached + 1)) + " is missing.");
   }
 
   ReplayState state;

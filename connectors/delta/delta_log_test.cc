@@ -176,6 +176,22 @@ TEST_F(DeltaLogTest, MissingVersionFailsNamingTheGap) {
   ASSERT_OK(LoadSnapshot(filesystem_, Root(), 0));
 }
 
+TEST_F(DeltaLogTest, VersionsBeforeACleanedUpLogCannotBeRead) {
+  // Commits 0 and 1 were cleaned up after the checkpoint at 2.
+  WriteParquet("_delta_log/00000000000000000002.checkpoint.parquet", CheckpointSchema(),
+               R"([{"protocol":{"minReaderVersion":1,"minWriterVersion":2}},
+                   {"metaData":{"id":"t","schemaString":")" + EscapedSchema() +
+                   R"(","partitionColumns":[],"configuration":[]}}])");
+  WriteCommit(2, {AddLine("a.parquet", 1)});
+  WriteCommit(3, {AddLine("b.parquet", 1)});
+  ASSERT_OK_AND_ASSIGN(auto snapshot, LoadSnapshot(filesystem_, Root()));
+  EXPECT_EQ(Paths(*snapshot), (std::vector<std::string>{"b.parquet"}));
+  ASSERT_OK(LoadSnapshot(filesystem_, Root(), 2));
+  auto old = LoadSnapshot(filesystem_, Root(), 1);
+  ASSERT_RAISES_CONDITION("DELTA_VERSION_NOT_FOUND", old);
+  EXPECT_NE(old.status().message().find("Available versions: [2, 3]"), std::string::npos);
+}
+
 TEST_F(DeltaLogTest, TruncatedCommitFailsNamingTheFile) {
   WriteCommit(0, {ProtocolLine(1, 2), MetadataLine(kIdNameSchema)});
   WriteFile("_delta_log/00000000000000000001.json", R"({"add":{"path":"a.parquet","partitionVal)");

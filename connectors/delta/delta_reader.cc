@@ -158,15 +158,9 @@ Result<std::shared_ptr<InputPartition>> DecodePartition(std::string_view bytes) 
     }
   }
   if (in.contains("deletionVector")) {
-    CommitActions holder;
-    json add = {{"path", task.path},
-                {"partitionValues", json::object()},
-                {"size", task.size},
-                {"modificationTime", 0},
-                {"deletionVector", in["deletionVector"]}};
-    Status parsed = AddAction("add", add, &holder);
-    if (!parsed.ok()) return NotSerializable("partition", parsed.message());
-    task.deletion_vector = holder.file_changes.at(0).file.deletion_vector;
+    auto descriptor = DeletionVectorFromJson(in["deletionVector"]);
+    if (!descriptor.ok()) return NotSerializable("partition", descriptor.status().message());
+    task.deletion_vector = *std::move(descriptor);
   }
   return std::make_shared<DeltaInputPartition>(std::move(task));
 }
