@@ -195,7 +195,8 @@ Result<std::shared_ptr<const Snapshot>> LoadSnapshot(
     const std::shared_ptr<arrow::fs::FileSystem>& filesystem, const std::string& table_root,
     std::optional<int64_t> version = std::nullopt);
 
-/// \brief The latest version whose commit timestamp is <= `timestamp_ms` (§3). Fails with
+/// \brief The latest version whose commit timestamp is <= `timestamp_ms` (§3): the commit
+/// file's modification time, monotonized (in-commit timestamps are not consulted yet). Fails with
 /// DELTA_TIMESTAMP_GREATER_THAN_COMMIT past the latest commit and with
 /// DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION before the earliest one.
 Result<int64_t> VersionAtTimestamp(arrow::fs::FileSystem& filesystem,
