@@ -16,6 +16,7 @@
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
 #include "catalog/identifiers.h"
+#include "connectors/delta/delta_table.h"
 #include "connectors/files/files_provider.h"
 #include "connectors/memory/memory_catalog.h"
 #include "exec/executor.h"
@@ -390,6 +391,7 @@ Result<std::shared_ptr<Session>> Session::Make(SessionOptions options) {
   for (const char* format : {"parquet", "csv", "json", "orc"}) {
     registry.RegisterProvider(format, files::MakeFilesTableProvider(format));
   }
+  registry.RegisterProvider("delta", delta::MakeDeltaTableProvider());
   return std::make_shared<SessionImpl>(std::move(options), std::move(registry));
 }
 

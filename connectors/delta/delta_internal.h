@@ -1,0 +1,193 @@
+// Declarations shared by the Delta connector's translation units (never installed):
+//
+//   delta_actions.cc     actions from JSON (commit lines, checkpoint rows)
+//   delta_checkpoint.cc  Parquet and JSON checkpoints, V2 sidecars
+//   delta_log.cc         listing `_delta_log`, log replay, time travel (delta_log.h)
+//   delta_features.cc    the reader protocol check
+//   delta_schema.cc      Delta schema JSON <-> Arrow, column mapping (delta_schema.h)
+//   delta_values.cc      partition values and file statistics as typed Arrow scalars
+//   deletion_vector.cc   descriptors, Z85, DV files, RoaringBitmapArray (deletion_vector.h)
+//   delta_pruning.cc     predicates: exact partition pruning and statistics skipping
+//   delta_scan.cc        the scan builder, the scan and its batch
+//   delta_reader.cc      input partitions, the reader factory, readers, their encodings
+//   delta_table.cc       the Table and the path TableProvider (delta_table.h)
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arrow/filesystem/type_fwd.h"
+#include "arrow/type_fwd.h"
+#include "delta_log.h"
+#include "delta_schema.h"
+#include "parley/connector/expressions.h"
+#include "parley/connector/read.h"
+
+namespace parley::delta {
+
+// ---- Arrow
+
+/// \brief Register Arrow's compute kernels (libarrow_compute) once per process. Every entry
+/// point that casts or filters calls it, whether or not the engine has done so.
+Status EnsureComputeInitialized();
+
+// ---- Errors
+
+/// \brief FAILED_READ_FILE.NO_HINT naming a log file (commit, checkpoint, sidecar) that does not
+/// parse or has the wrong shape.
+Status CorruptLogFile(const std::string& path, const std::string& detail);
+
+/// \brief The whole content of a (small) file.
+Result<std::string> ReadTextFile(arrow::fs::FileSystem& filesystem, const std::string& path);
+
+/// \brief The path a table file is shown by in messages.
+std::string DisplayPath(const std::string& path);
+
+// ---- Actions (delta_actions.cc)
+
+/// \brief Add the action `name` with JSON body `body` to `actions` (null bodies are skipped,
+/// unknown names ignored). Fails with a plain Invalid status describing the defect.
+Status AddAction(const std::string& name, const nlohmann::json& body, CommitActions* actions);
+
+/// \brief A deletion vector descriptor from its JSON object (as in an add action).
+Result<DeletionVectorDescriptor> DeletionVectorFromJson(const nlohmann::json& descriptor);
+
+// ---- Checkpoints (delta_checkpoint.cc)
+
+/// \brief Read every action of a checkpoint (all parts, and for a V2 checkpoint the sidecars it
+/// references under `<log_dir>/_sidecars/`).
+Result<CommitActions> ReadCheckpoint(arrow::fs::FileSystem& filesystem, const std::string& log_dir,
+                                     const CheckpointFiles& checkpoint);
+
+// ---- Protocol (delta_features.cc)
+
+/// \brief Fail with DELTA_INVALID_PROTOCOL_VERSION or DELTA_UNSUPPORTED_FEATURES_FOR_READ when
+/// the protocol needs something this reader does not implement. `table` names the table.
+Status CheckReadSupported(const Protocol& protocol, const std::string& table);
+
+// ---- Paths
+
+/// \brief The storage path of a file action's path: percent-decoded once, and made absolute
+/// against `table_root` unless it already is (a `file:` URI becomes its path).
+std::string ResolveDataPath(const std::string& table_root, const std::string& path);
+
+/// \brief Decode %XX escapes once.
+std::string PercentDecode(const std::string& text);
+
+// ---- Values (delta_values.cc)
+
+/// \brief Parse a serialized partition value (§5) into a scalar of `type`. nullopt and "" are
+/// NULL. Fails with DELTA_FAILED_CAST_PARTITION_VALUE naming the column.
+Result<std::shared_ptr<arrow::Scalar>> ParsePartitionValue(
+    const std::optional<std::string>& value, const std::shared_ptr<arrow::DataType>& type,
+    const std::string& column);
+
+/// \brief The statistics of one file (§5) for the top-level columns, by physical name.
+struct FileStatistics {
+  std::optional<int64_t> num_records;
+  bool tight_bounds = true;
+  std::map<std::string, std::shared_ptr<arrow::Scalar>> min_values;
+  std::map<std::string, std::shared_ptr<arrow::Scalar>> max_values;
+  std::map<std::string, int64_t> null_counts;
+};
+
+/// \brief Parse `stats` for the given top-level columns (physical name -> table type). Values
+/// that do not convert are left out (unknown); a malformed JSON gives empty statistics.
+FileStatistics ParseStatistics(
+    const std::string& stats,
+    const std::map<std::string, std::shared_ptr<arrow::DataType>>& columns);
+
+// ---- Pruning (delta_pruning.cc)
+
+/// \brief What the pruner knows of one file: typed partition values by logical column name
+/// (nullptr for NULL) and the file's statistics by logical column name.
+struct FileFacts {
+  std::map<std::string, std::shared_ptr<arrow::Scalar>> partition_values;
+  FileStatistics stats;
+};
+
+/// \brief Whether `predicate` only reads the columns of `columns` and has a form the pruner
+/// evaluates exactly: comparisons (=, <>, <, <=, >, >=, <=>) and IN between a column and
+/// literals that convert to the column's type, IS [NOT] NULL, AND, OR, NOT, ALWAYS_TRUE/FALSE.
+bool IsExactlyEvaluable(const Predicate& predicate, const arrow::Schema& columns);
+
+/// \brief Evaluate an exactly-evaluable predicate over partition values: true, false or NULL.
+std::optional<bool> EvaluateOnPartition(const Predicate& predicate,
+                                        const std::map<std::string, std::shared_ptr<arrow::Scalar>>& values);
+
+/// \brief Whether the statistics prove that no row of the file satisfies `predicate`.
+/// Unknown forms and missing statistics never skip.
+bool StatisticsExcludeFile(const Predicate& predicate, const FileFacts& facts);
+
+// ---- Tables (delta_table.cc)
+
+/// \brief Everything a table knows: one snapshot and how to reach its files. Immutable.
+struct TableState {
+  /// `delta.`<location>``, with the version when time travelling.
+  std::string name;
+  /// The table location as given; executors rebuild the filesystem from it.
+  std::string location;
+  std::shared_ptr<arrow::fs::FileSystem> filesystem;
+  /// The table root as a path of `filesystem`.
+  std::string root;
+  std::shared_ptr<const Snapshot> snapshot;
+  /// The table schema with Delta annotations (delta_schema.h), and without.
+  std::shared_ptr<arrow::Schema> annotated_schema;
+  std::shared_ptr<arrow::Schema> schema;
+  ColumnMappingMode mode = ColumnMappingMode::kNone;
+  /// The partition columns (logical names), in table order.
+  std::vector<std::string> partition_columns;
+};
+
+// ---- Scans (delta_scan.cc)
+
+/// \brief The scan builder of one read of `table`.
+std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableState> table);
+
+// ---- Tasks (delta_reader.cc)
+
+/// \brief One input partition: one data file and what the log says about it.
+struct ReadTask {
+  /// The data file, a path of the filesystem.
+  std::string path;
+  int64_t size = 0;
+  /// partitionValues as in the log (keys are physical names under column mapping).
+  std::map<std::string, std::optional<std::string>> partition_values;
+  std::optional<DeletionVectorDescriptor> deletion_vector;
+};
+
+/// \brief What every task of one scan shares: the reader factory's serialized content.
+struct ReadSpec {
+  std::string location;
+  /// The annotated table schema, as Delta schema JSON.
+  std::string schema_json;
+  ColumnMappingMode mode = ColumnMappingMode::kNone;
+  std::vector<std::string> partition_columns;
+  /// The output columns (Scan::ReadSchema()), in table order.
+  std::vector<std::string> read_columns;
+};
+
+/// \brief A serializable partition reading `task`.
+std::shared_ptr<InputPartition> MakeDeltaPartition(ReadTask task);
+
+/// \brief The reader factory of a scan; rebuilds the filesystem from spec.location.
+Result<std::shared_ptr<PartitionReaderFactory>> MakeDeltaReaderFactory(ReadSpec spec);
+
+/// \brief Rebuild a reader factory from PartitionReaderFactory::Serialize() bytes.
+Result<std::shared_ptr<PartitionReaderFactory>> DeserializeDeltaReaderFactory(
+    std::string_view bytes);
+
+/// \brief The metrics every Delta scan reports: bytesRead, filesRead, deletedRowsSkipped.
+std::vector<std::shared_ptr<CustomMetric>> DeltaMetrics();
+
+/// \brief Open a table location (a local path or a URI) as a filesystem and the root path.
+Result<std::pair<std::shared_ptr<arrow::fs::FileSystem>, std::string>> OpenLocation(
+    const std::string& location);
+
+}  // namespace parley::delta

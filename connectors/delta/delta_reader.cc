@@ -1,0 +1,488 @@
+// The executor side of a Delta scan: input partitions, the reader factory, the readers, and
+// their byte encodings.
+//
+// Encodings are JSON objects with no live handle:
+//   partition  {"kind":"parley-delta-partition","path","size","partitionValues",
+//               "deletionVector":{storageType,pathOrInlineDv,offset,sizeInBytes,cardinality}}
+//   factory    {"kind":"parley-delta-factory","location","schema" (Delta schema JSON with
+//               annotations),"mode","partitionColumns","readColumns"}
+// Rebuilding validates them and fails with CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE
+// otherwise; the filesystem is opened again from the location.
+//
+// A reader reads its one Parquet file with Arrow's Parquet reader: only the top-level columns
+// the scan needs, matched by physical name or field id (delta_schema.h) and reshaped into the
+// table types; partition columns are parsed from the log's partitionValues; the file's deletion
+// vector drops rows by their physical index (rows are counted across row groups in file order).
+// The file is opened through a byte-counting wrapper whose total is the task's bytesRead.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arrow/array.h"
+#include "arrow/array/builder_primitive.h"
+#include "arrow/array/util.h"
+#include "arrow/compute/api_vector.h"
+#include "arrow/datum.h"
+#include "arrow/filesystem/filesystem.h"
+#include "arrow/io/interfaces.h"
+#include "arrow/record_batch.h"
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+#include "deletion_vector.h"
+#include "delta_internal.h"
+#include "parley/connector/metrics.h"
+#include "parquet/arrow/reader.h"
+#include "parquet/arrow/schema.h"
+#include "parquet/exception.h"
+#include "parquet/file_reader.h"
+#include "parquet/metadata.h"
+
+namespace parley::delta {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kPartitionKind[] = "parley-delta-partition";
+constexpr char kFactoryKind[] = "parley-delta-factory";
+constexpr char kFilesReadMetric[] = "filesRead";
+constexpr char kDeletedRowsMetric[] = "deletedRowsSkipped";
+constexpr int64_t kBatchRows = 64 * 1024;
+
+Status NotSerializable(std::string_view what, std::string_view detail) {
+  return InvalidError("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
+                      "The Delta connector cannot rebuild a " + std::string(what) +
+                          " from its bytes: " + std::string(detail) + ".");
+}
+
+const char* ModeName(ColumnMappingMode mode) {
+  switch (mode) {
+    case ColumnMappingMode::kName: return "name";
+    case ColumnMappingMode::kId: return "id";
+    case ColumnMappingMode::kNone: return "none";
+  }
+  return "none";
+}
+
+// A random-access file that adds every byte read to a counter.
+class CountingFile : public arrow::io::RandomAccessFile {
+ public:
+  CountingFile(std::shared_ptr<arrow::io::RandomAccessFile> base,
+               std::shared_ptr<std::atomic<int64_t>> bytes_read)
+      : base_(std::move(base)), bytes_read_(std::move(bytes_read)) {}
+
+  Status Close() override { return base_->Close(); }
+  bool closed() const override { return base_->closed(); }
+  Result<int64_t> Tell() const override { return base_->Tell(); }
+  Status Seek(int64_t position) override { return base_->Seek(position); }
+  Result<int64_t> GetSize() override { return base_->GetSize(); }
+  Result<int64_t> Read(int64_t nbytes, void* out) override {
+    ARROW_ASSIGN_OR_RAISE(int64_t read, base_->Read(nbytes, out));
+    *bytes_read_ += read;
+    return read;
+  }
+  Result<std::shared_ptr<arrow::Buffer>> Read(int64_t nbytes) override {
+    ARROW_ASSIGN_OR_RAISE(auto buffer, base_->Read(nbytes));
+    *bytes_read_ += buffer->size();
+    return buffer;
+  }
+  Result<int64_t> ReadAt(int64_t position, int64_t nbytes, void* out) override {
+    ARROW_ASSIGN_OR_RAISE(int64_t read, base_->ReadAt(position, nbytes, out));
+    *bytes_read_ += read;
+    return read;
+  }
+  Result<std::shared_ptr<arrow::Buffer>> ReadAt(int64_t position, int64_t nbytes) override {
+    ARROW_ASSIGN_OR_RAISE(auto buffer, base_->ReadAt(position, nbytes));
+    *bytes_read_ += buffer->size();
+    return buffer;
+  }
+
+ private:
+  std::shared_ptr<arrow::io::RandomAccessFile> base_;
+  std::shared_ptr<std::atomic<int64_t>> bytes_read_;
+};
+
+json DeletionVectorToJson(const DeletionVectorDescriptor& dv) {
+  json out = {{"storageType", dv.storage_type},
+              {"pathOrInlineDv", dv.path_or_inline_dv},
+              {"sizeInBytes", dv.size_in_bytes},
+              {"cardinality", dv.cardinality}};
+  if (dv.offset) out["offset"] = *dv.offset;
+  return out;
+}
+
+class DeltaInputPartition : public InputPartition {
+ public:
+  explicit DeltaInputPartition(ReadTask task) : task_(std::move(task)) {}
+
+  Result<std::string> Serialize() const override {
+    json values = json::object();
+    for (const auto& [key, value] : task_.partition_values) {
+      values[key] = value ? json(*value) : json(nullptr);
+    }
+    json out = {{"kind", kPartitionKind},
+                {"path", task_.path},
+                {"size", task_.size},
+                {"partitionValues", std::move(values)}};
+    if (task_.deletion_vector) out["deletionVector"] = DeletionVectorToJson(*task_.deletion_vector);
+    return out.dump();
+  }
+
+  const ReadTask& task() const { return task_; }
+
+ private:
+  ReadTask task_;
+};
+
+Result<std::shared_ptr<InputPartition>> DecodePartition(std::string_view bytes) {
+  json in = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  if (in.is_discarded() || !in.is_object() || in.value("kind", "") != kPartitionKind ||
+      !in.contains("path") || !in["path"].is_string() || !in.contains("size") ||
+      !in["size"].is_number_integer() || !in.contains("partitionValues") ||
+      !in["partitionValues"].is_object()) {
+    return NotSerializable("partition", "expected a parley-delta-partition JSON object");
+  }
+  ReadTask task;
+  task.path = in["path"].get<std::string>();
+  task.size = in["size"].get<int64_t>();
+  for (const auto& [key, value] : in["partitionValues"].items()) {
+    if (value.is_null()) {
+      task.partition_values[key] = std::nullopt;
+    } else if (value.is_string()) {
+      task.partition_values[key] = value.get<std::string>();
+    } else {
+      return NotSerializable("partition", "a partition value is not a string");
+    }
+  }
+  if (in.contains("deletionVector")) {
+    auto descriptor = DeletionVectorFromJson(in["deletionVector"]);
+    if (!descriptor.ok()) return NotSerializable("partition", descriptor.status().message());
+    task.deletion_vector = *std::move(descriptor);
+  }
+  return std::make_shared<DeltaInputPartition>(std::move(task));
+}
+
+// What every reader of one scan shares.
+struct ReaderContext {
+  ReadSpec spec;
+  std::shared_ptr<arrow::fs::FileSystem> filesystem;
+  std::string root;
+  std::shared_ptr<arrow::Schema> annotated_schema;
+  std::shared_ptr<arrow::Schema> read_schema;  // plain
+  /// Per output column: the annotated table field and whether it is a partition column.
+  std::vector<std::shared_ptr<arrow::Field>> read_fields;
+  std::vector<bool> is_partition;
+};
+
+Result<std::shared_ptr<const ReaderContext>> MakeContext(ReadSpec spec) {
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  auto context = std::make_shared<ReaderContext>();
+  ARROW_ASSIGN_OR_RAISE(context->annotated_schema, SchemaFromDeltaJson(spec.schema_json));
+  arrow::FieldVector plain;
+  auto plain_schema = PlainSchema(*context->annotated_schema);
+  for (const auto& name : spec.read_columns) {
+    int index = context->annotated_schema->GetFieldIndex(name);
+    if (index < 0) return Status::Invalid("read column ", QuoteIdentifier(name), " is not in the table");
+    context->read_fields.push_back(context->annotated_schema->field(index));
+    context->is_partition.push_back(std::find(spec.partition_columns.begin(),
+                                              spec.partition_columns.end(),
+                                              name) != spec.partition_columns.end());
+    plain.push_back(plain_schema->field(index));
+  }
+  context->read_schema = arrow::schema(std::move(plain));
+  ARROW_ASSIGN_OR_RAISE(auto opened, OpenLocation(spec.location));
+  context->filesystem = std::move(opened.first);
+  context->root = std::move(opened.second);
+  context->spec = std::move(spec);
+  return context;
+}
+
+// The leaf column indexes of a schema field, for a projected Parquet read.
+void CollectLeaves(const parquet::arrow::SchemaField& field, std::vector<int>* out) {
+  if (field.children.empty()) {
+    if (field.column_index >= 0) out->push_back(field.column_index);
+    return;
+  }
+  for (const auto& child : field.children) CollectLeaves(child, out);
+}
+
+class DeltaPartitionReader : public PartitionReader {
+ public:
+  DeltaPartitionReader(std::shared_ptr<const ReaderContext> context, ReadTask task)
+      : context_(std::move(context)),
+        task_(std::move(task)),
+        bytes_read_(std::make_shared<std::atomic<int64_t>>(0)) {}
+
+  Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    if (done_) return nullptr;
+    auto next = NextBatch();
+    if (!next.ok()) {
+      done_ = true;
+      return Failed(next.status());
+    }
+    if (*next == nullptr) done_ = true;
+    return next;
+  }
+
+  std::vector<CustomTaskMetric> CurrentMetricsValues() const override {
+    return {{kBytesReadMetric, bytes_read_->load()},
+            {kFilesReadMetric, opened_ ? 1 : 0},
+            {kDeletedRowsMetric, deleted_rows_}};
+  }
+
+ private:
+  Status Failed(const Status& status) const {
+    std::string file = DisplayPath(task_.path);
+    std::string condition = ErrorCondition(status);
+    if (condition.empty()) {
+      return InvalidError("FAILED_READ_FILE.NO_HINT",
+                          "Encountered error while reading file " + file + ": " +
+                              status.message() + ".");
+    }
+    if (status.message().find(task_.path) != std::string::npos) return status;
+    std::string message = status.message();
+    std::string prefix = "[" + condition + "] ";
+    if (message.starts_with(prefix)) message = message.substr(prefix.size());
+    return MakeError(status.code(), condition, message + " (reading file " + file + ")");
+  }
+
+  Status Open() {
+    opened_ = true;
+    ARROW_ASSIGN_OR_RAISE(auto info, context_->filesystem->GetFileInfo(task_.path));
+    if (info.type() != arrow::fs::FileType::File) {
+      return InvalidError("FAILED_READ_FILE.FILE_NOT_EXIST",
+                          "File " + DisplayPath(task_.path) +
+                              " does not exist. It is possible the underlying files have been "
+                              "updated or vacuumed; the Delta log still references it.");
+    }
+    if (task_.deletion_vector) {
+      ARROW_ASSIGN_OR_RAISE(deleted_, LoadDeletionVector(*context_->filesystem, context_->root,
+                                                         *task_.deletion_vector));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto base, context_->filesystem->OpenInputFile(info));
+    auto file = std::make_shared<CountingFile>(std::move(base), bytes_read_);
+    parquet::ArrowReaderProperties properties;
+    properties.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
+    properties.set_batch_size(kBatchRows);
+    parquet::arrow::FileReaderBuilder builder;
+    ARROW_RETURN_NOT_OK(builder.Open(std::move(file)));
+    builder.properties(properties);
+    ARROW_ASSIGN_OR_RAISE(reader_, builder.Build());
+    std::shared_ptr<arrow::Schema> file_schema;
+    ARROW_RETURN_NOT_OK(reader_->GetSchema(&file_schema));
+
+    std::vector<int> leaves;
+    file_columns_.assign(context_->read_fields.size(), "");
+    for (size_t i = 0; i < context_->read_fields.size(); ++i) {
+      if (context_->is_partition[i]) {
+        const auto& field = *context_->read_fields[i];
+        auto raw = task_.partition_values.find(PhysicalName(field, context_->spec.mode));
+        std::optional<std::string> value;
+        if (raw != task_.partition_values.end()) value = raw->second;
+        ARROW_ASSIGN_OR_RAISE(auto scalar, ParsePartitionValue(value, PlainType(field.type()),
+                                                               field.name()));
+        partition_values_[i] = std::move(scalar);
+        continue;
+      }
+      int index = FindFileField(file_schema->fields(), *context_->read_fields[i],
+                                context_->spec.mode);
+      if (index < 0) continue;  // a column the file lacks reads as null
+      file_columns_[i] = file_schema->field(index)->name();
+      CollectLeaves(reader_->manifest().schema_fields[index], &leaves);
+    }
+    std::vector<int> row_groups(reader_->num_row_groups());
+    for (int i = 0; i < reader_->num_row_groups(); ++i) row_groups[i] = i;
+    if (leaves.empty()) {
+      rows_without_columns_ = reader_->parquet_reader()->metadata()->num_rows();
+    } else {
+      std::sort(leaves.begin(), leaves.end());
+      ARROW_ASSIGN_OR_RAISE(batches_, reader_->GetRecordBatchReader(row_groups, leaves));
+    }
+    return Status::OK();
+  }
+
+  // The next file batch (nullptr at the end): real columns, or a column-less count of rows.
+  Result<std::shared_ptr<arrow::RecordBatch>> NextFileBatch() {
+    if (batches_ != nullptr) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      ARROW_RETURN_NOT_OK(batches_->ReadNext(&batch));
+      return batch;
+    }
+    if (rows_without_columns_ == 0) return nullptr;
+    int64_t rows = std::min(rows_without_columns_, kBatchRows);
+    rows_without_columns_ -= rows;
+    return arrow::RecordBatch::Make(arrow::schema({}), rows, arrow::ArrayVector{});
+  }
+
+  Result<std::shared_ptr<arrow::RecordBatch>> NextBatch() {
+    if (!opened_) {
+      auto opened = [&]() -> Status {
+        try {
+          return Open();
+        } catch (const parquet::ParquetException& error) {
+          return Status::IOError(error.what());
+        }
+      }();
+      ARROW_RETURN_NOT_OK(opened);
+    }
+    while (true) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      try {
+        ARROW_ASSIGN_OR_RAISE(batch, NextFileBatch());
+      } catch (const parquet::ParquetException& error) {
+        return Status::IOError(error.what());
+      }
+      if (batch == nullptr) return nullptr;
+      int64_t first_row = next_row_;
+      next_row_ += batch->num_rows();
+      ARROW_ASSIGN_OR_RAISE(auto shaped, Shape(*batch));
+      ARROW_ASSIGN_OR_RAISE(shaped, ApplyDeletionVector(std::move(shaped), first_row));
+      if (shaped->num_rows() > 0) return shaped;
+    }
+  }
+
+  Result<std::shared_ptr<arrow::RecordBatch>> Shape(const arrow::RecordBatch& batch) const {
+    const int64_t rows = batch.num_rows();
+    arrow::ArrayVector columns;
+    for (size_t i = 0; i < context_->read_fields.size(); ++i) {
+      const auto& field = *context_->read_fields[i];
+      std::shared_ptr<arrow::Array> column;
+      if (context_->is_partition[i]) {
+        ARROW_ASSIGN_OR_RAISE(column,
+                              arrow::MakeArrayFromScalar(*partition_values_.at(i), rows));
+      } else if (file_columns_[i].empty() ||
+                 batch.GetColumnByName(file_columns_[i]) == nullptr) {
+        ARROW_ASSIGN_OR_RAISE(column, arrow::MakeArrayOfNull(PlainType(field.type()), rows));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(column, ConformColumn(batch.GetColumnByName(file_columns_[i]),
+                                                    field, context_->spec.mode));
+      }
+      columns.push_back(std::move(column));
+    }
+    return arrow::RecordBatch::Make(context_->read_schema, rows, std::move(columns));
+  }
+
+  // Drop the rows whose physical index (first_row + position) is in the deletion vector.
+  Result<std::shared_ptr<arrow::RecordBatch>> ApplyDeletionVector(
+      std::shared_ptr<arrow::RecordBatch> batch, int64_t first_row) {
+    auto begin = std::lower_bound(deleted_.begin(), deleted_.end(),
+                                  static_cast<uint64_t>(first_row));
+    auto end = std::lower_bound(deleted_.begin(), deleted_.end(),
+                                static_cast<uint64_t>(first_row + batch->num_rows()));
+    if (begin == end) return batch;
+    arrow::BooleanBuilder keep;
+    ARROW_RETURN_NOT_OK(keep.Reserve(batch->num_rows()));
+    auto next_deleted = begin;
+    for (int64_t row = 0; row < batch->num_rows(); ++row) {
+      bool deleted = next_deleted != end && *next_deleted == static_cast<uint64_t>(first_row + row);
+      if (deleted) ++next_deleted;
+      keep.UnsafeAppend(!deleted);
+    }
+    deleted_rows_ += end - begin;
+    ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(arrow::Datum(batch), mask));
+    return filtered.record_batch();
+  }
+
+  std::shared_ptr<const ReaderContext> context_;
+  ReadTask task_;
+  std::shared_ptr<std::atomic<int64_t>> bytes_read_;
+  bool opened_ = false;
+  bool done_ = false;
+  std::unique_ptr<parquet::arrow::FileReader> reader_;
+  std::shared_ptr<arrow::RecordBatchReader> batches_;
+  int64_t rows_without_columns_ = 0;
+  int64_t next_row_ = 0;
+  std::vector<uint64_t> deleted_;
+  int64_t deleted_rows_ = 0;
+  /// Per output column: the file column name ("" when absent or a partition column).
+  std::vector<std::string> file_columns_;
+  std::map<size_t, std::shared_ptr<arrow::Scalar>> partition_values_;
+};
+
+class DeltaReaderFactory : public PartitionReaderFactory {
+ public:
+  explicit DeltaReaderFactory(std::shared_ptr<const ReaderContext> context)
+      : context_(std::move(context)) {}
+
+  Result<std::unique_ptr<PartitionReader>> CreateReader(
+      const InputPartition& partition) const override {
+    auto* delta = dynamic_cast<const DeltaInputPartition*>(&partition);
+    if (delta == nullptr) {
+      return InvalidError("INTERNAL_ERROR",
+                          "The Delta connector was given a partition of another connector.");
+    }
+    return std::make_unique<DeltaPartitionReader>(context_, delta->task());
+  }
+
+  Result<std::string> Serialize() const override {
+    const ReadSpec& spec = context_->spec;
+    return json{{"kind", kFactoryKind},
+                {"location", spec.location},
+                {"schema", spec.schema_json},
+                {"mode", ModeName(spec.mode)},
+                {"partitionColumns", spec.partition_columns},
+                {"readColumns", spec.read_columns}}
+        .dump();
+  }
+
+  Result<std::shared_ptr<InputPartition>> DeserializePartition(
+      std::string_view bytes) const override {
+    return DecodePartition(bytes);
+  }
+
+ private:
+  std::shared_ptr<const ReaderContext> context_;
+};
+
+}  // namespace
+
+std::shared_ptr<InputPartition> MakeDeltaPartition(ReadTask task) {
+  return std::make_shared<DeltaInputPartition>(std::move(task));
+}
+
+Result<std::shared_ptr<PartitionReaderFactory>> MakeDeltaReaderFactory(ReadSpec spec) {
+  ARROW_ASSIGN_OR_RAISE(auto context, MakeContext(std::move(spec)));
+  return std::make_shared<DeltaReaderFactory>(std::move(context));
+}
+
+Result<std::shared_ptr<PartitionReaderFactory>> DeserializeDeltaReaderFactory(
+    std::string_view bytes) {
+  json in = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  auto strings = [&](const char* key, std::vector<std::string>* out) {
+    if (!in.contains(key) || !in[key].is_array()) return false;
+    for (const auto& item : in[key]) {
+      if (!item.is_string()) return false;
+      out->push_back(item.get<std::string>());
+    }
+    return true;
+  };
+  ReadSpec spec;
+  if (in.is_discarded() || !in.is_object() || in.value("kind", "") != kFactoryKind ||
+      !in.contains("location") || !in["location"].is_string() || !in.contains("schema") ||
+      !in["schema"].is_string() || !in.contains("mode") || !in["mode"].is_string() ||
+      !strings("partitionColumns", &spec.partition_columns) ||
+      !strings("readColumns", &spec.read_columns)) {
+    return NotSerializable("reader factory", "expected a parley-delta-factory JSON object");
+  }
+  spec.location = in["location"].get<std::string>();
+  spec.schema_json = in["schema"].get<std::string>();
+  auto mode = ColumnMappingModeOf({{"delta.columnMapping.mode", in["mode"].get<std::string>()}});
+  if (!mode.ok()) return NotSerializable("reader factory", mode.status().message());
+  spec.mode = *mode;
+  auto factory = MakeDeltaReaderFactory(std::move(spec));
+  if (!factory.ok()) return NotSerializable("reader factory", factory.status().message());
+  return factory;
+}
+
+std::vector<std::shared_ptr<CustomMetric>> DeltaMetrics() {
+  return {std::make_shared<CustomSumMetric>(kBytesReadMetric, "bytes read from data files"),
+          std::make_shared<CustomSumMetric>(kFilesReadMetric, "data files read"),
+          std::make_shared<CustomSumMetric>(kDeletedRowsMetric,
+                                            "rows dropped by deletion vectors")};
+}
+
+}  // namespace parley::delta

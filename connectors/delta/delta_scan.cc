@@ -1,0 +1,226 @@
+// The driver side of a Delta scan: pushdown negotiation, file pruning, statistics, planning.
+//
+// Predicates whose columns are all partition columns and whose form delta_pruning.cc evaluates
+// exactly prune files and are not returned to the engine. Every other predicate is returned;
+// those on data columns also skip files whose statistics prove no row can match. One input
+// partition per remaining file.
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+#include "delta_internal.h"
+
+namespace parley::delta {
+namespace {
+
+std::string JoinPredicates(const std::vector<PredicatePtr>& predicates) {
+  std::string out;
+  for (const auto& predicate : predicates) {
+    out += (out.empty() ? "" : ", ") + predicate->ToString();
+  }
+  return "[" + out + "]";
+}
+
+class DeltaBatch : public Batch {
+ public:
+  DeltaBatch(ReadSpec spec, std::vector<ReadTask> tasks)
+      : spec_(std::move(spec)), tasks_(std::move(tasks)) {}
+
+  Result<std::vector<std::shared_ptr<InputPartition>>> PlanInputPartitions() override {
+    std::vector<std::shared_ptr<InputPartition>> partitions;
+    for (const auto& task : tasks_) partitions.push_back(MakeDeltaPartition(task));
+    return partitions;
+  }
+  Result<std::shared_ptr<PartitionReaderFactory>> CreateReaderFactory() override {
+    return MakeDeltaReaderFactory(spec_);
+  }
+  Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(
+      std::string_view bytes) const override {
+    return DeserializeDeltaReaderFactory(bytes);
+  }
+
+ private:
+  ReadSpec spec_;
+  std::vector<ReadTask> tasks_;
+};
+
+class DeltaScan : public Scan, public SupportsReportStatistics {
+ public:
+  DeltaScan(std::shared_ptr<const TableState> table, ReadSpec spec, std::vector<ReadTask> tasks,
+            Statistics statistics, std::string description)
+      : table_(std::move(table)),
+        spec_(std::move(spec)),
+        tasks_(std::move(tasks)),
+        statistics_(std::move(statistics)),
+        description_(std::move(description)) {}
+
+  std::shared_ptr<arrow::Schema> ReadSchema() const override {
+    arrow::FieldVector fields;
+    for (const auto& name : spec_.read_columns) {
+      fields.push_back(table_->schema->GetFieldByName(name));
+    }
+    return arrow::schema(std::move(fields));
+  }
+  std::string Description() const override { return description_; }
+  Result<std::shared_ptr<Batch>> ToBatch() override {
+    return std::make_shared<DeltaBatch>(spec_, tasks_);
+  }
+  std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const override {
+    return DeltaMetrics();
+  }
+  Result<Statistics> EstimateStatistics() const override { return statistics_; }
+
+ private:
+  std::shared_ptr<const TableState> table_;
+  ReadSpec spec_;
+  std::vector<ReadTask> tasks_;
+  Statistics statistics_;
+  std::string description_;
+};
+
+class DeltaScanBuilder : public ScanBuilder,
+                         public SupportsPushDownV2Filters,
+                         public SupportsPushDownRequiredColumns {
+ public:
+  explicit DeltaScanBuilder(std::shared_ptr<const TableState> table) : table_(std::move(table)) {
+    for (const auto& field : table_->schema->fields()) read_columns_.push_back(field->name());
+    arrow::FieldVector partition_fields;
+    for (const auto& name : table_->partition_columns) {
+      partition_fields.push_back(table_->schema->GetFieldByName(name));
+    }
+    partition_schema_ = arrow::schema(std::move(partition_fields));
+  }
+
+  Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> predicates) override {
+    std::vector<PredicatePtr> remaining;
+    partition_filters_.clear();
+    data_filters_.clear();
+    for (auto& predicate : predicates) {
+      if (IsExactlyEvaluable(*predicate, *partition_schema_)) {
+        partition_filters_.push_back(std::move(predicate));
+      } else {
+        data_filters_.push_back(predicate);
+        remaining.push_back(std::move(predicate));
+      }
+    }
+    return remaining;
+  }
+
+  std::vector<PredicatePtr> PushedPredicates() const override {
+    std::vector<PredicatePtr> pushed = partition_filters_;
+    pushed.insert(pushed.end(), data_filters_.begin(), data_filters_.end());
+    return pushed;
+  }
+
+  Status PruneColumns(const std::shared_ptr<arrow::Schema>& required_schema) override {
+    std::set<std::string> required;
+    for (const auto& field : required_schema->fields()) required.insert(field->name());
+    read_columns_.clear();
+    for (const auto& field : table_->schema->fields()) {
+      if (required.contains(field->name())) read_columns_.push_back(field->name());
+    }
+    return Status::OK();
+  }
+
+  Result<std::shared_ptr<Scan>> Build() override {
+    const Snapshot& snapshot = *table_->snapshot;
+    // Statistics columns: the top-level data columns, by physical name.
+    std::map<std::string, std::shared_ptr<arrow::DataType>> stat_columns;
+    std::map<std::string, std::string> logical_of;
+    for (const auto& field : table_->annotated_schema->fields()) {
+      std::string physical = PhysicalName(*field, table_->mode);
+      logical_of[physical] = field->name();
+      stat_columns[physical] = PlainType(field->type());
+    }
+    std::vector<ReadTask> tasks;
+    Statistics statistics;
+    int64_t bytes = 0, rows = 0;
+    bool rows_known = true;
+    for (const FileAction& file : snapshot.files) {
+      FileFacts facts;
+      for (const auto& name : table_->partition_columns) {
+        const auto& field = *table_->annotated_schema->GetFieldByName(name);
+        auto raw = file.partition_values.find(PhysicalName(field, table_->mode));
+        std::optional<std::string> value;
+        if (raw != file.partition_values.end()) value = raw->second;
+        ARROW_ASSIGN_OR_RAISE(facts.partition_values[name],
+                              ParsePartitionValue(value, PlainType(field.type()), name));
+      }
+      bool keep = true;
+      for (const auto& predicate : partition_filters_) {
+        auto result = EvaluateOnPartition(*predicate, facts.partition_values);
+        if (!result.value_or(false)) keep = false;
+      }
+      if (!keep) continue;
+      FileStatistics physical = ParseStatistics(file.stats, data_filters_.empty()
+                                                                ? decltype(stat_columns){}
+                                                                : stat_columns);
+      facts.stats.num_records = physical.num_records;
+      facts.stats.tight_bounds = physical.tight_bounds;
+      for (auto& [name, value] : physical.min_values) facts.stats.min_values[logical_of[name]] = value;
+      for (auto& [name, value] : physical.max_values) facts.stats.max_values[logical_of[name]] = value;
+      for (auto& [name, count] : physical.null_counts) facts.stats.null_counts[logical_of[name]] = count;
+      for (const auto& [name, value] : facts.partition_values) {
+        // A partition column is constant in its file: its value bounds every row.
+        if (value->is_valid) {
+          facts.stats.min_values[name] = value;
+          facts.stats.max_values[name] = value;
+          facts.stats.null_counts[name] = 0;
+        } else if (facts.stats.num_records) {
+          facts.stats.null_counts[name] = *facts.stats.num_records;
+        }
+      }
+      for (const auto& predicate : data_filters_) {
+        if (StatisticsExcludeFile(*predicate, facts)) keep = false;
+      }
+      if (!keep) continue;
+      bytes += file.size;
+      if (facts.stats.num_records) {
+        rows += *facts.stats.num_records -
+                (file.deletion_vector ? file.deletion_vector->cardinality : 0);
+      } else {
+        rows_known = false;
+      }
+      ReadTask task;
+      task.path = ResolveDataPath(table_->root, file.path);
+      task.size = file.size;
+      task.partition_values = file.partition_values;
+      task.deletion_vector = file.deletion_vector;
+      tasks.push_back(std::move(task));
+    }
+    statistics.size_in_bytes = bytes;
+    if (rows_known) statistics.num_rows = rows;
+
+    ReadSpec spec;
+    spec.location = table_->location;
+    ARROW_ASSIGN_OR_RAISE(spec.schema_json, SchemaToDeltaJson(*table_->annotated_schema));
+    spec.mode = table_->mode;
+    spec.partition_columns = table_->partition_columns;
+    spec.read_columns = read_columns_;
+    std::string description =
+        "version " + std::to_string(snapshot.version) + ", files " +
+        std::to_string(tasks.size()) + " of " + std::to_string(snapshot.files.size()) +
+        ", partition filters " + JoinPredicates(partition_filters_) + ", data filters " +
+        JoinPredicates(data_filters_);
+    return std::make_shared<DeltaScan>(table_, std::move(spec), std::move(tasks),
+                                       std::move(statistics), std::move(description));
+  }
+
+ private:
+  std::shared_ptr<const TableState> table_;
+  std::shared_ptr<arrow::Schema> partition_schema_;
+  std::vector<std::string> read_columns_;
+  std::vector<PredicatePtr> partition_filters_;
+  std::vector<PredicatePtr> data_filters_;
+};
+
+}  // namespace
+
+std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableState> table) {
+  return std::make_unique<DeltaScanBuilder>(std::move(table));
+}
+
+}  // namespace parley::delta
