@@ -27,14 +27,6 @@ std::string QuotedParts(const std::vector<std::string>& parts) {
   return out;
 }
 
-Status TableNotFound(const sql::QualifiedName& name) {
-  return AnalysisError("TABLE_OR_VIEW_NOT_FOUND",
-                       fmt::format("The table or view {} cannot be found. Verify the spelling "
-                                   "and correctness of the schema and catalog.",
-                                   QuotedParts(name.parts)),
-                       name.pos);
-}
-
 // A LIMIT or OFFSET argument: a non-negative integer constant.
 Result<int64_t> LimitValue(const sql::Expr& expr, const char* clause) {
   ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, {}));
@@ -401,13 +393,7 @@ Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
     return resolved_or.status();
   }
   ResolvedName resolved = std::move(resolved_or).ValueUnsafe();
-  auto* table_catalog = dynamic_cast<TableCatalog*>(resolved.catalog.get());
-  if (table_catalog == nullptr) {
-    return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",
-                         fmt::format("Catalog {} does not support tables.",
-                                     QuoteIdentifier(resolved.catalog->name())),
-                         name.pos);
-  }
+  ARROW_ASSIGN_OR_RAISE(auto* table_catalog, AsTableCatalog(resolved.catalog.get(), name.pos));
   auto table = table_catalog->LoadTable(resolved.ident);
   if (!table.ok()) {
     std::string condition = ErrorCondition(table.status());

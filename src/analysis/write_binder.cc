@@ -120,6 +120,17 @@ std::vector<std::string> PartitionColumns(const Table& table) {
   return names;
 }
 
+Status CheckPartitionColumn(const std::vector<std::string>& partition_columns,
+                            const sql::PartitionSpecItem& item) {
+  for (const auto& name : partition_columns) {
+    if (EqualsIgnoreCase(name, item.column)) return Status::OK();
+  }
+  return AnalysisError("NON_PARTITION_COLUMN",
+                       fmt::format("PARTITION clause cannot contain the non-partition column: {}.",
+                                   QuoteIdentifier(item.column)),
+                       item.pos);
+}
+
 namespace {
 
 Status MissingCapability(const ResolvedName& name, std::string_view operation,
@@ -238,16 +249,8 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
   std::vector<BoundExprPtr> static_values(columns.size());
   bool has_dynamic = false;
   for (const auto& item : insert.partition_spec) {
-    bool is_partition = std::any_of(partition_columns.begin(), partition_columns.end(),
-                                    [&](const auto& name) { return EqualsIgnoreCase(name, item.column); });
+    ARROW_RETURN_NOT_OK(CheckPartitionColumn(partition_columns, item));
     int index = FindColumn(columns, item.column);
-    if (!is_partition || index < 0) {
-      return AnalysisError("NON_PARTITION_COLUMN",
-                           fmt::format("PARTITION clause cannot contain the non-partition column: "
-                                       "{}.",
-                                       QuoteIdentifier(item.column)),
-                           item.pos);
-    }
     if (!item.value) {
       has_dynamic = true;
       continue;

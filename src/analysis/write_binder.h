@@ -33,6 +33,10 @@ Result<PlanNodePtr> ShapeForTable(const PlanNodePtr& query, const std::vector<Co
 /// \brief The columns the table's partition transforms read, in transform order.
 std::vector<std::string> PartitionColumns(const Table& table);
 
+/// \brief NON_PARTITION_COLUMN unless the PARTITION item names one of `partition_columns`.
+Status CheckPartitionColumn(const std::vector<std::string>& partition_columns,
+                            const sql::PartitionSpecItem& item);
+
 /// \brief Check the capabilities a write mode needs on `table`, naming the missing one.
 Status CheckWriteCapabilities(const ResolvedName& name, const Table& table, WritePlan::Mode mode,
                               SourcePosition pos);

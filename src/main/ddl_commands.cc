@@ -32,25 +32,8 @@ Result<ResolvedTable> ResolveForDdl(const sql::QualifiedName& name, CatalogManag
                          name.pos);
   }
   ARROW_ASSIGN_OR_RAISE(auto resolved, catalogs->ResolveTableName(name.parts));
-  auto* catalog = dynamic_cast<TableCatalog*>(resolved.catalog.get());
-  if (catalog == nullptr) {
-    return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",
-                         fmt::format("Catalog {} does not support tables.",
-                                     QuoteIdentifier(resolved.catalog->name())),
-                         name.pos);
-  }
+  ARROW_ASSIGN_OR_RAISE(auto* catalog, AsTableCatalog(resolved.catalog.get(), name.pos));
   return ResolvedTable{std::move(resolved), catalog};
-}
-
-// Spark names a missing table as it was written.
-Status TableNotFound(const sql::QualifiedName& name) {
-  std::vector<std::string> parts;
-  for (const auto& part : name.parts) parts.push_back(QuoteIdentifier(part));
-  return AnalysisError("TABLE_OR_VIEW_NOT_FOUND",
-                       fmt::format("The table or view {} cannot be found. Verify the spelling "
-                                   "and correctness of the schema and catalog.",
-                                   fmt::join(parts, ".")),
-                       name.pos);
 }
 
 // Load a table for a DDL command; a missing table is reported by its written name.

@@ -221,13 +221,7 @@ class SessionImpl : public Session {
       ARROW_ASSIGN_OR_RAISE(catalog, catalogs_.Catalog(catalogs_.current_catalog()));
       ARROW_ASSIGN_OR_RAISE(ns, catalogs_.CurrentNamespace());
     }
-    auto* tables = dynamic_cast<TableCatalog*>(catalog.get());
-    if (tables == nullptr) {
-      return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",
-                           fmt::format("Catalog {} does not support tables.",
-                                       QuoteIdentifier(catalog->name())),
-                           pos);
-    }
+    ARROW_ASSIGN_OR_RAISE(auto* tables, AsTableCatalog(catalog.get(), pos));
     ARROW_ASSIGN_OR_RAISE(auto idents, tables->ListTables(ns));
     arrow::StringBuilder namespaces, names;
     arrow::BooleanBuilder temporary;

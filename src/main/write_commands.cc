@@ -137,21 +137,10 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
 
 CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
                                      const CommandContext& context) {
+  // The parser rejects a column list beside AS SELECT, as Spark does.
   const SourcePosition pos = create.name.pos;
-  if (!create.columns.empty()) {
-    return AnalysisError("UNSUPPORTED_FEATURE.CTAS_WITH_COLUMN_LIST",
-                         "The feature is not supported: a column list in CREATE TABLE ... AS "
-                         "SELECT; the query defines the columns.",
-                         pos);
-  }
   ARROW_ASSIGN_OR_RAISE(auto resolved, context.catalogs->ResolveTableName(create.name.parts));
-  auto* catalog = dynamic_cast<TableCatalog*>(resolved.catalog.get());
-  if (catalog == nullptr) {
-    return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",
-                         fmt::format("Catalog {} does not support tables.",
-                                     QuoteIdentifier(resolved.catalog->name())),
-                         pos);
-  }
+  ARROW_ASSIGN_OR_RAISE(auto* catalog, AsTableCatalog(resolved.catalog.get(), pos));
   const Identifier& ident = resolved.ident;
   ARROW_ASSIGN_OR_RAISE(bool exists, catalog->TableExists(ident));
   if (create.create && !create.replace && exists) {
@@ -247,16 +236,7 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
                                               : WritePlan::Mode::kOverwriteByFilter;
   const auto partition_columns = PartitionColumns(*table);
   for (const auto& item : truncate.partition_spec) {
-    bool is_partition =
-        std::any_of(partition_columns.begin(), partition_columns.end(),
-                    [&](const std::string& name) { return EqualsIgnoreCase(name, item.column); });
-    if (!is_partition) {
-      return AnalysisError("NON_PARTITION_COLUMN",
-                           fmt::format("PARTITION clause cannot contain the non-partition column: "
-                                       "{}.",
-                                       QuoteIdentifier(item.column)),
-                           item.pos);
-    }
+    ARROW_RETURN_NOT_OK(CheckPartitionColumn(partition_columns, item));
     auto column = std::find_if(plan.columns.begin(), plan.columns.end(),
                                [&](const Column& c) { return EqualsIgnoreCase(c.name, item.column); });
     if (!item.value || column == plan.columns.end()) {
