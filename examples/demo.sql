@@ -1,4 +1,5 @@
--- Parley demo: what the embedded default catalog answers without any plugin loaded.
+-- Parley demo: what the embedded default catalog (Delta tables in a local warehouse) answers
+-- without any plugin loaded.
 -- Run it with `make run`, or `build/parley -f examples/demo.sql` (add `--output csv|json`).
 
 -- Catalogs and namespaces, as Spark names them.
@@ -32,13 +33,18 @@ SELECT 'dropped' AS outcome WHERE 1 > 2;
 -- How Parley plans a query.
 EXPLAIN SELECT 1 + 1 AS two;
 
--- Tables in the default (in-memory) catalog: create, write through the two-phase commit, read.
+-- Delta tables in the local warehouse (--warehouse, default ./warehouse): create, write through
+-- the two-phase commit, overwrite a partition, travel back in time, read the table's history.
+DROP TABLE IF EXISTS demo_orders;
 CREATE TABLE demo_orders (id INT NOT NULL, region STRING, amount DECIMAL(10, 2))
-  PARTITIONED BY (region);
+  USING delta PARTITIONED BY (region);
 INSERT INTO demo_orders VALUES (1, 'eu', 10.50), (2, 'us', 7.25), (3, 'eu', 3.00);
 INSERT OVERWRITE demo_orders PARTITION (region = 'us') VALUES (4, 12.00);
 SELECT region, count(*) AS orders, sum(amount) AS total FROM demo_orders
   GROUP BY region ORDER BY region;
-CREATE TABLE demo_big_orders AS SELECT id, amount FROM demo_orders WHERE amount > 5;
+SELECT id, region, amount FROM demo_orders VERSION AS OF 1 ORDER BY id;
+DESCRIBE HISTORY demo_orders;
+DROP TABLE IF EXISTS demo_big_orders;
+CREATE TABLE demo_big_orders USING delta AS SELECT id, amount FROM demo_orders WHERE amount > 5;
 SHOW CREATE TABLE demo_big_orders;
 EXPLAIN ANALYZE INSERT INTO demo_big_orders VALUES (9, 99.99);

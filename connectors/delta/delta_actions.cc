@@ -1,6 +1,7 @@
-// Delta actions from JSON: one commit line, or one checkpoint row turned into JSON
-// (delta_checkpoint.cc). Unknown actions and fields are ignored, as the protocol requires; a
-// known action with a missing or mistyped required field is an error naming the file.
+// Delta actions from and to JSON. Reading: one commit line, or one checkpoint row turned into
+// JSON (delta_checkpoint.cc); unknown actions and fields are ignored, as the protocol requires;
+// a known action with a missing or mistyped required field is an error naming the file.
+// Writing: each action as the one-key object of a commit line, optional fields left out.
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -272,6 +273,76 @@ Result<CommitActions> ParseCommit(std::string_view body, int64_t version,
     }
   }
   return actions;
+}
+
+json ProtocolToJson(const Protocol& protocol) {
+  json body = {{"minReaderVersion", protocol.min_reader_version},
+               {"minWriterVersion", protocol.min_writer_version}};
+  if (protocol.reader_features) body["readerFeatures"] = *protocol.reader_features;
+  if (protocol.writer_features) body["writerFeatures"] = *protocol.writer_features;
+  return {{"protocol", std::move(body)}};
+}
+
+json MetadataToJson(const Metadata& metadata) {
+  json body = {{"id", metadata.id},
+               {"format", {{"provider", metadata.format_provider},
+                           {"options", json(metadata.format_options)}}},
+               {"schemaString", metadata.schema_string},
+               {"partitionColumns", metadata.partition_columns},
+               {"configuration", json(metadata.configuration)}};
+  if (metadata.name) body["name"] = *metadata.name;
+  if (metadata.description) body["description"] = *metadata.description;
+  if (metadata.created_time) body["createdTime"] = *metadata.created_time;
+  return {{"metaData", std::move(body)}};
+}
+
+namespace {
+
+json DescriptorToJson(const DeletionVectorDescriptor& dv) {
+  json body = {{"storageType", dv.storage_type},
+               {"pathOrInlineDv", dv.path_or_inline_dv},
+               {"sizeInBytes", dv.size_in_bytes},
+               {"cardinality", dv.cardinality}};
+  if (dv.offset) body["offset"] = *dv.offset;
+  return body;
+}
+
+}  // namespace
+
+json FileActionToJson(const FileAction& file, bool is_add) {
+  json values = json::object();
+  for (const auto& [key, value] : file.partition_values) {
+    values[key] = value ? json(*value) : json(nullptr);
+  }
+  json body = {{"path", file.path}, {"partitionValues", std::move(values)},
+               {"size", file.size}, {"dataChange", file.data_change}};
+  if (is_add) {
+    body["modificationTime"] = file.modification_time;
+    if (!file.stats.empty()) body["stats"] = file.stats;
+    if (!file.tags.empty()) body["tags"] = json(file.tags);
+  } else {
+    body["deletionTimestamp"] = file.deletion_timestamp.value_or(0);
+    body["extendedFileMetadata"] = true;
+  }
+  if (file.deletion_vector) body["deletionVector"] = DescriptorToJson(*file.deletion_vector);
+  if (file.base_row_id) body["baseRowId"] = *file.base_row_id;
+  if (file.default_row_commit_version) {
+    body["defaultRowCommitVersion"] = *file.default_row_commit_version;
+  }
+  return {{is_add ? "add" : "remove", std::move(body)}};
+}
+
+json TransactionToJson(const SetTransaction& txn) {
+  json body = {{"appId", txn.app_id}, {"version", txn.version}};
+  if (txn.last_updated) body["lastUpdated"] = *txn.last_updated;
+  return {{"txn", std::move(body)}};
+}
+
+json DomainToJson(const DomainMetadata& domain) {
+  return {{"domainMetadata",
+           {{"domain", domain.domain},
+            {"configuration", domain.configuration},
+            {"removed", domain.removed}}}};
 }
 
 }  // namespace parley::delta

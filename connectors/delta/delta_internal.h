@@ -28,6 +28,7 @@
 #include "delta_schema.h"
 #include "parley/connector/expressions.h"
 #include "parley/connector/read.h"
+#include "parley/connector/table.h"
 
 namespace parley::delta {
 
@@ -57,6 +58,15 @@ Status AddAction(const std::string& name, const nlohmann::json& body, CommitActi
 
 /// \brief A deletion vector descriptor from its JSON object (as in an add action).
 Result<DeletionVectorDescriptor> DeletionVectorFromJson(const nlohmann::json& descriptor);
+
+/// \brief Each action as a commit line object: {"protocol": {...}} and so on. Optional fields
+/// that are unset are left out; a remove carries `deletionTimestamp` and
+/// `extendedFileMetadata: true` (its partition values and size are always known here).
+nlohmann::json ProtocolToJson(const Protocol& protocol);
+nlohmann::json MetadataToJson(const Metadata& metadata);
+nlohmann::json FileActionToJson(const FileAction& file, bool is_add);
+nlohmann::json TransactionToJson(const SetTransaction& txn);
+nlohmann::json DomainToJson(const DomainMetadata& domain);
 
 // ---- Checkpoints (delta_checkpoint.cc)
 
@@ -103,6 +113,35 @@ FileStatistics ParseStatistics(
     const std::string& stats,
     const std::map<std::string, std::shared_ptr<arrow::DataType>>& columns);
 
+// ---- Writing values (delta_stats.cc)
+
+/// \brief Collects the statistics of one data file while its batches are written: numRecords,
+/// and per column (nested struct fields included, by the names of `schema`) nullCount and,
+/// for numbers, decimals up to precision 15, strings, dates and timestamps, minValues and
+/// maxValues. Strings keep a 32-character prefix (a longer maximum is left out); timestamps
+/// are truncated to milliseconds; a float column holding NaN gets no bounds. Only the first
+/// `indexed_columns` columns are collected (`delta.dataSkippingNumIndexedCols`).
+class StatisticsCollector {
+ public:
+  StatisticsCollector(const arrow::Schema& schema, int indexed_columns);
+  ~StatisticsCollector();
+  /// \brief Add a batch with the collector's schema.
+  Status Update(const arrow::RecordBatch& batch);
+  /// \brief The statistics JSON string of everything added.
+  std::string ToJson() const;
+
+ private:
+  struct Column;
+  int64_t num_records_ = 0;
+  std::vector<Column> columns_;
+};
+
+/// \brief A partition value as the log stores it (§5): nullopt for NULL (and for the empty
+/// string, as Spark does); dates `yyyy-MM-dd`; timestamps `yyyy-MM-ddTHH:mm:ss.ffffffZ` with a
+/// time zone and `yyyy-MM-dd HH:mm:ss.ffffff` without. Types that cannot partition fail with
+/// DELTA_INVALID_PARTITION_COLUMN_TYPE.
+Result<std::optional<std::string>> FormatPartitionValue(const arrow::Scalar& value);
+
 // ---- Pruning (delta_pruning.cc)
 
 /// \brief What the pruner knows of one file: typed partition values by logical column name
@@ -143,7 +182,38 @@ struct TableState {
   ColumnMappingMode mode = ColumnMappingMode::kNone;
   /// The partition columns (logical names), in table order.
   std::vector<std::string> partition_columns;
+  /// Whether an earlier version was asked for (the table is then read-only).
+  bool time_travel = false;
 };
+
+/// \brief Load the table at `location` (latest version, or the one given, or the one current
+/// at `timestamp_ms`), named `name` in messages.
+Result<std::shared_ptr<const TableState>> LoadTableState(const std::string& location,
+                                                         const std::string& name,
+                                                         std::optional<int64_t> version,
+                                                         std::optional<int64_t> timestamp_ms);
+
+/// \brief Fill the schema, column mapping mode and partition columns of a state whose
+/// location, filesystem, root, name and snapshot are set. Fails for non-Parquet tables and
+/// partition columns missing from the schema.
+Result<std::shared_ptr<const TableState>> CompleteTableState(std::shared_ptr<TableState> state);
+
+/// \brief The Table of a state: readable always; writable (append, overwrite, truncate) unless
+/// time travelled.
+std::shared_ptr<Table> MakeDeltaTable(std::shared_ptr<const TableState> state);
+
+/// \brief The state of a table made by MakeDeltaTable, or nullptr for any other table.
+const TableState* StateOf(const Table& table);
+
+// ---- Partitions of a table (delta_pruning.cc)
+
+/// \brief The partition columns of `table` (plain types), in table order.
+std::shared_ptr<arrow::Schema> PartitionSchema(const TableState& table);
+
+/// \brief A file's partition values as typed scalars by logical column name (null scalars for
+/// NULL). Fails with DELTA_FAILED_CAST_PARTITION_VALUE.
+Result<std::map<std::string, std::shared_ptr<arrow::Scalar>>> TypedPartitionValues(
+    const TableState& table, const FileAction& file);
 
 // ---- Scans (delta_scan.cc)
 

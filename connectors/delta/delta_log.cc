@@ -77,7 +77,8 @@ Status VersionNotFound(const std::string& table_root, int64_t version, int64_t e
 struct ReplayState {
   std::optional<Protocol> protocol;
   std::optional<Metadata> metadata;
-  std::map<std::string, FileAction> adds;  // by FileAction::Key()
+  std::map<std::string, FileAction> adds;        // by FileAction::Key()
+  std::map<std::string, FileAction> tombstones;  // removes, by FileAction::Key()
   std::map<std::string, int64_t> app_versions;
   std::map<std::string, DomainMetadata> domains;
 
@@ -87,9 +88,11 @@ struct ReplayState {
     for (auto& change : actions.file_changes) {
       std::string key = change.file.Key();
       if (change.is_add) {
+        tombstones.erase(key);
         adds[key] = std::move(change.file);
       } else {
         adds.erase(key);
+        tombstones[key] = std::move(change.file);
       }
     }
     for (const auto& txn : actions.transactions) app_versions[txn.app_id] = txn.version;
@@ -330,6 +333,7 @@ Result<std::shared_ptr<const Snapshot>> LoadSnapshot(
   for (auto& [key, file] : state.adds) snapshot->files.push_back(std::move(file));
   std::stable_sort(snapshot->files.begin(), snapshot->files.end(),
                    [](const FileAction& a, const FileAction& b) { return a.path < b.path; });
+  for (auto& [key, file] : state.tombstones) snapshot->tombstones.push_back(std::move(file));
   snapshot->app_versions = std::move(state.app_versions);
   snapshot->domains = std::move(state.domains);
   for (const auto& [v, ts] : CommitTimestamps(listing)) {

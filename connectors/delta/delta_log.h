@@ -160,6 +160,9 @@ struct Snapshot {
   Metadata metadata;
   /// The active files (surviving adds), sorted by path.
   std::vector<FileAction> files;
+  /// The removes not superseded by a later add (what VACUUM keeps until they expire and what a
+  /// checkpoint carries), in key order.
+  std::vector<FileAction> tombstones;
   /// The latest txn version per appId.
   std::map<std::string, int64_t> app_versions;
   /// Live domains by name.

@@ -304,4 +304,25 @@ bool StatisticsExcludeFile(const Predicate& predicate, const FileFacts& facts) {
   return false;
 }
 
+std::shared_ptr<arrow::Schema> PartitionSchema(const TableState& table) {
+  arrow::FieldVector fields;
+  for (const auto& name : table.partition_columns) {
+    fields.push_back(table.schema->GetFieldByName(name));
+  }
+  return arrow::schema(std::move(fields));
+}
+
+Result<std::map<std::string, std::shared_ptr<arrow::Scalar>>> TypedPartitionValues(
+    const TableState& table, const FileAction& file) {
+  std::map<std::string, std::shared_ptr<arrow::Scalar>> values;
+  for (const auto& name : table.partition_columns) {
+    const auto& field = *table.annotated_schema->GetFieldByName(name);
+    auto raw = file.partition_values.find(PhysicalName(field, table.mode));
+    std::optional<std::string> value;
+    if (raw != file.partition_values.end()) value = raw->second;
+    ARROW_ASSIGN_OR_RAISE(values[name], ParsePartitionValue(value, PlainType(field.type()), name));
+  }
+  return values;
+}
+
 }  // namespace parley::delta

@@ -87,11 +87,7 @@ class DeltaScanBuilder : public ScanBuilder,
  public:
   explicit DeltaScanBuilder(std::shared_ptr<const TableState> table) : table_(std::move(table)) {
     for (const auto& field : table_->schema->fields()) read_columns_.push_back(field->name());
-    arrow::FieldVector partition_fields;
-    for (const auto& name : table_->partition_columns) {
-      partition_fields.push_back(table_->schema->GetFieldByName(name));
-    }
-    partition_schema_ = arrow::schema(std::move(partition_fields));
+    partition_schema_ = PartitionSchema(*table_);
   }
 
   Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> predicates) override {
@@ -141,14 +137,7 @@ class DeltaScanBuilder : public ScanBuilder,
     bool rows_known = true;
     for (const FileAction& file : snapshot.files) {
       FileFacts facts;
-      for (const auto& name : table_->partition_columns) {
-        const auto& field = *table_->annotated_schema->GetFieldByName(name);
-        auto raw = file.partition_values.find(PhysicalName(field, table_->mode));
-        std::optional<std::string> value;
-        if (raw != file.partition_values.end()) value = raw->second;
-        ARROW_ASSIGN_OR_RAISE(facts.partition_values[name],
-                              ParsePartitionValue(value, PlainType(field.type()), name));
-      }
+      ARROW_ASSIGN_OR_RAISE(facts.partition_values, TypedPartitionValues(*table_, file));
       bool keep = true;
       for (const auto& predicate : partition_filters_) {
         auto result = EvaluateOnPartition(*predicate, facts.partition_values);

@@ -13,6 +13,7 @@
 #include "arrow/filesystem/localfs.h"
 #include "arrow/type.h"
 #include "delta_internal.h"
+#include "delta_write_internal.h"
 #include "parley/connector/table.h"
 
 namespace parley::delta {
@@ -128,24 +129,39 @@ Result<TableRequest> ParseRequest(const Options& options) {
 }
 
 Result<std::shared_ptr<const TableState>> LoadTable(const Options& options) {
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   ARROW_ASSIGN_OR_RAISE(TableRequest request, ParseRequest(options));
-  ARROW_ASSIGN_OR_RAISE(auto opened, OpenLocation(request.location));
+  return LoadTableState(request.location,
+                        "delta." + QuoteIdentifier(request.location + request.suffix),
+                        request.version, request.timestamp_ms);
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const TableState>> LoadTableState(const std::string& location,
+                                                         const std::string& name,
+                                                         std::optional<int64_t> version,
+                                                         std::optional<int64_t> timestamp_ms) {
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  ARROW_ASSIGN_OR_RAISE(auto opened, OpenLocation(location));
   auto state = std::make_shared<TableState>();
   state->filesystem = std::move(opened.first);
   state->root = std::move(opened.second);
-  state->location = request.location;
-  state->name = "delta." + QuoteIdentifier(request.location + request.suffix);
-  if (request.timestamp_ms) {
-    ARROW_ASSIGN_OR_RAISE(request.version,
-                          VersionAtTimestamp(*state->filesystem, state->root, *request.timestamp_ms));
+  state->location = location;
+  state->name = name;
+  state->time_travel = version.has_value() || timestamp_ms.has_value();
+  if (timestamp_ms) {
+    ARROW_ASSIGN_OR_RAISE(version,
+                          VersionAtTimestamp(*state->filesystem, state->root, *timestamp_ms));
   }
-  ARROW_ASSIGN_OR_RAISE(state->snapshot,
-                        LoadSnapshot(state->filesystem, state->root, request.version));
+  ARROW_ASSIGN_OR_RAISE(state->snapshot, LoadSnapshot(state->filesystem, state->root, version));
+  return CompleteTableState(std::move(state));
+}
+
+Result<std::shared_ptr<const TableState>> CompleteTableState(std::shared_ptr<TableState> state) {
   const Metadata& metadata = state->snapshot->metadata;
   if (metadata.format_provider != "parquet") {
     return InvalidError("DELTA_UNSUPPORTED_SOURCE",
-                        "The Delta table " + DisplayPath(request.location) +
+                        "The Delta table " + DisplayPath(state->location) +
                             " stores its data as '" + metadata.format_provider +
                             "'; only Parquet is supported.");
   }
@@ -158,7 +174,7 @@ Result<std::shared_ptr<const TableState>> LoadTable(const Options& options) {
     if (state->schema->GetFieldIndex(name) < 0) {
       return InvalidError("DELTA_PARTITION_COLUMN_NOT_FOUND",
                           "Partition column " + QuoteIdentifier(name) +
-                              " not found in the schema of " + DisplayPath(request.location) +
+                              " not found in the schema of " + DisplayPath(state->location) +
                               ".");
     }
   }
@@ -168,7 +184,9 @@ Result<std::shared_ptr<const TableState>> LoadTable(const Options& options) {
   return state;
 }
 
-class DeltaTable : public Table, public SupportsRead {
+namespace {
+
+class DeltaTable : public Table, public SupportsRead, public SupportsWrite, public TruncatableTable {
  public:
   explicit DeltaTable(std::shared_ptr<const TableState> state) : state_(std::move(state)) {}
 
@@ -183,19 +201,68 @@ class DeltaTable : public Table, public SupportsRead {
     return out;
   }
   std::map<std::string, std::string> properties() const override {
-    std::map<std::string, std::string> out = state_->snapshot->metadata.configuration;
-    out["provider"] = "delta";
-    out["location"] = state_->location;
+    const Metadata& metadata = state_->snapshot->metadata;
+    std::map<std::string, std::string> out = metadata.configuration;
+    out[kPropProvider] = "delta";
+    out[kPropLocation] = state_->location;
+    if (metadata.description) out[kPropComment] = *metadata.description;
     return out;
   }
   std::set<TableCapability> capabilities() const override {
-    return {TableCapability::kBatchRead};
+    // A time-travelled snapshot is read-only.
+    if (state_->time_travel) return {TableCapability::kBatchRead};
+    return {TableCapability::kBatchRead, TableCapability::kBatchWrite,
+            TableCapability::kTruncate, TableCapability::kOverwriteByFilter,
+            TableCapability::kOverwriteDynamic};
   }
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
     return MakeDeltaScanBuilder(state_);
   }
+  Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) override {
+    // As a Delta transaction, a write starts from the latest version, not the one loaded when
+    // the statement was analyzed; its columns must still be those the rows were shaped for.
+    ARROW_ASSIGN_OR_RAISE(auto latest, LatestState());
+    return MakeDeltaWriteBuilder(std::move(latest), info, nullptr);
+  }
+  const TableState& state() const { return *state_; }
+
+  Result<bool> TruncateTable() override {
+    ARROW_ASSIGN_OR_RAISE(auto latest, LatestState());
+    const Snapshot& snapshot = *latest->snapshot;
+    ARROW_RETURN_NOT_OK(CheckWriteSupported(snapshot.protocol, snapshot.metadata, state_->name));
+    auto append_only = snapshot.metadata.configuration.find("delta.appendOnly");
+    if (append_only != snapshot.metadata.configuration.end() && append_only->second == "true") {
+      return InvalidError("DELTA_CANNOT_MODIFY_APPEND_ONLY",
+                          "This table is configured to only allow appends: " + state_->name +
+                              " has delta.appendOnly=true.");
+    }
+    Transaction transaction;
+    transaction.removes = snapshot.files;
+    transaction.operation = "TRUNCATE";
+    transaction.operation_metrics = {{"numRemovedFiles", std::to_string(snapshot.files.size())}};
+    transaction.checkpoint_interval = CheckpointInterval(snapshot.protocol, snapshot.metadata);
+    ARROW_RETURN_NOT_OK(CommitTransaction(latest->filesystem, latest->root, latest->name,
+                                          snapshot.version, std::move(transaction))
+                            .status());
+    return true;
+  }
 
  private:
+  Result<std::shared_ptr<const TableState>> LatestState() const {
+    ARROW_ASSIGN_OR_RAISE(auto latest, LoadTableState(state_->location, state_->name,
+                                                      std::nullopt, std::nullopt));
+    if (latest->snapshot->metadata.schema_string != state_->snapshot->metadata.schema_string ||
+        latest->snapshot->metadata.partition_columns !=
+            state_->snapshot->metadata.partition_columns) {
+      return InvalidError("DELTA_METADATA_CHANGED",
+                          "The schema or partitioning of " + state_->name +
+                              " changed after this statement was analyzed (now at version " +
+                              std::to_string(latest->snapshot->version) +
+                              "). Please try the operation again.");
+    }
+    return latest;
+  }
+
   std::shared_ptr<const TableState> state_;
 };
 
@@ -208,7 +275,7 @@ class DeltaTableProvider : public TableProvider {
   Result<std::shared_ptr<Table>> GetTable(const std::shared_ptr<arrow::Schema>&,
                                           const Options& options) override {
     ARROW_ASSIGN_OR_RAISE(auto state, LoadTable(options));
-    return std::make_shared<DeltaTable>(std::move(state));
+    return MakeDeltaTable(std::move(state));
   }
 };
 
@@ -227,6 +294,15 @@ Result<std::pair<std::shared_ptr<arrow::fs::FileSystem>, std::string>> OpenLocat
   ARROW_ASSIGN_OR_RAISE(auto filesystem, arrow::fs::FileSystemFromUriOrPath(location, &path));
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   return std::make_pair(std::move(filesystem), std::move(path));
+}
+
+const TableState* StateOf(const Table& table) {
+  const auto* delta = dynamic_cast<const DeltaTable*>(&table);
+  return delta == nullptr ? nullptr : &delta->state();
+}
+
+std::shared_ptr<Table> MakeDeltaTable(std::shared_ptr<const TableState> state) {
+  return std::make_shared<DeltaTable>(std::move(state));
 }
 
 std::shared_ptr<TableProvider> MakeDeltaTableProvider() {

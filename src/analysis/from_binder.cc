@@ -91,7 +91,9 @@ class FromBinder {
 
  private:
   Result<BoundRelation> BindTable(const sql::FromItem& item) {
-    ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(item.name, catalogs_));
+    ARROW_ASSIGN_OR_RAISE(auto loaded,
+                          LoadTableForName(item.name, catalogs_,
+                                           item.time_travel ? &*item.time_travel : nullptr));
     ARROW_RETURN_NOT_OK(CheckBatchRead(loaded.first, *loaded.second, item.name.pos));
     auto node = std::make_shared<PlanNode>();
     node->kind = PlanNode::Kind::kScan;

@@ -374,10 +374,56 @@ class SelectBinder {
 
 }  // namespace
 
+namespace {
+
+// The version or the timestamp a time travel clause names, as text.
+Result<std::string> TimeTravelValue(const sql::TimeTravel& travel) {
+  const sql::Expr& value = *travel.value;
+  bool literal = value.kind == sql::ExprKind::kLiteral;
+  if (travel.by_version && literal &&
+      (value.literal_kind == sql::LiteralKind::kInteger ||
+       value.literal_kind == sql::LiteralKind::kString)) {
+    return value.text;
+  }
+  if (!travel.by_version && literal &&
+      (value.literal_kind == sql::LiteralKind::kString ||
+       value.literal_kind == sql::LiteralKind::kTimestamp ||
+       value.literal_kind == sql::LiteralKind::kDate)) {
+    return value.text;
+  }
+  return AnalysisError("INVALID_TIME_TRAVEL_SPEC",
+                       std::string("The time travel ") +
+                           (travel.by_version ? "version" : "timestamp") + " " +
+                           value.source_text + " must be a " +
+                           (travel.by_version ? "version number or string literal"
+                                              : "constant timestamp literal") + ".",
+                       travel.pos);
+}
+
+// Microseconds since the epoch of a timestamp text (UTC, as the session time zone).
+Result<int64_t> TimestampMicros(const std::string& text, SourcePosition pos) {
+  auto parsed = arrow::Scalar::Parse(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"), text);
+  if (!parsed.ok()) {
+    return AnalysisError("INVALID_TIME_TRAVEL_TIMESTAMP_EXPR",
+                         "The time travel timestamp '" + text + "' is not a valid timestamp.", pos);
+  }
+  return static_cast<const arrow::TimestampScalar&>(**parsed).value;
+}
+
+}  // namespace
+
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
-    const sql::QualifiedName& name, CatalogManager* catalogs) {
+    const sql::QualifiedName& name, CatalogManager* catalogs,
+    const sql::TimeTravel* time_travel) {
+  std::optional<std::string> travel_value;
+  if (time_travel != nullptr) {
+    ARROW_ASSIGN_OR_RAISE(travel_value, TimeTravelValue(*time_travel));
+  }
   if (auto provider = catalogs->PathProvider(name.parts)) {
     Options options{{"path", name.parts[1]}};
+    if (time_travel != nullptr) {
+      options[time_travel->by_version ? "versionasof" : "timestampasof"] = *travel_value;
+    }
     ARROW_ASSIGN_OR_RAISE(auto schema, provider->InferSchema(options));
     ARROW_ASSIGN_OR_RAISE(auto table, provider->GetTable(schema, options));
     return std::make_pair(ResolvedName{nullptr, Identifier{{name.parts[0]}, name.parts[1]}},
@@ -394,7 +440,15 @@ Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
   }
   ResolvedName resolved = std::move(resolved_or).ValueUnsafe();
   ARROW_ASSIGN_OR_RAISE(auto* table_catalog, AsTableCatalog(resolved.catalog.get(), name.pos));
-  auto table = table_catalog->LoadTable(resolved.ident);
+  Result<std::shared_ptr<Table>> table;
+  if (time_travel == nullptr) {
+    table = table_catalog->LoadTable(resolved.ident);
+  } else if (time_travel->by_version) {
+    table = table_catalog->LoadTableAtVersion(resolved.ident, *travel_value);
+  } else {
+    ARROW_ASSIGN_OR_RAISE(int64_t micros, TimestampMicros(*travel_value, time_travel->pos));
+    table = table_catalog->LoadTableAtTimestamp(resolved.ident, micros);
+  }
   if (!table.ok()) {
     std::string condition = ErrorCondition(table.status());
     if (condition == "TABLE_OR_VIEW_NOT_FOUND" || condition == "SCHEMA_NOT_FOUND") {

@@ -29,8 +29,13 @@ Result<PlanNodePtr> BindValues(const sql::SelectStatement& select,
                                const DefaultResolver& resolve_default = nullptr);
 
 /// \brief Resolve and load a table for reading, mapping "not found" errors to
-/// TABLE_OR_VIEW_NOT_FOUND naming the table as written.
+/// TABLE_OR_VIEW_NOT_FOUND naming the table as written. With `time_travel`, the version it
+/// names: a catalog table through LoadTableAtVersion / LoadTableAtTimestamp, a path table
+/// through the read options versionAsOf / timestampAsOf. The version must be an integer or
+/// string literal and the timestamp a constant string or TIMESTAMP literal
+/// (INVALID_TIME_TRAVEL_SPEC otherwise).
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
-    const sql::QualifiedName& name, CatalogManager* catalogs);
+    const sql::QualifiedName& name, CatalogManager* catalogs,
+    const sql::TimeTravel* time_travel = nullptr);
 
 }  // namespace parley

@@ -223,6 +223,33 @@ Result<PlanNodePtr> ShapeForTable(const PlanNodePtr& query, const std::vector<Co
   return MakeProject(query, columns, std::move(exprs));
 }
 
+namespace {
+
+// REPLACE WHERE's condition over the target's columns, as the V2 predicates the table's
+// overwrite receives.
+Result<std::vector<PredicatePtr>> ReplaceWherePredicates(const sql::Expr& condition,
+                                                         const std::vector<Column>& columns) {
+  Scope scope;
+  for (const auto& column : columns) scope.push_back({{}, column.name, column.name, column.type});
+  ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(condition, scope));
+  if (!bound->type->Equals(*arrow::boolean())) {
+    return AnalysisError("DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+                         "REPLACE WHERE " + condition.source_text + " is not a boolean condition.",
+                         condition.pos);
+  }
+  auto predicate = TranslatePredicate(*bound);
+  if (predicate == nullptr) {
+    return AnalysisError("UNSUPPORTED_FEATURE.REPLACE_WHERE",
+                         "The REPLACE WHERE condition " + condition.source_text +
+                             " cannot be handed to a table: only comparisons of columns with "
+                             "constants, IN, IS [NOT] NULL, AND, OR and NOT can.",
+                         condition.pos);
+  }
+  return std::vector<PredicatePtr>{predicate};
+}
+
+}  // namespace
+
 Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs,
                              const SqlConf& conf) {
   const SourcePosition pos = insert.table.pos;
@@ -342,7 +369,11 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
   plan.query = MakeProject(query, columns, std::move(exprs));
 
   // The mode: how existing rows are treated.
-  if (insert.overwrite) {
+  if (insert.replace_where) {
+    ARROW_ASSIGN_OR_RAISE(plan.overwrite_predicates,
+                          ReplaceWherePredicates(*insert.replace_where, columns));
+    plan.mode = WritePlan::Mode::kOverwriteByFilter;
+  } else if (insert.overwrite) {
     std::string mode = conf.Get(kPartitionOverwriteModeKey).value_or("static");
     bool dynamic = EqualsIgnoreCase(mode, "dynamic");
     bool any_static = std::any_of(static_values.begin(), static_values.end(),

@@ -11,8 +11,8 @@ const std::vector<ConfEntry>& KnownEntries() {
   static const std::vector<ConfEntry> kEntries = {
       {kDefaultCatalogKey, kSessionCatalogName,
        "The catalog that one-part and two-part names resolve in."},
-      {std::string(kCatalogKeyPrefix) + kSessionCatalogName, "memory",
-       "The plugin of the session catalog."},
+      {std::string(kCatalogKeyPrefix) + kSessionCatalogName, "delta",
+       "The plugin of the session catalog: Delta tables in the warehouse directory."},
       {"spark.sql.ansi.enabled", "true", "ANSI SQL semantics (errors instead of NULLs)."},
       {"spark.sql.caseSensitive", "false", "Whether identifiers are case-sensitive."},
       {kVerifyPushdownKey, "false",
@@ -23,6 +23,8 @@ const std::vector<ConfEntry>& KnownEntries() {
       {kPartitionOverwriteModeKey, "static",
        "INSERT OVERWRITE of a partitioned table: static replaces the partitions the PARTITION "
        "clause names (all when none), dynamic only those the written rows fall into."},
+      {kRetentionDurationCheckKey, "true",
+       "Whether VACUUM refuses a retention shorter than 168 hours."},
       {kTaskMaxFailuresKey, "4", "Attempts of a write task before the write fails."},
       {kSpeculationKey, "false", "Launch duplicate attempts of slow write tasks."},
       {kSpeculationMultiplierKey, "1.5",

@@ -49,6 +49,9 @@ class SqlConf {
 
 /// Setting names read by the engine.
 inline constexpr const char* kDefaultCatalogKey = "spark.sql.defaultCatalog";
+/// Whether VACUUM refuses a retention shorter than the default week (Delta's setting).
+inline constexpr const char* kRetentionDurationCheckKey =
+    "spark.databricks.delta.retentionDurationCheck.enabled";
 inline constexpr const char* kCatalogKeyPrefix = "spark.sql.catalog.";
 inline constexpr const char* kRoundTripTasksKey = "parley.test.roundTripTasks";
 inline constexpr const char* kVerifyPushdownKey = "parley.verifyPushdown";

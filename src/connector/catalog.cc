@@ -22,6 +22,18 @@ Result<bool> TableCatalog::TableExists(const Identifier& ident) {
   return table.status();
 }
 
+Result<std::shared_ptr<Table>> TableCatalog::LoadTableAtVersion(const Identifier& ident,
+                                                                const std::string&) {
+  return MakeError(arrow::StatusCode::NotImplemented, "UNSUPPORTED_FEATURE.TIME_TRAVEL",
+                   fmt::format("Time travel on the relation {}: catalog {} keeps no versions.",
+                               ident.ToString(), QuoteIdentifier(name())));
+}
+
+Result<std::shared_ptr<Table>> TableCatalog::LoadTableAtTimestamp(const Identifier& ident,
+                                                                  int64_t) {
+  return LoadTableAtVersion(ident, "");
+}
+
 Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const Identifier&, const TableInfo&) {
   return Unsupported(*this, "CREATE TABLE");
 }

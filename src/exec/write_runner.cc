@@ -150,7 +150,7 @@ Status DiagnoseOverflow(const WritePlan& plan, const ScanRunOptions& options, St
 }  // namespace
 
 Result<WriteJobResult> RunWrite(WritePlan* plan, const WriteRunOptions& options) {
-  if (plan->mode == WritePlan::Mode::kOverwriteByFilter) {
+  if (plan->mode == WritePlan::Mode::kOverwriteByFilter && !plan->static_partition_values.empty()) {
     ARROW_RETURN_NOT_OK(BuildOverwritePredicates(plan, options.scan));
   }
   auto executed = ExecutePlan(plan->query, options.scan);

@@ -1,5 +1,6 @@
 // The statements that change catalogs and data, run by the Session: table and namespace DDL,
-// SHOW CREATE TABLE / SHOW TBLPROPERTIES (ddl_commands.cc), and INSERT, CREATE/REPLACE TABLE AS
+// SHOW CREATE TABLE / SHOW TBLPROPERTIES (ddl_commands.cc), Delta's DESCRIBE HISTORY / DETAIL
+// and VACUUM (delta_commands.cc), and INSERT, CREATE/REPLACE TABLE AS
 // SELECT and TRUNCATE TABLE (write_commands.cc). Each returns its result as a table, empty for
 // the commands Spark prints nothing for.
 #pragma once
@@ -51,6 +52,15 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
 CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
                                      const CommandContext& context);
 CommandResult RunTruncateTable(const sql::TruncateTable& truncate, const CommandContext& context);
+
+/// \brief DESCRIBE HISTORY / DESCRIBE DETAIL / VACUUM of a Delta table (delta_commands.cc);
+/// DELTA_ONLY_OPERATION on other tables. VACUUM honours
+/// spark.databricks.delta.retentionDurationCheck.enabled.
+CommandResult RunDescribeHistory(const sql::DescribeHistory& describe,
+                                 const CommandContext& context);
+CommandResult RunDescribeDetail(const sql::DescribeDetail& describe,
+                                const CommandContext& context);
+CommandResult RunVacuum(const sql::Vacuum& vacuum, const CommandContext& context);
 
 /// \brief The TableInfo of a CREATE/REPLACE TABLE statement; `query_columns` stand in for the
 /// column list of a CTAS. Errors: UNSUPPORTED_DATATYPE, COLUMN_ALREADY_EXISTS, and

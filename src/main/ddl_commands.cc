@@ -25,6 +25,13 @@ struct ResolvedTable {
 
 Result<ResolvedTable> ResolveForDdl(const sql::QualifiedName& name, CatalogManager* catalogs) {
   if (catalogs->PathProvider(name.parts) != nullptr) {
+    Identifier ident{{name.parts[0]}, name.parts[1]};
+    ARROW_ASSIGN_OR_RAISE(auto session, catalogs->Catalog(kSessionCatalogName));
+    auto* paths = dynamic_cast<SupportsPathIdentifiers*>(session.get());
+    auto* catalog = dynamic_cast<TableCatalog*>(session.get());
+    if (paths != nullptr && catalog != nullptr && paths->IsPathIdentifier(ident)) {
+      return ResolvedTable{ResolvedName{std::move(session), std::move(ident)}, catalog};
+    }
     return AnalysisError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
                          fmt::format("The feature is not supported: DDL on the path table {}; "
                                      "path tables exist through their files.",

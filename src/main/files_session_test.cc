@@ -46,6 +46,7 @@ class FilesSessionTest : public ::testing::Test {
     }
     SessionOptions options;
     options.conf["parley.test.roundTripTasks"] = "true";
+    options.conf["spark.sql.catalog.spark_catalog"] = "memory";
     options.conf["parley.verifyPushdown"] = "true";
     ASSERT_OK_AND_ASSIGN(session_, Session::Make(options));
   }

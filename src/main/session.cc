@@ -16,6 +16,7 @@
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
 #include "catalog/identifiers.h"
+#include "connectors/delta/delta_catalog.h"
 #include "connectors/delta/delta_table.h"
 #include "connectors/files/files_provider.h"
 #include "connectors/memory/memory_catalog.h"
@@ -159,6 +160,19 @@ class SessionImpl : public Session {
   }
   Result<std::shared_ptr<arrow::Table>> Run(const sql::TruncateTable& truncate, SourcePosition) {
     return RunTruncateTable(truncate, Context());
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeHistory& describe,
+                                            SourcePosition) {
+    return RunDescribeHistory(describe, Context());
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeDetail& describe, SourcePosition) {
+    return RunDescribeDetail(describe, Context());
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::Vacuum& vacuum, SourcePosition) {
+    return RunVacuum(vacuum, Context());
   }
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::Explain& explain, SourcePosition pos) {
@@ -382,6 +396,10 @@ class SessionImpl : public Session {
 Result<std::shared_ptr<Session>> Session::Make(SessionOptions options) {
   PluginRegistry registry;
   registry.Register("memory", [] { return memory::MakeMemoryCatalog(); });
+  registry.Register("delta", [] { return delta::MakeDeltaCatalog(); });
+  // The session catalog's warehouse, unless the configuration names one.
+  options.conf.try_emplace(std::string(kCatalogKeyPrefix) + kSessionCatalogName + ".warehouse",
+                           options.warehouse);
   for (const char* format : {"parquet", "csv", "json", "orc"}) {
     registry.RegisterProvider(format, files::MakeFilesTableProvider(format));
   }

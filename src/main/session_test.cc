@@ -22,6 +22,7 @@ class SessionTest : public ::testing::Test {
   void SetUp() override {
     SessionOptions options;
     options.conf["parley.test.roundTripTasks"] = "true";
+    options.conf["spark.sql.catalog.spark_catalog"] = "memory";
     options.conf["parley.verifyPushdown"] = "true";
     options.conf["spark.sql.catalog.tc.someOption"] = "42";
     ASSERT_OK_AND_ASSIGN(session_, Session::Make(options));

@@ -10,6 +10,11 @@ std::string WritePlan::ModeDescription() const {
     case Mode::kOverwriteDynamic: return "dynamic partition overwrite";
     case Mode::kOverwriteByFilter: {
       std::string text = "overwrite where ";
+      if (static_partition_values.empty()) {
+        for (size_t i = 0; i < overwrite_predicates.size(); ++i) {
+          text += (i > 0 ? " AND " : "") + overwrite_predicates[i]->ToString();
+        }
+      }
       for (size_t i = 0; i < static_partition_values.size(); ++i) {
         if (i > 0) text += " AND ";
         text += static_partition_values[i].first + " = " +

@@ -16,7 +16,7 @@ struct WritePlan {
   enum class Mode {
     kAppend,             // INSERT INTO, CTAS
     kTruncate,           // INSERT OVERWRITE without a PARTITION clause
-    kOverwriteByFilter,  // INSERT OVERWRITE with static partition values
+    kOverwriteByFilter,  // INSERT OVERWRITE with static partition values; REPLACE WHERE
     kOverwriteDynamic,   // INSERT OVERWRITE with partitionOverwriteMode=dynamic
   };
   ResolvedName target_name;
@@ -26,6 +26,7 @@ struct WritePlan {
   /// to replace are those equal to all of them. Evaluated into `overwrite_predicates` just
   /// before the write builder is configured.
   std::vector<std::pair<std::string, BoundExprPtr>> static_partition_values;
+  /// kOverwriteByFilter: what the write builder receives (REPLACE WHERE sets it at binding).
   std::vector<PredicatePtr> overwrite_predicates;
   /// Output fields are the table's columns in order, with the table's types.
   PlanNodePtr query;

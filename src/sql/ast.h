@@ -294,6 +294,15 @@ struct TableSample {
 
 /// \brief An item of the FROM clause: a table, table function, subquery or join. Which fields
 /// are meaningful depends on kind.
+/// \brief `[FOR] {VERSION | SYSTEM_VERSION} AS OF v` or `[FOR] {TIMESTAMP | SYSTEM_TIME} AS OF
+/// ts` after a table name: which version of the table to read.
+struct TimeTravel {
+  SourcePosition pos;
+  bool by_version = true;
+  /// The version (an integer or string literal) or the timestamp expression.
+  std::unique_ptr<Expr> value;
+};
+
 struct FromItem {
   FromItemKind kind = FromItemKind::kTable;
   /// The item's first token (for a join, its left item's first token).
@@ -304,6 +313,7 @@ struct FromItem {
   /// kSubquery: LATERAL, so the subquery may refer to items to its left.
   bool lateral = false;
   std::optional<TableSample> sample;  // kTable, kSubquery, a parenthesised kJoin
+  std::optional<TimeTravel> time_travel;  // kTable
   JoinType join_type = JoinType::kInner;  // kJoin
   bool natural = false;                   // kJoin
   std::unique_ptr<FromItem> left;         // kJoin
@@ -419,6 +429,24 @@ struct DescribeTable {
   bool extended = false;
 };
 
+/// \brief DESCRIBE HISTORY name [LIMIT n]: the commits of a Delta table, newest first.
+struct DescribeHistory {
+  QualifiedName table;
+  std::optional<int64_t> limit;
+};
+
+/// \brief DESCRIBE DETAIL name: one row about a Delta table (location, files, size, protocol).
+struct DescribeDetail {
+  QualifiedName table;
+};
+
+/// \brief VACUUM name [RETAIN n HOURS] [DRY RUN]: delete files a Delta table no longer needs.
+struct Vacuum {
+  QualifiedName table;
+  std::optional<double> retain_hours;
+  bool dry_run = false;
+};
+
 /// \brief USE [NAMESPACE|DATABASE] name.
 struct Use {
   QualifiedName name;
@@ -460,7 +488,8 @@ struct Statement {
   std::variant<SelectStatement, ShowCatalogs, ShowNamespaces, ShowTables, DescribeTable, Use,
                SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable,
                CreateNamespace, DropNamespace, AlterNamespace, ShowCreateTable,
-               ShowTblProperties, Insert, TruncateTable, DescribeNamespace>
+               ShowTblProperties, Insert, TruncateTable, DescribeNamespace, DescribeHistory,
+               DescribeDetail, Vacuum>
       node;
 };
 

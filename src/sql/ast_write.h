@@ -170,6 +170,8 @@ struct PartitionSpecItem {
 struct Insert {
   QualifiedName table;
   bool overwrite = false;
+  /// INSERT INTO t REPLACE WHERE condition query: replace the rows matching the condition.
+  std::unique_ptr<Expr> replace_where;
   std::vector<PartitionSpecItem> partition_spec;
   bool if_not_exists = false;
   std::vector<std::string> columns;  // the column list, when written

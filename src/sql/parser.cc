@@ -189,6 +189,7 @@ Result<Statement> Parser::ParseStatement() {
   if (AcceptWord("ALTER")) return ParseAlter(start);
   if (AcceptWord("INSERT")) return ParseInsert(start);
   if (AcceptWord("TRUNCATE")) return ParseTruncate(start);
+  if (AcceptWord("VACUUM")) return ParseVacuum(start);
   return Unexpected();
 }
 
@@ -240,6 +241,27 @@ Result<Statement> Parser::ParseDescribe(const Mark& start) {
     ARROW_ASSIGN_OR_RAISE(describe.name, ParseQualifiedName());
     return Statement{start.pos, std::move(describe)};
   }
+  if (PeekWord("HISTORY") && !AtStatementEnd(1)) {
+    Next();
+    DescribeHistory history;
+    ARROW_ASSIGN_OR_RAISE(history.table, ParseQualifiedName());
+    if (AcceptWord("LIMIT")) {
+      const Token& limit = Peek();
+      if (limit.kind != TokenKind::kInteger ||
+          limit.value.find_first_not_of("0123456789") != std::string::npos) {
+        return Unexpected();
+      }
+      history.limit = std::stoll(limit.value);
+      Next();
+    }
+    return Statement{start.pos, std::move(history)};
+  }
+  if (PeekWord("DETAIL") && !AtStatementEnd(1)) {
+    Next();
+    DescribeDetail detail;
+    ARROW_ASSIGN_OR_RAISE(detail.table, ParseQualifiedName());
+    return Statement{start.pos, std::move(detail)};
+  }
   // The optional keywords are names when nothing follows them: DESCRIBE extended.
   if (PeekWord("TABLE") && !AtStatementEnd(1)) Next();
   DescribeTable describe;
@@ -249,6 +271,25 @@ Result<Statement> Parser::ParseDescribe(const Mark& start) {
   }
   ARROW_ASSIGN_OR_RAISE(describe.table, ParseQualifiedName());
   return Statement{start.pos, std::move(describe)};
+}
+
+Result<Statement> Parser::ParseVacuum(const Mark& start) {
+  Vacuum vacuum;
+  ARROW_ASSIGN_OR_RAISE(vacuum.table, ParseQualifiedName());
+  if (AcceptWord("RETAIN")) {
+    const Token& number = Peek();
+    if (number.kind != TokenKind::kInteger && number.kind != TokenKind::kDecimal) {
+      return Unexpected();
+    }
+    vacuum.retain_hours = std::stod(number.value);
+    Next();
+    RETURN_NOT_OK(ExpectWord("HOURS"));
+  }
+  if (AcceptWord("DRY")) {
+    RETURN_NOT_OK(ExpectWord("RUN"));
+    vacuum.dry_run = true;
+  }
+  return Statement{start.pos, std::move(vacuum)};
 }
 
 Result<Statement> Parser::ParseUse(const Mark& start) {

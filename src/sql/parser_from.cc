@@ -212,6 +212,9 @@ Result<std::unique_ptr<FromItem>> Parser::ParseRelationPrimary() {
       return item;
     }
   }
+  if (item->kind == FromItemKind::kTable) {
+    ARROW_ASSIGN_OR_RAISE(item->time_travel, ParseOptionalTimeTravel());
+  }
   // A parenthesised item that already has a sample keeps it; a second TABLESAMPLE is then left
   // unparsed and reported as a syntax error.
   if (!item->sample) {
@@ -219,6 +222,21 @@ Result<std::unique_ptr<FromItem>> Parser::ParseRelationPrimary() {
   }
   RETURN_NOT_OK(ParseTableAlias(&item->alias, &item->column_aliases));
   return item;
+}
+
+Result<std::optional<TimeTravel>> Parser::ParseOptionalTimeTravel() {
+  size_t offset = PeekWord("FOR") ? 1 : 0;
+  bool by_version = PeekWord("VERSION", offset) || PeekWord("SYSTEM_VERSION", offset);
+  bool by_time = PeekWord("TIMESTAMP", offset) || PeekWord("SYSTEM_TIME", offset);
+  if (!(by_version || by_time) || !PeekWord("AS", offset + 1) || !PeekWord("OF", offset + 2)) {
+    return std::nullopt;
+  }
+  TimeTravel travel;
+  travel.pos = Peek().pos;
+  travel.by_version = by_version;
+  for (size_t i = 0; i < offset + 3; ++i) Next();
+  ARROW_ASSIGN_OR_RAISE(travel.value, ParseExpression());
+  return travel;
 }
 
 Result<std::optional<TableSample>> Parser::ParseOptionalSample() {

@@ -23,7 +23,11 @@ Result<Statement> Parser::ParseInsert(const Mark& start) {
   // TABLE is optional, so it is the keyword only when a name follows it.
   if (PeekWord("TABLE") && IsIdentifier(Peek(1), /*allow_reserved=*/false)) Next();
   ARROW_ASSIGN_OR_RAISE(insert.table, ParseQualifiedName());
-  if (AcceptWord("PARTITION")) {
+  if (!insert.overwrite && PeekWord("REPLACE") && PeekWord("WHERE", 1)) {
+    Next();
+    Next();
+    ARROW_ASSIGN_OR_RAISE(insert.replace_where, ParseExpression());
+  } else if (AcceptWord("PARTITION")) {
     ARROW_ASSIGN_OR_RAISE(insert.partition_spec, ParsePartitionSpec());
     if (insert.overwrite && PeekWord("IF")) {
       const Token& if_token = Peek();

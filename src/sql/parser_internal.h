@@ -77,6 +77,8 @@ class Parser {
   Result<Statement> ParseShow(const Mark& start);
   Result<std::optional<std::string>> ParseOptionalPattern();
   Result<Statement> ParseDescribe(const Mark& start);
+  /// \brief VACUUM name [RETAIN n HOURS] [DRY RUN], after VACUUM.
+  Result<Statement> ParseVacuum(const Mark& start);
   Result<Statement> ParseUse(const Mark& start);
   Result<Statement> ParseSet(const Mark& start);
   Result<Statement> ParseReset(const Mark& start);
@@ -236,6 +238,8 @@ class Parser {
   Result<std::unique_ptr<FromItem>> ParseJoin(std::unique_ptr<FromItem> left, JoinType type,
                                               bool natural, const Token& first);
   Result<std::optional<TableSample>> ParseOptionalSample();
+  /// \brief `[FOR] VERSION|SYSTEM_VERSION|TIMESTAMP|SYSTEM_TIME AS OF expr`, when next.
+  Result<std::optional<TimeTravel>> ParseOptionalTimeTravel();
   // [AS] alias [(column, ...)]
   Status ParseTableAlias(std::string* alias, std::vector<std::string>* columns);
   // '(' identifier, ... ')'

@@ -418,6 +418,44 @@ TEST(ParserCommandTest, Describe) {
   EXPECT_FALSE(std::get<DescribeTable>(named.node).extended);
 }
 
+TEST(ParserCommandTest, DeltaCommands) {
+  ASSERT_OK_AND_ASSIGN(Statement history, ParseStatement("DESCRIBE HISTORY db.t LIMIT 3"));
+  EXPECT_EQ(std::get<DescribeHistory>(history.node).table.parts,
+            (std::vector<std::string>{"db", "t"}));
+  EXPECT_EQ(std::get<DescribeHistory>(history.node).limit, 3);
+  ASSERT_OK_AND_ASSIGN(Statement detail, ParseStatement("DESC DETAIL t"));
+  EXPECT_EQ(std::get<DescribeDetail>(detail.node).table.parts, (std::vector<std::string>{"t"}));
+  // Alone, the keyword is a table's name.
+  ASSERT_OK_AND_ASSIGN(Statement named, ParseStatement("DESCRIBE history"));
+  EXPECT_EQ(std::get<DescribeTable>(named.node).table.parts,
+            (std::vector<std::string>{"history"}));
+  ASSERT_OK_AND_ASSIGN(Statement vacuum, ParseStatement("VACUUM t RETAIN 1.5 HOURS DRY RUN"));
+  EXPECT_EQ(std::get<Vacuum>(vacuum.node).retain_hours, 1.5);
+  EXPECT_TRUE(std::get<Vacuum>(vacuum.node).dry_run);
+  ASSERT_OK_AND_ASSIGN(Statement plain, ParseStatement("VACUUM t"));
+  EXPECT_FALSE(std::get<Vacuum>(plain.node).retain_hours.has_value());
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("VACUUM t RETAIN 5"));
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("DESCRIBE HISTORY t LIMIT x"));
+}
+
+TEST(ParserCommandTest, TimeTravelAndReplaceWhere) {
+  ASSERT_OK_AND_ASSIGN(Statement version, ParseStatement("SELECT * FROM t VERSION AS OF 3 x"));
+  const auto& item = *std::get<SelectStatement>(version.node).from_item;
+  ASSERT_TRUE(item.time_travel.has_value());
+  EXPECT_TRUE(item.time_travel->by_version);
+  EXPECT_EQ(item.time_travel->value->text, "3");
+  EXPECT_EQ(item.alias, "x");
+  ASSERT_OK_AND_ASSIGN(Statement time,
+                       ParseStatement("SELECT * FROM t FOR SYSTEM_TIME AS OF '2024-01-01'"));
+  EXPECT_FALSE(std::get<SelectStatement>(time.node).from_item->time_travel->by_version);
+  // Without AS OF, TIMESTAMP is an alias.
+  ASSERT_OK_AND_ASSIGN(Statement alias, ParseStatement("SELECT * FROM t timestamp"));
+  EXPECT_FALSE(std::get<SelectStatement>(alias.node).from_item->time_travel.has_value());
+  ASSERT_OK_AND_ASSIGN(Statement replace,
+                       ParseStatement("INSERT INTO t REPLACE WHERE d = 1 SELECT * FROM s"));
+  EXPECT_NE(std::get<Insert>(replace.node).replace_where, nullptr);
+}
+
 TEST(ParserCommandTest, Use) {
   for (std::string text :
        {"USE cat.db", "USE NAMESPACE cat.db", "use database cat.db", "USE SCHEMA cat.db"}) {

@@ -4,7 +4,8 @@
 // blank lines, each a directive line (`statement ok`, `statement error [CONDITION]`,
 // `query <types> [nosort|rowsort]`, and Parley's `plan contains` / `plan not contains`), one SQL
 // statement, and optionally `----` followed by what is expected. Each file runs in a fresh
-// Session with its own temporary warehouse, `parley.verifyPushdown=true` and
+// Session with its own temporary warehouse, the memory catalog as session catalog (unless the
+// file SETs another), `parley.verifyPushdown=true` and
 // `parley.test.roundTripTasks=true`, so every
 // connector's partitions and factories are serialized the way a cluster would. Cells are
 // compared as text rendered by main/result_format (FormatCell), NULL as `NULL` and the empty
@@ -252,6 +253,9 @@ class FileRunner {
     session_options.conf = options_.conf;
     session_options.conf["parley.test.roundTripTasks"] = "true";
     session_options.conf["parley.verifyPushdown"] = "true";
+    // Engine semantics are specified over the memory catalog; a file about Delta tables
+    // switches the session catalog with SET spark.sql.catalog.spark_catalog=delta.
+    session_options.conf.try_emplace("spark.sql.catalog.spark_catalog", "memory");
     auto session = Session::Make(std::move(session_options));
     if (!session.ok()) {
       Fail(0, "cannot create a session: " + session.status().ToString(), "");

@@ -103,6 +103,14 @@ class TableCatalog : public virtual CatalogPlugin {
       const std::vector<std::string>& namespace_path) = 0;
   /// \brief Load a table's metadata and return the Table used to read it.
   virtual Result<std::shared_ptr<Table>> LoadTable(const Identifier& ident) = 0;
+  /// \brief Load the table as it was at `version` (VERSION AS OF, Spark's
+  /// loadTable(ident, version)). The default fails with UNSUPPORTED_FEATURE.TIME_TRAVEL.
+  virtual Result<std::shared_ptr<Table>> LoadTableAtVersion(const Identifier& ident,
+                                                            const std::string& version);
+  /// \brief Load the table as it was at `timestamp_micros` since the epoch, UTC (TIMESTAMP AS
+  /// OF). The default fails with UNSUPPORTED_FEATURE.TIME_TRAVEL.
+  virtual Result<std::shared_ptr<Table>> LoadTableAtTimestamp(const Identifier& ident,
+                                                              int64_t timestamp_micros);
   /// \brief Whether the table exists. The default tries LoadTable.
   virtual Result<bool> TableExists(const Identifier& ident);
   /// \brief Create a table. The default reports that the catalog does not create tables.
@@ -171,6 +179,17 @@ class SupportsNamespaces : public virtual CatalogPlugin {
   /// \brief Apply metadata changes in order, all or none. The default is unsupported.
   virtual Status AlterNamespace(const std::vector<std::string>& namespace_path,
                                 const std::vector<NamespaceChange>& changes);
+};
+
+/// \brief Catalog mix-in: the catalog also serves tables named by path, such as
+/// delta.`/data/t` (an identifier whose namespace is the format), as delta-spark's session
+/// catalog does. DDL on such a name (CREATE, REPLACE, ALTER, DROP) reaches the session catalog
+/// when it accepts the identifier; reads and writes go through the format's TableProvider.
+class SupportsPathIdentifiers {
+ public:
+  virtual ~SupportsPathIdentifiers() = default;
+  /// \brief Whether `ident` names a table by path that this catalog manages.
+  virtual bool IsPathIdentifier(const Identifier& ident) const = 0;
 };
 
 /// \brief Resolves path-based tables such as parquet.`/data/x`; options carry "path".

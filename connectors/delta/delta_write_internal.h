@@ -1,0 +1,176 @@
+// Declarations shared by the Delta connector's write-side translation units (never installed):
+//
+//   delta_stats.cc        file statistics and partition values as written (delta_internal.h)
+//   delta_data_writer.cc  the writer factory, data writers and commit messages
+//   delta_txn.cc          committing: put-if-absent commit files, conflict detection, retries
+//   delta_checkpoint_writer.cc  classic Parquet checkpoints and `_last_checkpoint`
+//   delta_protocol.cc     table properties, the protocol a table needs, the writer check
+//   delta_write.cc        WriteBuilder, Write and BatchWrite of a Delta table
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "delta_internal.h"
+#include "delta_log.h"
+#include "parley/connector/catalog.h"
+#include "parley/connector/write.h"
+
+namespace parley::delta {
+
+// ---- Tasks (delta_data_writer.cc)
+
+/// \brief What every writer of one write shares: the writer factory's serialized content.
+struct WriteSpec {
+  std::string location;
+  /// The annotated table schema, as Delta schema JSON; the rows written have its columns.
+  std::string schema_json;
+  ColumnMappingMode mode = ColumnMappingMode::kNone;
+  std::vector<std::string> partition_columns;
+  /// `delta.dataSkippingNumIndexedCols`.
+  int indexed_columns = 32;
+};
+
+/// \brief The writer factory of a write; rebuilds the filesystem from spec.location.
+Result<std::shared_ptr<DataWriterFactory>> MakeDeltaWriterFactory(WriteSpec spec);
+
+/// \brief Rebuild a writer factory from DataWriterFactory::Serialize() bytes.
+Result<std::shared_ptr<DataWriterFactory>> DeserializeDeltaWriterFactory(std::string_view bytes);
+
+/// \brief Rebuild a commit message from WriterCommitMessage::Serialize() bytes.
+Result<CommitMessagePtr> DeserializeDeltaCommitMessage(std::string_view bytes);
+
+/// \brief The add actions a Delta writer's commit message carries.
+Result<std::vector<FileAction>> AddsOfMessage(const WriterCommitMessage& message);
+
+// ---- Writes (delta_write.cc)
+
+/// \brief The files a write into a staged table (CTAS, RTAS) produced, kept until the staged
+/// table commits them together with its metadata.
+struct StagedData {
+  std::mutex mutex;
+  std::vector<FileAction> adds;
+  /// Whether a write committed into the staged table (CTAS/RTAS rather than plain DDL).
+  bool written = false;
+};
+
+/// \brief The write builder of `table` (append by default; SupportsOverwriteV2 for predicates
+/// on partition columns, SupportsDynamicOverwrite). BatchWrite::Commit commits to the log, or,
+/// when `staged` is given, hands the files to it. Fails with DELTA_UNSUPPORTED_FEATURES_FOR_WRITE
+/// when the table needs a writer feature this writer lacks.
+Result<std::unique_ptr<WriteBuilder>> MakeDeltaWriteBuilder(std::shared_ptr<const TableState> table,
+                                                            LogicalWriteInfo info,
+                                                            std::shared_ptr<StagedData> staged);
+
+// ---- Committing (delta_txn.cc)
+
+/// \brief One commit to make: its actions, what it reports in commitInfo, and what it read
+/// (for conflict detection, §"Optimistic concurrency" of the protocol digest).
+struct Transaction {
+  std::optional<Protocol> protocol;
+  std::optional<Metadata> metadata;
+  std::vector<FileAction> adds;
+  /// Files of the read snapshot removed; their deletion timestamp is set at commit.
+  std::vector<FileAction> removes;
+  std::optional<SetTransaction> txn;
+  /// commitInfo: the operation ("WRITE", "CREATE TABLE", ...), its parameters and metrics.
+  std::string operation;
+  std::map<std::string, std::string> operation_parameters;
+  std::map<std::string, std::string> operation_metrics;
+  /// A blind append reads nothing: only metadata and protocol changes conflict with it.
+  bool blind_append = false;
+  /// Whether a file added by a concurrent commit falls in what this one read; unset means the
+  /// whole table was read. Ignored for blind appends.
+  std::function<bool(const FileAction&)> read_predicate;
+  /// Checkpoint after committing a multiple of this version; 0 never (CheckpointInterval()).
+  int64_t checkpoint_interval = 10;
+};
+
+/// \brief Write `transaction` as the commit after `read_version` (-1: the table's first
+/// commit) with put-if-absent (`link()`): a commit file is never overwritten. When another
+/// writer took the version, its commit is checked against this one: a protocol or metadata
+/// change fails with DELTA_PROTOCOL_CHANGED / DELTA_METADATA_CHANGED, a file added where this
+/// transaction read with DELTA_CONCURRENT_APPEND, a file removed that this one read or removes
+/// with DELTA_CONCURRENT_DELETE_READ / DELTA_CONCURRENT_DELETE_DELETE, the same txn appId with
+/// DELTA_CONCURRENT_TRANSACTION, and a concurrent creation with DELTA_TABLE_ALREADY_EXISTS;
+/// otherwise the commit moves to the next version and tries again. Returns the version
+/// committed. After committing, writes a checkpoint when the version is a multiple of the
+/// table's `delta.checkpointInterval` (10 by default); a failed checkpoint does not fail the
+/// commit. `table` names the table in messages. Local filesystems only.
+Result<int64_t> CommitTransaction(const std::shared_ptr<arrow::fs::FileSystem>& filesystem,
+                                  const std::string& root, const std::string& table,
+                                  int64_t read_version, Transaction transaction);
+
+// ---- Checkpoints (delta_checkpoint_writer.cc)
+
+/// \brief Write the classic single-file checkpoint of `snapshot` (protocol, metaData, txn,
+/// domainMetadata, adds and the tombstones within the retention) and then `_last_checkpoint`.
+/// The checkpoint appears atomically (written aside, then renamed).
+Status WriteCheckpoint(arrow::fs::FileSystem& filesystem, const Snapshot& snapshot);
+
+// ---- Creating tables (delta_create.cc)
+
+/// \brief The first metadata and protocol of a table.
+struct NewTableMetadata {
+  Metadata metadata;
+  Protocol protocol;
+};
+
+/// \brief The metadata of a table created (or replaced) from CREATE TABLE's `info`: a fresh id,
+/// the columns (with column mapping ids and physical names when the properties ask for it),
+/// identity partitioning only, the comment as description, the other non-reserved properties
+/// as configuration (validated), and RequiredProtocol (never below `current` for a
+/// replacement). Fails for another provider than delta, partition transforms, partition
+/// columns that are missing or of a type that cannot partition, and column defaults.
+Result<NewTableMetadata> MetadataForCreate(const TableInfo& info,
+                                           const std::optional<Protocol>& current);
+
+// ---- ALTER TABLE (delta_alter.cc)
+
+/// \brief Apply `changes` in order to the table's metadata and commit them at once: table
+/// properties (validated; the protocol is raised when one needs it), the comment, added
+/// nullable columns, column comments, relaxing NOT NULL, and with column mapping renaming and
+/// dropping columns. Anything else fails with UNSUPPORTED_FEATURE.TABLE_OPERATION, a rename or
+/// drop without column mapping with DELTA_UNSUPPORTED_RENAME_COLUMN / _DROP_COLUMN.
+Status AlterDeltaTable(const TableState& state, const std::vector<TableChange>& changes);
+
+// ---- Protocol and properties (delta_protocol.cc)
+
+/// \brief Check table properties given at CREATE or ALTER: `delta.*` keys must be known
+/// (DELTA_UNKNOWN_CONFIGURATION otherwise) with valid values (DELTA_INVALID_TABLE_PROPERTY...).
+Status ValidateConfiguration(const std::map<std::string, std::string>& configuration);
+
+/// \brief The lowest protocol that supports a table with `configuration` and `schema`
+/// (annotated), never below `current` when given: (1,2) by default; column mapping (2,5);
+/// change data feed writer 4; deletion vectors, timestampNtz, column defaults or V2
+/// checkpoints as table features (3,7).
+Protocol RequiredProtocol(const std::map<std::string, std::string>& configuration,
+                          const arrow::Schema& schema, const std::optional<Protocol>& current);
+
+/// \brief Fail with DELTA_UNSUPPORTED_FEATURES_FOR_WRITE (naming the features) or
+/// DELTA_INVALID_PROTOCOL_VERSION when this writer cannot write the table safely.
+Status CheckWriteSupported(const Protocol& protocol, const Metadata& metadata,
+                           const std::string& table);
+
+/// \brief How often a table with `metadata` and `protocol` gets a classic checkpoint:
+/// `delta.checkpointInterval` (10 by default); 0 (never) for tables whose checkpoints must
+/// be V2 ones, which this writer does not produce.
+int64_t CheckpointInterval(const Protocol& protocol, const Metadata& metadata);
+
+/// \brief An integer table property, or `fallback` when unset or malformed.
+int64_t IntProperty(const std::map<std::string, std::string>& configuration,
+                    const std::string& key, int64_t fallback);
+
+/// \brief A random UUID (version 4), lower-case.
+std::string RandomUuid();
+
+/// \brief Milliseconds since the epoch, now.
+int64_t NowMillis();
+
+}  // namespace parley::delta
