@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analysis/analysis_error.h"
+#include "analysis/changes_binder.h"
 #include "analysis/query_binder.h"
 #include "analysis/types.h"
 #include "arrow/type.h"
@@ -91,6 +92,10 @@ class FromBinder {
 
  private:
   Result<BoundRelation> BindTable(const sql::FromItem& item) {
+    if (item.changes) {
+      return BindChanges(item.name, ChangesClauseOptions(*item.changes), item.changes->pos,
+                         catalogs_);
+    }
     ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(item.name, catalogs_));
     ARROW_RETURN_NOT_OK(CheckBatchRead(loaded.first, *loaded.second, item.name.pos));
     auto node = std::make_shared<PlanNode>();
