@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "arrow/table.h"
 #include "memory_alter_internal.h"
 #include "names_internal.h"
 #include "parley/connector/status.h"
@@ -386,5 +387,44 @@ Status MemoryCatalog::AlterNamespace(const std::vector<std::string>& namespace_p
 }
 
 std::shared_ptr<CatalogPlugin> MakeMemoryCatalog() { return std::make_shared<MemoryCatalog>(); }
+
+std::set<TableCatalogCapability> MemoryCatalog::capabilities() const {
+  return {TableCatalogCapability::kSupportChangelog};
+}
+
+Result<std::shared_ptr<Changelog>> MemoryCatalog::LoadChangelog(const Identifier& ident,
+                                                                const ChangelogInfo& info) {
+  MemoryChangelogData data;
+  std::string default_name;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    TableKey key{PathKey(ident.namespace_path), ToLowerAscii(ident.name)};
+    auto it = changelogs_.find(key);
+    if (it != changelogs_.end()) {
+      data = it->second;
+    } else {
+      ARROW_ASSIGN_OR_RAISE(auto table, FindTableLocked(ident));
+      ARROW_ASSIGN_OR_RAISE(auto rows, arrow::Table::FromRecordBatches(table->schema(),
+                                                                        table->batches()));
+      auto declared = ChangelogFromProperties(table->properties(), std::move(rows));
+      if (!declared) {
+        return MakeErrorWithParameters(
+            arrow::StatusCode::Invalid, "UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE",
+            {{"catalogName", name_}},
+            "The feature is not supported: the table " + DisplayNameLocked(ident) +
+                " keeps no change data (see the 'parley.changelog' table property).");
+      }
+      data = std::move(*declared);
+    }
+    default_name = name_ + "." + ident.name + "_changelog";
+  }
+  std::string name = data.name.empty() ? default_name : data.name;
+  return MakeMemoryChangelog(std::move(name), data, info);
+}
+
+void MemoryCatalog::SetChangelog(const Identifier& ident, MemoryChangelogData data) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  changelogs_[{PathKey(ident.namespace_path), ToLowerAscii(ident.name)}] = std::move(data);
+}
 
 }  // namespace parley::memory

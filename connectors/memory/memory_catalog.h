@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "arrow/type_fwd.h"
+#include "memory_changelog.h"
 #include "memory_table.h"
 #include "parley/connector/catalog.h"
 
@@ -126,6 +127,18 @@ class MemoryCatalog : public StagingTableCatalog, public SupportsNamespaces {
   /// REQUIRES: data != nullptr.
   Status AppendData(const Identifier& ident, const std::shared_ptr<arrow::Table>& data);
 
+  /// \brief SUPPORT_CHANGELOG.
+  std::set<TableCatalogCapability> capabilities() const override;
+  /// \brief Serve the change data set for `ident` with SetChangelog, else the change rows a table
+  /// of that name holds (see memory_changelog.h). Errors: TABLE_OR_VIEW_NOT_FOUND,
+  /// UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE for a table without change data, and those of
+  /// MakeMemoryChangelog.
+  Result<std::shared_ptr<Changelog>> LoadChangelog(const Identifier& ident,
+                                                   const ChangelogInfo& info) override;
+  /// \brief Set (or replace) the change data of the table name `ident`; the table itself need
+  /// not exist. REQUIRES: data.rows != nullptr.
+  void SetChangelog(const Identifier& ident, MemoryChangelogData data);
+
  private:
   friend class MemoryStagedTable;
   enum class StageKind { kCreate, kReplace, kCreateOrReplace };
@@ -158,6 +171,7 @@ class MemoryCatalog : public StagingTableCatalog, public SupportsNamespaces {
   std::vector<std::string> default_namespace_;                     // guarded by mutex_
   std::map<std::vector<std::string>, NamespaceEntry> namespaces_;  // guarded; lower-cased key
   std::map<TableKey, TableEntry> tables_;                          // guarded by mutex_
+  std::map<TableKey, MemoryChangelogData> changelogs_;             // guarded by mutex_
 };
 
 /// \brief Create an uninitialized `memory` catalog; the engine registers this factory under

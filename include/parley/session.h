@@ -38,6 +38,30 @@ struct StatementText {
   SourcePosition start;
 };
 
+class Session;
+
+/// \brief Options, then a read, as Spark's DataFrameReader:
+/// `session->Read().Option("startingVersion", "1").Option("deduplicationMode",
+/// "netChanges").Changes("cat.db.t")`. Keys match ignoring case; a
+/// later value for a key replaces the earlier one. The Session must outlive the reader.
+class DataReader {
+ public:
+  explicit DataReader(Session* session) : session_(session) {}
+  /// \brief Set one option.
+  DataReader& Option(const std::string& key, const std::string& value);
+  /// \brief The change rows of `table` (a table name as SQL writes it), post-processed as the
+  /// options and the connector's changelog call for. The options of a change read are
+  /// startingVersion, endingVersion, startingTimestamp, endingTimestamp, startingBoundInclusive,
+  /// endingBoundInclusive, deduplicationMode and computeUpdates; every option also reaches the
+  /// connector. Errors as the CHANGES clause (INVALID_CDC_OPTION.*, INVALID_CHANGELOG_SCHEMA.*,
+  /// UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE, ...).
+  Result<std::shared_ptr<arrow::Table>> Changes(std::string_view table) const;
+
+ private:
+  Session* session_;
+  std::map<std::string, std::string> options_;
+};
+
 class Session {
  public:
   virtual ~Session() = default;
@@ -70,6 +94,13 @@ class Session {
 
   /// \brief The value of a configuration key, or an error naming the key when it is unset.
   virtual Result<std::string> GetConf(const std::string& key) const = 0;
+
+  /// \brief A reader configured by options (see DataReader).
+  DataReader Read() { return DataReader(this); }
+
+  /// \brief The change rows of `table` read with `options` (see DataReader::Changes).
+  virtual Result<std::shared_ptr<arrow::Table>> ReadChanges(
+      std::string_view table, const std::map<std::string, std::string>& options) = 0;
 };
 
 }  // namespace parley

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analysis/analysis_error.h"
+#include "analysis/changes_binder.h"
 #include "analysis/query_binder.h"
 #include "analysis/types.h"
 #include "arrow/type.h"
@@ -91,6 +92,15 @@ class FromBinder {
 
  private:
   Result<BoundRelation> BindTable(const sql::FromItem& item) {
+    if (item.changes && item.time_travel) {
+      return AnalysisError("INVALID_TIME_TRAVEL_SPEC",
+                           "A change read (CHANGES FROM ...) cannot also time travel with AS OF.",
+                           item.time_travel->pos);
+    }
+    if (item.changes) {
+      return BindChanges(item.name, ChangesClauseOptions(*item.changes), item.changes->pos,
+                         catalogs_);
+    }
     ARROW_ASSIGN_OR_RAISE(auto loaded,
                           LoadTableForName(item.name, catalogs_,
                                            item.time_travel ? &*item.time_travel : nullptr));

@@ -61,6 +61,30 @@ bool ContainsAggregate(const sql::Expr& expr) {
   return false;
 }
 
+// A CHANGES clause on the name of a common table expression reads the changes of a relation that
+// is not a table: Spark's UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE_ON_RELATION.
+Status CheckChangesOnCte(const sql::FromItem& item,
+                         const std::vector<sql::CommonTableExpr>& with) {
+  if (item.kind == sql::FromItemKind::kJoin) {
+    ARROW_RETURN_NOT_OK(CheckChangesOnCte(*item.left, with));
+    return CheckChangesOnCte(*item.right, with);
+  }
+  if (item.kind != sql::FromItemKind::kTable || !item.changes || item.name.parts.size() != 1) {
+    return Status::OK();
+  }
+  for (const auto& cte : with) {
+    if (!EqualsIgnoreCase(cte.name, item.name.parts[0])) continue;
+    std::string relation = QuoteIdentifier(item.name.parts[0]);
+    return MakeErrorWithParameters(
+        arrow::StatusCode::Invalid, "UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE_ON_RELATION",
+        {{"relationId", relation}},
+        fmt::format("The feature is not supported: change data capture on the relation {}, "
+                    "which is not a catalog table. (line {}, column {})",
+                    relation, item.pos.line, item.pos.column));
+  }
+  return Status::OK();
+}
+
 // The query shapes this binder knows; the parser accepts Spark's whole grammar, and anything
 // beyond these is reported by name rather than misread.
 Status CheckSupportedShape(const sql::SelectStatement& select) {
@@ -71,6 +95,9 @@ Status CheckSupportedShape(const sql::SelectStatement& select) {
   if (select.kind == sql::QueryKind::kSetOperation) return unsupported("A set operation");
   if (select.kind == sql::QueryKind::kValues) return unsupported("A VALUES query");
   if (select.kind == sql::QueryKind::kNested) return unsupported("A parenthesised query");
+  if (!select.with.empty() && select.from_item) {
+    ARROW_RETURN_NOT_OK(CheckChangesOnCte(*select.from_item, select.with));
+  }
   if (!select.with.empty()) return unsupported("WITH");
   if (!select.windows.empty()) return unsupported("The WINDOW clause");
   return Status::OK();

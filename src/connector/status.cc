@@ -107,6 +107,14 @@ Status MakeError(arrow::StatusCode code, std::string_view condition, std::string
   return Status(code, fmt::format("[{}] {}", condition, message), std::move(detail));
 }
 
+Status MakeErrorWithParameters(arrow::StatusCode code, std::string_view condition,
+                               std::map<std::string, std::string> parameters,
+                               std::string_view message) {
+  auto detail = std::make_shared<ErrorDetail>(std::string(condition), SqlStateFor(condition),
+                                              std::move(parameters));
+  return Status(code, fmt::format("[{}] {}", condition, message), std::move(detail));
+}
+
 Status InvalidError(std::string_view condition, std::string_view message) {
   return MakeError(arrow::StatusCode::Invalid, condition, message);
 }
@@ -115,6 +123,12 @@ std::string ErrorCondition(const Status& status) {
   if (status.ok() || status.detail() == nullptr) return {};
   if (std::string_view(status.detail()->type_id()) != ErrorDetail::kTypeId) return {};
   return static_cast<const ErrorDetail&>(*status.detail()).condition();
+}
+
+std::map<std::string, std::string> ErrorParameters(const Status& status) {
+  if (status.ok() || status.detail() == nullptr) return {};
+  if (std::string_view(status.detail()->type_id()) != ErrorDetail::kTypeId) return {};
+  return static_cast<const ErrorDetail&>(*status.detail()).parameters();
 }
 
 std::string QuoteIdentifier(std::string_view part) {

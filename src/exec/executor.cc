@@ -14,6 +14,8 @@
 #include "arrow/compute/api.h"
 #include "arrow/compute/initialize.h"
 #include "arrow/table.h"
+#include "cdc/net_changes_pass.h"
+#include "cdc/row_level_pass.h"
 #include "exec/expression_lowering.h"
 #include "exec/join_lowering.h"
 
@@ -116,6 +118,8 @@ class Lowering {
         ARROW_ASSIGN_OR_RAISE(auto right, Lower(node->children[1]));
         return LowerJoin(*node, std::move(left), std::move(right));
       }
+      case PlanNode::Kind::kChangelogPass:
+        return LowerChangelogPass(*node);
       case PlanNode::Kind::kLimit: {
         ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         // Acero's fetch needs ordered input. Only a sort (or a table source) provides one;
@@ -131,6 +135,24 @@ class Lowering {
       }
     }
     return Status::Invalid("unknown plan node");
+  }
+
+  // A change post-processing stage needs all of its input (groups span every batch): the
+  // row-level stage takes it whole, net changes reads it batch by batch; the result enters the
+  // parent as a table.
+  Result<ac::Declaration> LowerChangelogPass(const PlanNode& node) {
+    ARROW_ASSIGN_OR_RAISE(auto input, Lower(node.children[0]));
+    std::shared_ptr<arrow::Table> output;
+    if (node.changelog_stage == ChangelogStage::kRowLevel) {
+      auto table = ac::DeclarationToTable(std::move(input), /*use_threads=*/true);
+      if (!table.ok()) return ToSparkError(table.status());
+      ARROW_ASSIGN_OR_RAISE(output, RunRowLevelStage(*table, *node.changelog));
+    } else {
+      auto reader = ac::DeclarationToReader(std::move(input), /*use_threads=*/true);
+      if (!reader.ok()) return ToSparkError(reader.status());
+      ARROW_ASSIGN_OR_RAISE(output, RunNetChanges(reader->get(), *node.changelog));
+    }
+    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(output)));
   }
 
   // Evaluate each VALUES row over one empty input row and stack the rows into a table.

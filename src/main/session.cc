@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "analysis/analysis_error.h"
+#include "analysis/changes_binder.h"
 #include "analysis/query_binder.h"
 #include "arrow/array/builder_binary.h"
 #include "arrow/array/builder_primitive.h"
@@ -99,6 +100,15 @@ class SessionImpl : public Session {
 
   Result<std::string> GetConf(const std::string& key) const override {
     return conf_.GetOrError(key);
+  }
+
+  Result<std::shared_ptr<arrow::Table>> ReadChanges(
+      std::string_view table, const std::map<std::string, std::string>& options) override {
+    ARROW_ASSIGN_OR_RAISE(auto name, sql::ParseTableName(table));
+    ARROW_ASSIGN_OR_RAISE(auto relation, BindChanges(name, options, name.pos, &catalogs_));
+    ARROW_ASSIGN_OR_RAISE(auto plan, NegotiatePushdown(relation.plan));
+    ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, RunOptions()));
+    return result.table;
   }
 
  private:
@@ -409,6 +419,15 @@ Result<std::shared_ptr<Session>> Session::Make(SessionOptions options) {
 
 Result<std::vector<StatementText>> Session::SplitStatements(std::string_view script) {
   return sql::SplitStatements(script);
+}
+
+DataReader& DataReader::Option(const std::string& key, const std::string& value) {
+  options_[ToLowerAscii(key)] = value;
+  return *this;
+}
+
+Result<std::shared_ptr<arrow::Table>> DataReader::Changes(std::string_view table) const {
+  return session_->ReadChanges(table, options_);
 }
 
 }  // namespace parley

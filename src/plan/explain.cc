@@ -47,6 +47,35 @@ std::string JoinDetails(const PlanNode& node) {
   return line;
 }
 
+std::string PathList(const std::vector<std::vector<std::string>>& paths) {
+  std::vector<std::string> names;
+  for (const auto& path : paths) names.push_back(fmt::format("{}", fmt::join(path, ".")));
+  return fmt::format("[{}]", fmt::join(names, ", "));
+}
+
+// A post-processing stage: its grouping keys and each pass it runs with the reason.
+std::string ChangelogPassDetails(const PlanNode& node) {
+  const auto& post = *node.changelog;
+  if (node.changelog_stage == ChangelogStage::kNetChanges) {
+    return fmt::format("{} keys={}: {}", node.OperatorName(), PathList(post.row_id),
+                       post.NetChangesReason());
+  }
+  auto keys = post.row_id;
+  keys.push_back({kCommitVersionColumn});
+  std::string line = fmt::format("{} keys={}", node.OperatorName(), PathList(keys));
+  if (post.carryover_removal) {
+    line += fmt::format(", rowVersion={}", fmt::join(post.row_version, "."));
+  }
+  return line + ": " + fmt::format("{}", fmt::join(post.RowLevelReasons(), ", "));
+}
+
+// For a change read whose rows need no post-processing, why none runs.
+std::string NoPostProcessing(const PlanNode& scan) {
+  const auto* changelog = dynamic_cast<const ChangelogTable*>(scan.table.get());
+  if (changelog == nullptr || changelog->post_processing().any()) return {};
+  return "PostProcessing: " + changelog->post_processing().NoPassReason();
+}
+
 // One line per operator with its key facts (the simple form).
 std::string InlineDetails(const PlanNode& node) {
   switch (node.kind) {
@@ -58,6 +87,8 @@ std::string InlineDetails(const PlanNode& node) {
       }
       std::string description = n.scan->Description();
       if (!description.empty()) line += " " + description;
+      std::string no_pass = NoPostProcessing(node);
+      if (!no_pass.empty()) line += " " + no_pass;
       return line;
     }
     case PlanNode::Kind::kFilter:
@@ -99,6 +130,8 @@ std::string InlineDetails(const PlanNode& node) {
     }
     case PlanNode::Kind::kJoin:
       return JoinDetails(node);
+    case PlanNode::Kind::kChangelogPass:
+      return ChangelogPassDetails(node);
   }
   return node.OperatorName();
 }
@@ -196,6 +229,11 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       }
       std::string description = n.scan->Description();
       if (!description.empty()) out += "Description: " + description + "\n";
+      if (const auto* changelog = dynamic_cast<const ChangelogTable*>(node->table.get())) {
+        out += "ChangeRange: " + changelog->post_processing().info.range.ToString() + "\n";
+      }
+      std::string no_pass = NoPostProcessing(*node);
+      if (!no_pass.empty()) out += no_pass + "\n";
       out += fmt::format("Partitions: {}\n", n.partitions.size());
       ARROW_ASSIGN_OR_RAISE(auto reported, ReportedByScan(*n.scan));
       out += reported;

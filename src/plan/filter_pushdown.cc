@@ -2,6 +2,7 @@
 #include "plan/filter_pushdown.h"
 
 #include <map>
+#include <set>
 
 #include "plan/join_condition.h"
 
@@ -52,6 +53,33 @@ PlanNodePtr PushThroughProject(const PlanNodePtr& project,
   }
   project->children[0] = Push(project->children[0], std::move(below));
   return WithFilter(project, above);
+}
+
+// Change post-processing decides per group of rows, so a conjunct may go below a stage only when
+// it keeps or drops whole groups: one that reads nothing but top-level row identity columns
+// (and, below the row-level stage, whose groups are per commit, the commit version and
+// timestamp). Anything else (change type, row version, other data) stays above.
+PlanNodePtr PushThroughChangelogPass(const PlanNodePtr& pass,
+                                     const std::vector<BoundExprPtr>& conjuncts) {
+  std::set<std::string> allowed;
+  for (const auto& path : pass->changelog->row_id) {
+    if (path.size() == 1) allowed.insert(path.front());
+  }
+  if (pass->changelog_stage == ChangelogStage::kRowLevel) {
+    allowed.insert(kCommitVersionColumn);
+    allowed.insert(kCommitTimestampColumn);
+  }
+  std::vector<BoundExprPtr> below;
+  std::vector<BoundExprPtr> above;
+  for (const auto& conjunct : conjuncts) {
+    std::vector<std::string> fields;
+    conjunct->CollectFields(&fields);
+    bool safe = true;
+    for (const auto& field : fields) safe = safe && allowed.count(field) > 0;
+    (safe ? below : above).push_back(conjunct);
+  }
+  pass->children[0] = Push(pass->children[0], std::move(below));
+  return WithFilter(pass, above);
 }
 
 PlanNodePtr PushThroughJoin(const PlanNodePtr& join, const std::vector<BoundExprPtr>& conjuncts) {
@@ -118,6 +146,8 @@ PlanNodePtr Push(const PlanNodePtr& node, std::vector<BoundExprPtr> conjuncts) {
       return PushThroughProject(node, conjuncts);
     case PlanNode::Kind::kJoin:
       return PushThroughJoin(node, conjuncts);
+    case PlanNode::Kind::kChangelogPass:
+      return PushThroughChangelogPass(node, conjuncts);
     default:
       for (auto& child : node->children) child = Push(child, {});
       return WithFilter(node, conjuncts);

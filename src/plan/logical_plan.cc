@@ -17,6 +17,9 @@ std::string PlanNode::OperatorName() const {
     case Kind::kLimit: return "Limit";
     case Kind::kAggregate: return "HashAggregate";
     case Kind::kJoin: return join_keys.empty() ? "NestedLoopJoin" : "HashJoin";
+    case Kind::kChangelogPass:
+      return changelog_stage == ChangelogStage::kRowLevel ? "ChangelogRowLevel"
+                                                          : "ChangelogNetChanges";
   }
   return "Unknown";
 }

@@ -14,6 +14,7 @@
 
 #include "arrow/type_fwd.h"
 #include "catalog/catalog_manager.h"
+#include "cdc/changelog_table.h"
 #include "parley/connector/read.h"
 #include "parley/connector/table.h"
 #include "plan/bound_expression.h"
@@ -91,6 +92,10 @@ struct JoinKey {
   bool null_safe = false;
 };
 
+/// \brief The two stages of change post-processing: the fused row-level stage (carry-over
+/// removal and/or update detection) and net changes.
+enum class ChangelogStage { kRowLevel, kNetChanges };
+
 struct PlanNode;
 using PlanNodePtr = std::shared_ptr<PlanNode>;
 
@@ -107,6 +112,8 @@ struct PlanNode {
     kAggregate,  // group_keys then aggregates; output: one field per key, then per aggregate
     kJoin,     // children: left, right; join_type, join_keys, condition (the residual, may be
                // null); output: left's fields then right's (left's only for semi and anti)
+    kChangelogPass,  // changelog, changelog_stage: one stage of change post-processing over
+                     // its input's rows; output: its input's fields
   };
 
   Kind kind;
@@ -134,6 +141,9 @@ struct PlanNode {
   // kJoin
   PlanJoinType join_type = PlanJoinType::kInner;
   std::vector<JoinKey> join_keys;
+  // kChangelogPass
+  std::shared_ptr<const ChangelogPostProcessing> changelog;
+  ChangelogStage changelog_stage = ChangelogStage::kRowLevel;
 
   /// \brief The operator's name as EXPLAIN prints it (BatchScan, Filter, Project...).
   std::string OperatorName() const;

@@ -471,6 +471,15 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
     case PlanNode::Kind::kSort:
     case PlanNode::Kind::kLimit:
       return PruneColumns(node->children[0], OutputNames(*node->children[0]));
+    case PlanNode::Kind::kChangelogPass: {
+      // The parent's columns plus those the passes read; the output follows the input.
+      std::vector<std::string> child_required = required;
+      const auto read = node->changelog->ColumnsRead();
+      AddFields(std::vector<std::string>(read.begin(), read.end()), &child_required);
+      ARROW_RETURN_NOT_OK(PruneColumns(node->children[0], child_required));
+      node->output = node->children[0]->output;
+      return Status::OK();
+    }
   }
   return Status::OK();
 }

@@ -292,8 +292,27 @@ struct TableSample {
   std::optional<int64_t> seed;
 };
 
-/// \brief An item of the FROM clause: a table, table function, subquery or join. Which fields
-/// are meaningful depends on kind.
+/// \brief One bound of a CHANGES clause: { VERSION | SYSTEM_VERSION } value, or
+/// TIMESTAMP 'text', each optionally INCLUSIVE or EXCLUSIVE.
+struct ChangesBound {
+  SourcePosition pos;  // of VERSION, SYSTEM_VERSION or TIMESTAMP
+  bool timestamp = false;
+  /// The version as written (digits, or the text of a string literal), or the timestamp text.
+  std::string value;
+  /// INCLUSIVE (true) or EXCLUSIVE (false) when written.
+  std::optional<bool> inclusive;
+};
+
+/// \brief `CHANGES FROM bound [TO bound] [WITH (key = 'value', ...)]` after a table name: a
+/// change read of the table.
+struct ChangesClause {
+  SourcePosition pos;  // of CHANGES
+  ChangesBound from;
+  std::optional<ChangesBound> to;
+  /// The WITH options in written order; keys as written (quoted keys unquoted).
+  std::vector<std::pair<std::string, std::string>> options;
+};
+
 /// \brief `[FOR] {VERSION | SYSTEM_VERSION} AS OF v` or `[FOR] {TIMESTAMP | SYSTEM_TIME} AS OF
 /// ts` after a table name: which version of the table to read.
 struct TimeTravel {
@@ -303,6 +322,8 @@ struct TimeTravel {
   std::unique_ptr<Expr> value;
 };
 
+/// \brief An item of the FROM clause: a table, table function, subquery or join. Which fields
+/// are meaningful depends on kind.
 struct FromItem {
   FromItemKind kind = FromItemKind::kTable;
   /// The item's first token (for a join, its left item's first token).
@@ -314,6 +335,7 @@ struct FromItem {
   bool lateral = false;
   std::optional<TableSample> sample;  // kTable, kSubquery, a parenthesised kJoin
   std::optional<TimeTravel> time_travel;  // kTable
+  std::optional<ChangesClause> changes;  // kTable: name CHANGES FROM ...
   JoinType join_type = JoinType::kInner;  // kJoin
   bool natural = false;                   // kJoin
   std::unique_ptr<FromItem> left;         // kJoin

@@ -413,11 +413,37 @@ std::string ToString(const WindowSpec& window) {
   return fmt::format("({})", fmt::join(parts, " "));
 }
 
+namespace {
+
+std::string RenderChangesBound(const ChangesBound& bound) {
+  bool digits = !bound.value.empty() &&
+                bound.value.find_first_not_of("0123456789") == std::string::npos;
+  std::string value = digits ? bound.value : QuoteString(bound.value);
+  std::string out =
+      bound.timestamp ? "TIMESTAMP " + QuoteString(bound.value) : "VERSION " + value;
+  if (bound.inclusive) out += *bound.inclusive ? " INCLUSIVE" : " EXCLUSIVE";
+  return out;
+}
+
+std::string RenderChanges(const ChangesClause& changes) {
+  std::string out = " CHANGES FROM " + RenderChangesBound(changes.from);
+  if (changes.to) out += " TO " + RenderChangesBound(*changes.to);
+  if (changes.options.empty()) return out;
+  std::vector<std::string> options;
+  for (const auto& [key, value] : changes.options) {
+    options.push_back(QuoteString(key) + " = " + QuoteString(value));
+  }
+  return out + fmt::format(" WITH ({})", fmt::join(options, ", "));
+}
+
+}  // namespace
+
 std::string ToString(const FromItem& item) {
   std::string out;
   switch (item.kind) {
     case FromItemKind::kTable:
       out = RenderName(item.name.parts);
+      if (item.changes) out += RenderChanges(*item.changes);
       break;
     case FromItemKind::kTableFunction:
       out = RenderName(item.name.parts, /*is_function=*/true) + "(" +

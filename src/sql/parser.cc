@@ -398,6 +398,10 @@ Result<ExprPtr> ParseExpression(std::string_view text) {
   return internal::Parser(text, SourcePosition{}).ParseSingleExpression();
 }
 
+Result<QualifiedName> ParseTableName(std::string_view text) {
+  return internal::Parser(text, SourcePosition{}).ParseSingleQualifiedName();
+}
+
 Result<std::vector<StatementText>> SplitStatements(std::string_view script) {
   std::vector<Token> tokens = Tokenize(script);
   std::vector<StatementText> statements;

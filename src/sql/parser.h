@@ -44,4 +44,8 @@ Result<std::vector<StatementText>> SplitStatements(std::string_view script);
 /// \brief Parse a single expression that makes up the whole of `text`.
 Result<ExprPtr> ParseExpression(std::string_view text);
 
+/// \brief Parse a table name (`cat.db.t`, with backquotes where needed) that makes up the whole
+/// of `text`.
+Result<QualifiedName> ParseTableName(std::string_view text);
+
 }  // namespace parley::sql

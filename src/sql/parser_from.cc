@@ -214,6 +214,7 @@ Result<std::unique_ptr<FromItem>> Parser::ParseRelationPrimary() {
   }
   if (item->kind == FromItemKind::kTable) {
     ARROW_ASSIGN_OR_RAISE(item->time_travel, ParseOptionalTimeTravel());
+    ARROW_ASSIGN_OR_RAISE(item->changes, ParseOptionalChanges());
   }
   // A parenthesised item that already has a sample keeps it; a second TABLESAMPLE is then left
   // unparsed and reported as a syntax error.

@@ -36,6 +36,8 @@ class Parser {
   Result<Statement> ParseSingleStatement();
   /// \brief expression <end>
   Result<ExprPtr> ParseSingleExpression();
+  // A qualified name that makes up the whole text.
+  Result<QualifiedName> ParseSingleQualifiedName();
 
  private:
   // Where a construct starts: for its node's position and source text.
@@ -240,6 +242,9 @@ class Parser {
   Result<std::optional<TableSample>> ParseOptionalSample();
   /// \brief `[FOR] VERSION|SYSTEM_VERSION|TIMESTAMP|SYSTEM_TIME AS OF expr`, when next.
   Result<std::optional<TimeTravel>> ParseOptionalTimeTravel();
+  // CHANGES FROM bound [TO bound] [WITH (options)] after a table name (parser_changes.cc).
+  Result<std::optional<ChangesClause>> ParseOptionalChanges();
+  Result<ChangesBound> ParseChangesBound();
   // [AS] alias [(column, ...)]
   Status ParseTableAlias(std::string* alias, std::vector<std::string>* columns);
   // '(' identifier, ... ')'

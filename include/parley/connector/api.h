@@ -2,6 +2,7 @@
 #pragma once
 
 #include "parley/connector/catalog.h"
+#include "parley/connector/changelog.h"
 #include "parley/connector/expressions.h"
 #include "parley/connector/plugin.h"
 #include "parley/connector/read.h"

@@ -15,9 +15,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "parley/connector/changelog.h"
 #include "parley/connector/status.h"
 #include "parley/connector/table.h"
 #include "parley/connector/types.h"
@@ -93,6 +95,12 @@ class CatalogPlugin {
   virtual std::vector<std::string> DefaultNamespace() const { return {}; }
 };
 
+/// \brief What a table catalog can do beyond tables, with Spark's names (TableCatalogCapability).
+enum class TableCatalogCapability {
+  /// LoadChangelog serves change data (CHANGES queries and change reads).
+  kSupportChangelog,
+};
+
 /// \brief Catalog mix-in for tables. Errors: TABLE_OR_VIEW_NOT_FOUND when a table is missing,
 /// TABLE_OR_VIEW_ALREADY_EXISTS on create over an existing name, SCHEMA_NOT_FOUND for a missing
 /// namespace.
@@ -128,6 +136,14 @@ class TableCatalog : public virtual CatalogPlugin {
   /// \brief Rename a table; TABLE_OR_VIEW_ALREADY_EXISTS when `to` exists. The default is
   /// unsupported.
   virtual Status RenameTable(const Identifier& from, const Identifier& to);
+  /// \brief The catalog's capabilities; the engine refuses operations whose capability is
+  /// missing before calling the catalog. The default is none.
+  virtual std::set<TableCatalogCapability> capabilities() const { return {}; }
+  /// \brief The raw changes of a table over info.range (see changelog.h). Called only when
+  /// capabilities() has kSupportChangelog. TABLE_OR_VIEW_NOT_FOUND for a missing table. The
+  /// default fails with UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE naming the catalog.
+  virtual Result<std::shared_ptr<Changelog>> LoadChangelog(const Identifier& ident,
+                                                           const ChangelogInfo& info);
 };
 
 /// \brief A table created or replaced by a staging catalog but not yet visible: CTAS and RTAS

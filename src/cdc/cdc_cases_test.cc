@@ -1,0 +1,19 @@
+// Every scenario of specs/cdc-cases.json through the memory connector's changelog.
+#include <gtest/gtest.h>
+
+#include "testing/cdc_cases.h"
+#include "testing/gtest_util.h"
+
+namespace parley {
+namespace {
+
+TEST(CdcCasesTest, EveryScenarioOfTheSpecPasses) {
+  ASSERT_OK_AND_ASSIGN(auto outcomes, testing::RunCdcCaseFile(PARLEY_CDC_CASES_PATH));
+  ASSERT_FALSE(outcomes.empty());
+  for (const auto& outcome : outcomes) {
+    EXPECT_TRUE(outcome.passed) << outcome.name << ": " << outcome.detail;
+  }
+}
+
+}  // namespace
+}  // namespace parley
