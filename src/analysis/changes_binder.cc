@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "analysis/analysis_error.h"
+#include "analysis/query_binder.h"
 #include "cdc/change_options.h"
 #include "cdc/changelog_table.h"
 
@@ -81,14 +82,7 @@ Result<BoundRelation> BindChanges(const sql::QualifiedName& name, const Options&
   auto request = ParseChangeOptions(options);
   if (!request.ok()) return AtPosition(request.status(), pos);
   if (catalogs->PathProvider(name.parts) != nullptr) return OnRelation(name);
-  auto resolved_or = catalogs->ResolveTableName(name.parts);
-  if (!resolved_or.ok()) {
-    if (ErrorCondition(resolved_or.status()) == "REQUIRES_SINGLE_PART_NAMESPACE") {
-      return TableNotFound(name);
-    }
-    return resolved_or.status();
-  }
-  ResolvedName resolved = std::move(resolved_or).ValueUnsafe();
+  ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, ResolveNameForRead(name, catalogs));
   ARROW_ASSIGN_OR_RAISE(auto* tables, AsTableCatalog(resolved.catalog.get(), name.pos));
   if (tables->capabilities().count(TableCatalogCapability::kSupportChangelog) == 0) {
     return NoChangeDataCapture(*resolved.catalog, name.pos);

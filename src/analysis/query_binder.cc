@@ -439,6 +439,18 @@ Result<int64_t> TimestampMicros(const std::string& text, SourcePosition pos) {
 
 }  // namespace
 
+Result<ResolvedName> ResolveNameForRead(const sql::QualifiedName& name,
+                                        CatalogManager* catalogs) {
+  // A read of a name that cannot exist (e.g. a multi-part namespace in spark_catalog) is a
+  // table that is not found, as Spark reports it; DDL raises the namespace error itself.
+  auto resolved = catalogs->ResolveTableName(name.parts);
+  if (!resolved.ok() &&
+      ErrorCondition(resolved.status()) == "REQUIRES_SINGLE_PART_NAMESPACE") {
+    return TableNotFound(name);
+  }
+  return resolved;
+}
+
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
     const sql::QualifiedName& name, CatalogManager* catalogs,
     const sql::TimeTravel* time_travel) {
@@ -456,16 +468,7 @@ Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
     return std::make_pair(ResolvedName{nullptr, Identifier{{name.parts[0]}, name.parts[1]}},
                           std::move(table));
   }
-  // A read of a name that cannot exist (e.g. a multi-part namespace in spark_catalog) is a
-  // table that is not found, as Spark reports it; DDL raises the namespace error itself.
-  auto resolved_or = catalogs->ResolveTableName(name.parts);
-  if (!resolved_or.ok()) {
-    if (ErrorCondition(resolved_or.status()) == "REQUIRES_SINGLE_PART_NAMESPACE") {
-      return TableNotFound(name);
-    }
-    return resolved_or.status();
-  }
-  ResolvedName resolved = std::move(resolved_or).ValueUnsafe();
+  ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, ResolveNameForRead(name, catalogs));
   ARROW_ASSIGN_OR_RAISE(auto* table_catalog, AsTableCatalog(resolved.catalog.get(), name.pos));
   Result<std::shared_ptr<Table>> table;
   if (time_travel == nullptr) {

@@ -28,6 +28,10 @@ bool IsDefaultKeyword(const sql::Expr& expr);
 Result<PlanNodePtr> BindValues(const sql::SelectStatement& select,
                                const DefaultResolver& resolve_default = nullptr);
 
+/// \brief Resolve a table name for reading: as CatalogManager::ResolveTableName, except that a
+/// name that cannot exist (a multi-part namespace in spark_catalog) is TABLE_OR_VIEW_NOT_FOUND.
+Result<ResolvedName> ResolveNameForRead(const sql::QualifiedName& name, CatalogManager* catalogs);
+
 /// \brief Resolve and load a table for reading, mapping "not found" errors to
 /// TABLE_OR_VIEW_NOT_FOUND naming the table as written. With `time_travel`, the version it
 /// names: a catalog table through LoadTableAtVersion / LoadTableAtTimestamp, a path table

@@ -61,7 +61,9 @@ const std::vector<Raw> kHistory = {
 class ChangesQueryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_OK_AND_ASSIGN(session_, Session::Make());
+    SessionOptions options;
+    options.conf["spark.sql.catalog.spark_catalog"] = "memory";
+    ASSERT_OK_AND_ASSIGN(session_, Session::Make(options));
     catalog_ = std::make_shared<memory::MemoryCatalog>();
     ASSERT_OK(session_->RegisterCatalog("cdc", catalog_));
     memory::MemoryChangelogData data;

@@ -191,7 +191,9 @@ std::vector<std::string> ModelNetChanges(const History& history, int64_t start, 
 class PassesPropertyTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_OK_AND_ASSIGN(session_, Session::Make());
+    SessionOptions options;
+    options.conf["spark.sql.catalog.spark_catalog"] = "memory";
+    ASSERT_OK_AND_ASSIGN(session_, Session::Make(options));
     catalog_ = std::make_shared<memory::MemoryCatalog>();
     ASSERT_OK(session_->RegisterCatalog("cdc", catalog_));
   }

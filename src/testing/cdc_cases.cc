@@ -163,7 +163,9 @@ CdcCaseOutcome RunCase(const json& c) {
   }
   auto data = ChangelogData(c);
   if (!data.ok()) return fail("malformed case: " + data.status().ToString());
-  auto session = Session::Make();
+  SessionOptions options;
+  options.conf["spark.sql.catalog.spark_catalog"] = "memory";
+  auto session = Session::Make(options);
   if (!session.ok()) return fail(session.status().ToString());
   auto catalog = std::make_shared<memory::MemoryCatalog>();
   Status registered = (*session)->RegisterCatalog(kCatalog, catalog);
