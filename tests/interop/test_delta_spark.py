@@ -148,7 +148,8 @@ def parley(tmp_path, statements):
         [PARLEY, "--warehouse", str(tmp_path / "parley-warehouse"), "--output", "json",
          "-c", statements],
         capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"Parley failed on:\n{statements}\n{proc.stdout}{proc.stderr}"
+    how = f"killed by signal {-proc.returncode}" if proc.returncode < 0 else "failed"
+    assert proc.returncode == 0, f"Parley {how} on:\n{statements}\n{proc.stdout}{proc.stderr}"
     return [json.loads(line, parse_float=decimal.Decimal)
             for line in proc.stdout.splitlines() if line.strip()]
 
