@@ -6,13 +6,16 @@
 #     ${PARLEY_CACHE:-~/.cache/parley}/venv-<hash of requirements.txt> and linked as .venv, so
 #     fresh clones on the same machine share it. Arrow's C++ headers and libraries come from its
 #     pyarrow wheel (see cmake/ArrowFromWheel.cmake).
+#   - delta-spark's jars for the Spark interop tests, fetched once from Maven Central into the same
+#     cache by scripts/fetch_spark_jars.sh (Java and Maven come from Debian).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 packages=(ccache cmake ninja-build g++ pkg-config python3-venv
           nlohmann-json3-dev libfmt-dev libcli11-dev libedit-dev
-          libgtest-dev libgmock-dev libsqlite3-dev libpq-dev)
+          libgtest-dev libgmock-dev libsqlite3-dev libpq-dev
+          openjdk-17-jre-headless maven)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -40,3 +43,4 @@ if [ "$(readlink .venv 2>/dev/null)" != "$venv" ]; then
   rm -rf .venv
   ln -s "$venv" .venv
 fi
+scripts/fetch_spark_jars.sh "$venv/bin/python"
