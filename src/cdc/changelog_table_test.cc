@@ -115,6 +115,8 @@ TEST(ChangelogTableTest, UndefinedRowIdOrRowVersionPropagatesTheConnectorError) 
   no_row_id->ic = true;
   no_row_id->define_row_id = false;
   EXPECT_TRUE(Make(no_row_id).status().IsNotImplemented());
+  // The API's default names the missing method with a condition.
+  ASSERT_RAISES_CONDITION("UNSUPPORTED_FEATURE.CHANGELOG_ROW_ID", no_row_id->Changelog::RowId().status());
   auto no_row_version = std::make_shared<FakeChangelog>();
   no_row_version->ud = true;
   no_row_version->define_row_version = false;

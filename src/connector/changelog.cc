@@ -38,13 +38,17 @@ const char* DeduplicationModeName(DeduplicationMode mode) {
 }
 
 Result<std::vector<std::shared_ptr<NamedReference>>> Changelog::RowId() const {
-  return Status::NotImplemented(
-      fmt::format("Changelog {} does not define rowId().", QuoteIdentifier(name())));
+  return MakeError(arrow::StatusCode::NotImplemented, "UNSUPPORTED_FEATURE.CHANGELOG_ROW_ID",
+                   fmt::format("The feature is not supported: changelog {} does not define "
+                               "rowId().",
+                               QuoteIdentifier(name())));
 }
 
 Result<std::shared_ptr<NamedReference>> Changelog::RowVersion() const {
-  return Status::NotImplemented(
-      fmt::format("Changelog {} does not define rowVersion().", QuoteIdentifier(name())));
+  return MakeError(arrow::StatusCode::NotImplemented, "UNSUPPORTED_FEATURE.CHANGELOG_ROW_VERSION",
+                   fmt::format("The feature is not supported: changelog {} does not define "
+                               "rowVersion().",
+                               QuoteIdentifier(name())));
 }
 
 Result<std::shared_ptr<Changelog>> TableCatalog::LoadChangelog(const Identifier&,

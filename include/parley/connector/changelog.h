@@ -94,12 +94,13 @@ class Changelog {
   /// (keys lower-cased), CDC options included.
   virtual Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) = 0;
   /// \brief The columns (possibly nested paths) identifying a row across commits; never null in
-  /// the data. Must be overridden when any flag is true; the default fails with NotImplemented.
+  /// the data. Must be overridden when any flag is true; the default fails with
+  /// UNSUPPORTED_FEATURE.CHANGELOG_ROW_ID.
   virtual Result<std::vector<std::shared_ptr<NamedReference>>> RowId() const;
   /// \brief The column holding the version that last changed a row's content: set on insert,
   /// bumped on update, kept across copy-on-write rewrites. Must be overridden when
   /// ContainsCarryoverRows() or RepresentsUpdateAsDeleteAndInsert() is true; the default fails
-  /// with NotImplemented.
+  /// with UNSUPPORTED_FEATURE.CHANGELOG_ROW_VERSION.
   virtual Result<std::shared_ptr<NamedReference>> RowVersion() const;
 };
 
