@@ -513,12 +513,7 @@ class DeltaStagedTable : public StagedTable, public SupportsWrite {
   std::string name() const override { return state_->name; }
   std::vector<Column> columns() const override { return SchemaToColumns(*state_->schema); }
   std::vector<std::shared_ptr<Transform>> partitioning() const override {
-    std::vector<std::shared_ptr<Transform>> out;
-    for (const auto& column : state_->partition_columns) {
-      out.push_back(std::make_shared<Transform>(
-          "identity", std::vector<ExpressionPtr>{FieldReference(column)}));
-    }
-    return out;
+    return IdentityPartitioning(state_->partition_columns);
   }
   std::map<std::string, std::string> properties() const override {
     auto out = created_.metadata.configuration;

@@ -202,6 +202,10 @@ Result<std::shared_ptr<const TableState>> CompleteTableState(std::shared_ptr<Tab
 /// time travelled.
 std::shared_ptr<Table> MakeDeltaTable(std::shared_ptr<const TableState> state);
 
+/// \brief identity(column) for each partition column: a Delta table's partitioning.
+std::vector<std::shared_ptr<Transform>> IdentityPartitioning(
+    const std::vector<std::string>& columns);
+
 /// \brief The state of a table made by MakeDeltaTable, or nullptr for any other table.
 const TableState* StateOf(const Table& table);
 

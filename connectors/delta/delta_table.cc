@@ -193,12 +193,7 @@ class DeltaTable : public Table, public SupportsRead, public SupportsWrite, publ
   std::string name() const override { return state_->name; }
   std::vector<Column> columns() const override { return SchemaToColumns(*state_->schema); }
   std::vector<std::shared_ptr<Transform>> partitioning() const override {
-    std::vector<std::shared_ptr<Transform>> out;
-    for (const auto& column : state_->partition_columns) {
-      out.push_back(std::make_shared<Transform>(
-          "identity", std::vector<ExpressionPtr>{FieldReference(column)}));
-    }
-    return out;
+    return IdentityPartitioning(state_->partition_columns);
   }
   std::map<std::string, std::string> properties() const override {
     const Metadata& metadata = state_->snapshot->metadata;
@@ -294,6 +289,16 @@ Result<std::pair<std::shared_ptr<arrow::fs::FileSystem>, std::string>> OpenLocat
   ARROW_ASSIGN_OR_RAISE(auto filesystem, arrow::fs::FileSystemFromUriOrPath(location, &path));
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   return std::make_pair(std::move(filesystem), std::move(path));
+}
+
+std::vector<std::shared_ptr<Transform>> IdentityPartitioning(
+    const std::vector<std::string>& columns) {
+  std::vector<std::shared_ptr<Transform>> out;
+  for (const auto& column : columns) {
+    out.push_back(std::make_shared<Transform>(
+        "identity", std::vector<ExpressionPtr>{FieldReference(column)}));
+  }
+  return out;
 }
 
 const TableState* StateOf(const Table& table) {
