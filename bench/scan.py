@@ -24,41 +24,22 @@ Nothing here is a test; `make test` never runs it.
 import argparse
 import datetime
 import decimal
-import hashlib
 import json
-import math
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BENCH = os.path.join(ROOT, "bench")
-CACHE = os.environ.get("PARLEY_CACHE", os.path.expanduser("~/.cache/parley"))
-REQUIREMENTS = os.path.join(BENCH, "requirements.txt")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_common import (  # noqa: E402
+    CACHE, Q1, Q6, ROOT, compare_tables, ensure_data, ensure_venv, log, markdown_table,
+    parquet_files, warn_if_loaded)
 
 # Targets from the read-path issue, on a 2-core machine.
 TIME_TARGETS = {"Q1": 2.0, "Q6": 1.5}  # Parley / DuckDB, at most
 BYTES_TARGETS = {"point": 1.2}  # Parley bytes read / minimum, at most
-
-Q1 = """SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty,
-       sum(l_extendedprice) AS sum_base_price,
-       sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
-       sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge,
-       avg(l_quantity) AS avg_qty, avg(l_extendedprice) AS avg_price,
-       avg(l_discount) AS avg_disc, count(*) AS count_order
-FROM {table}
-WHERE l_shipdate <= DATE '1998-09-02'
-GROUP BY l_returnflag, l_linestatus
-ORDER BY l_returnflag, l_linestatus"""
-
-Q6 = """SELECT sum(l_extendedprice * l_discount) AS revenue
-FROM {table}
-WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01'
-  AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24"""
 
 POINT = "SELECT * FROM {table} WHERE l_orderkey = {key}"
 
@@ -74,63 +55,6 @@ NEEDED_COLUMNS = {
     "Q6": ["l_shipdate", "l_discount", "l_quantity", "l_extendedprice"],
     "point": LINEITEM_COLUMNS,
 }
-
-
-def log(message):
-    print(f"scan.py: {message}", file=sys.stderr, flush=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# Environment and data
-
-
-def ensure_venv():
-    """Re-run this script inside the bench virtualenv, creating it first if needed."""
-    with open(REQUIREMENTS, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:16]
-    venv = os.path.join(CACHE, f"bench-venv-{digest}")
-    python = os.path.join(venv, "bin", "python")
-    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
-        return venv
-    if not os.path.exists(os.path.join(venv, ".complete")):
-        log(f"creating Python environment {venv}")
-        shutil.rmtree(venv, ignore_errors=True)
-        os.makedirs(CACHE, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-        subprocess.run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        "-r", REQUIREMENTS], check=True)
-        open(os.path.join(venv, ".complete"), "w").close()
-    os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
-
-
-def ensure_data(data_dir):
-    """Generate lineitem SF1 into <data_dir>/lineitem once; return that directory."""
-    lineitem = os.path.join(data_dir, "lineitem")
-    marker = os.path.join(data_dir, ".complete")
-    if os.path.exists(marker):
-        return lineitem
-    if os.path.exists(lineitem):
-        sys.exit(f"scan.py: {lineitem} exists but {marker} does not (an interrupted run?); "
-                 "remove it to regenerate")
-    log(f"generating TPC-H lineitem SF1 Parquet into {lineitem}")
-    tpchgen = os.path.join(os.path.dirname(sys.executable), "tpchgen-cli")
-    os.makedirs(data_dir, exist_ok=True)
-    # Generate beside the destination and rename, so that a half-written table is never used.
-    tmp = tempfile.mkdtemp(prefix=".lineitem-tmp.", dir=data_dir)
-    try:
-        subprocess.run([tpchgen, "parquet", "--scale-factor", "1", "--tables", "lineitem",
-                        "--parts", "4", "--num-threads", str(os.cpu_count() or 1),
-                        "--no-progress", "--output-dir", tmp], check=True)
-        os.rename(os.path.join(tmp, "lineitem"), lineitem)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    open(marker, "w").close()
-    return lineitem
-
-
-def parquet_files(lineitem):
-    return sorted(os.path.join(lineitem, name) for name in os.listdir(lineitem)
-                  if name.endswith(".parquet"))
 
 
 def middle_orderkey(files):
@@ -344,40 +268,6 @@ def run_peer(engine, qs, lineitem, runs, warmup, results_dir, key):
 # Result comparison
 
 
-def _normalize(value):
-    if isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool):
-        return float(value)
-    return value
-
-
-def _sort_key(row):
-    return tuple((0, v) if isinstance(v, float) else (1, str(v)) for v in row)
-
-
-def compare_tables(actual, expected, ordered):
-    """A list of differences between two result tables (by column position), empty if equal."""
-    if actual.num_columns != expected.num_columns:
-        return [f"{actual.num_columns} columns, expected {expected.num_columns}"]
-    if actual.num_rows != expected.num_rows:
-        return [f"{actual.num_rows} rows, expected {expected.num_rows}"]
-    rows_a = [tuple(_normalize(v) for v in row.values()) for row in actual.to_pylist()]
-    rows_e = [tuple(_normalize(v) for v in row.values()) for row in expected.to_pylist()]
-    if not ordered:
-        rows_a.sort(key=_sort_key)
-        rows_e.sort(key=_sort_key)
-    problems = []
-    for r, (ra, re) in enumerate(zip(rows_a, rows_e)):
-        for c, (a, e) in enumerate(zip(ra, re)):
-            if isinstance(a, float) and isinstance(e, float):
-                same = math.isclose(a, e, rel_tol=1e-6, abs_tol=1e-9)
-            else:
-                same = a == e
-            if not same:
-                problems.append(f"row {r} column {expected.column_names[c]}: {a!r}, "
-                                f"expected {e!r}")
-    return problems
-
-
 def check_results(engine, engine_dir, duck_dir, names):
     """Compare an engine's results with DuckDB's: a summary such as "agree on Q6; no result
     for Q1, point", with a warning printed for each disagreement."""
@@ -441,14 +331,8 @@ def table_rows(names, parley, duck, pyarrow_, minimum):
     return rows
 
 
-def markdown_table(rows):
-    header = ["query", "Parley ms", "DuckDB ms", "pyarrow ms", "Parley/DuckDB",
-              "Parley bytes read", "minimum bytes", "bytes ratio"]
-    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
-    line = lambda cells: "| " + " | ".join(  # noqa: E731
-        str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
-    return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-                     + [line(r) for r in rows])
+HEADER = ["query", "Parley ms", "DuckDB ms", "pyarrow ms", "Parley/DuckDB",
+          "Parley bytes read", "minimum bytes", "bytes ratio"]
 
 
 def main():
@@ -476,7 +360,7 @@ def main():
     parser.add_argument("--queries-json", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
-    ensure_venv()
+    ensure_venv(__file__)
     if args.engine:
         return engine_main(args)
 
@@ -500,10 +384,7 @@ def main():
         sys.exit(f"scan.py: {binary} does not exist")
 
     minimum = minimum_bytes(files, key)
-    load_before = os.getloadavg()[0]
-    if load_before > 0.5:
-        log(f"WARNING: 1-minute load average is {load_before:.2f}: other work on this machine "
-            "will distort the timings")
+    load_before = warn_if_loaded()
     with tempfile.TemporaryDirectory(prefix="parley-scan-bench.") as tmp:
         dirs = {e: os.path.join(tmp, e) for e in ("parley", "duckdb", "pyarrow")}
         for d in dirs.values():
@@ -538,7 +419,7 @@ def main():
           f"pyarrow {pyarrow_['version']}; load average {load_before:.2f} before, "
           f"{os.getloadavg()[0]:.2f} after")
     print()
-    print(markdown_table(rows))
+    print(markdown_table(HEADER, rows))
     print()
     print("minimum bytes = compressed size of the needed columns' chunks in the row groups "
           "whose statistics allow a match: " + ", ".join(
