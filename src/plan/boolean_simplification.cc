@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "plan/expression_equality.h"
 
 namespace parley {
 namespace {
@@ -58,26 +58,6 @@ void Factor(const BoundExprPtr& disjunction, std::vector<BoundExprPtr>* out) {
 }
 
 }  // namespace
-
-bool SameExpression(const BoundExpr& a, const BoundExpr& b) {
-  if (a.kind != b.kind || !a.type->Equals(*b.type)) return false;
-  switch (a.kind) {
-    case BoundExpr::Kind::kColumn:
-      return a.field == b.field;
-    case BoundExpr::Kind::kLiteral:
-      return a.literal->Equals(*b.literal);
-    case BoundExpr::Kind::kCall:
-      if (a.function != b.function || a.has_else != b.has_else ||
-          a.args.size() != b.args.size()) {
-        return false;
-      }
-      for (size_t i = 0; i < a.args.size(); ++i) {
-        if (!SameExpression(*a.args[i], *b.args[i])) return false;
-      }
-      return true;
-  }
-  return false;
-}
 
 std::vector<BoundExprPtr> FactorCommonConjuncts(const std::vector<BoundExprPtr>& conjuncts) {
   std::vector<BoundExprPtr> out;

@@ -8,10 +8,6 @@
 
 namespace parley {
 
-/// \brief True when `a` and `b` are the same expression: same kinds, types, columns, literal
-/// values and functions, argument by argument.
-bool SameExpression(const BoundExpr& a, const BoundExpr& b);
-
 /// \brief The conjuncts of `condition` with every disjunction's common conjuncts factored out:
 /// `(a AND b) OR (a AND c)` becomes `a` and `b OR c`; a disjunction with a branch that is
 /// nothing but common conjuncts becomes just those. Other conjuncts are returned unchanged.
