@@ -45,7 +45,7 @@ def parley_query(sql, warehouse, timeout=600):
 
 def duckdb_query(connection, sql):
     """Runs `sql` on a DuckDB connection and returns its result as a pyarrow Table."""
-    return connection.execute(sql).to_arrow_table()
+    return connection.sql(sql).to_arrow_table()
 
 
 def _scale(value):

@@ -164,7 +164,7 @@ def engines(tmp_path_factory):
     for name, table in random_tables(rng).items():
         paths[name] = root / f"{name}.parquet"
         pq.write_table(table, paths[name])
-        connection.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{paths[name]}')")
+        connection.sql(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{paths[name]}')")
     generator = Generator(rng)
     queries = [generator.query() for _ in range(QUERIES)]
     yield root, paths, connection, queries
