@@ -144,4 +144,16 @@ BoundExprPtr CombineConjuncts(const std::vector<BoundExprPtr>& conjuncts) {
   return combined;
 }
 
+BoundExprPtr ReplaceColumns(const BoundExprPtr& expr,
+                            const std::map<std::string, BoundExprPtr>& replacements) {
+  if (expr->kind == BoundExpr::Kind::kColumn) {
+    auto it = replacements.find(expr->field);
+    return it == replacements.end() ? expr : it->second;
+  }
+  if (expr->kind != BoundExpr::Kind::kCall) return expr;
+  auto copy = std::make_shared<BoundExpr>(*expr);
+  for (auto& arg : copy->args) arg = ReplaceColumns(arg, replacements);
+  return copy;
+}
+
 }  // namespace parley

@@ -8,6 +8,7 @@
 // Immutable once built; shared freely.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,5 +56,10 @@ std::string SqlTypeName(const arrow::DataType& type);
 std::vector<BoundExprPtr> SplitConjuncts(const BoundExprPtr& condition);
 /// \brief Join conjuncts with AND; nullptr when there are none.
 BoundExprPtr CombineConjuncts(const std::vector<BoundExprPtr>& conjuncts);
+
+/// \brief `expr` with each column whose field is named in `replacements` replaced by its
+/// expression.
+BoundExprPtr ReplaceColumns(const BoundExprPtr& expr,
+                            const std::map<std::string, BoundExprPtr>& replacements);
 
 }  // namespace parley
