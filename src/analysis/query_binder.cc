@@ -119,35 +119,6 @@ BoundExprPtr RefTo(const OutputField& field) {
   return MakeColumnRef(field.name, field.display, field.type);
 }
 
-// Each column an expression reads, once.
-void CollectColumns(const BoundExprPtr& expr, std::vector<BoundExprPtr>* out) {
-  if (expr->kind == BoundExpr::Kind::kColumn) {
-    for (const auto& column : *out) {
-      if (column->field == expr->field) return;
-    }
-    out->push_back(expr);
-    return;
-  }
-  for (const auto& arg : expr->args) CollectColumns(arg, out);
-}
-
-// A correlated aggregate's first column over no rows, when a count makes it other than NULL:
-// the expression with each count 0 and every other aggregate and key NULL.
-BoundExprPtr EmptyGroupValue(const PlanNode& aggregate, const BoundExprPtr& value) {
-  std::map<std::string, BoundExprPtr> empty;
-  bool counted = false;
-  const size_t keys = aggregate.group_keys.size();
-  for (size_t i = 0; i < aggregate.output.size(); ++i) {
-    const auto& field = aggregate.output[i];
-    bool count = i >= keys && (aggregate.aggregates[i - keys].function == "COUNT" ||
-                               aggregate.aggregates[i - keys].function == "COUNT_STAR");
-    counted = counted || count;
-    empty[field.name] = MakeBoundLiteral(count ? std::make_shared<arrow::Int64Scalar>(0)
-                                               : arrow::MakeNullScalar(field.type));
-  }
-  return counted ? ReplaceColumns(value, empty) : nullptr;
-}
-
 class SelectBinder {
  public:
   /// `outer`: the queries around a subquery; null for a query that is not one.
@@ -422,10 +393,8 @@ class SelectBinder {
       correlation_ = std::move(rewritten);
       return Status::OK();
     }
-    std::vector<BoundExprPtr> columns;
-    for (const auto& conjunct : correlation_) CollectColumns(conjunct, &columns);
     std::map<std::string, BoundExprPtr> carried;
-    for (const auto& column : columns) {
+    for (const auto& column : ColumnRefs(CombineConjuncts(correlation_))) {
       if (outer_fields_.count(column->field) > 0) continue;
       AddOutput(project, column, column->display);
       carried[column->field] = RefTo(project->output.back());
@@ -490,7 +459,7 @@ class SelectBinder {
       // Made after every clause is bound, so aggregates met in any of them are computed.
       PlanNodePtr below = aggregate_->MakeNode(input);
       if (!correlation_.empty() && visible > 0) {
-        empty_value_ = EmptyGroupValue(*below, project->exprs[0]);
+        empty_value_ = ValueOverNoRows(*below, project->exprs[0]);
       }
       below = ApplySubqueryJoins(below, aggregate_joins_);
       if (condition) {

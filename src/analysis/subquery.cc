@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "analysis/analysis_error.h"
 #include "analysis/types.h"
 #include "arrow/scalar.h"
@@ -129,6 +131,21 @@ Result<SubqueryJoin> PlanPredicateSubquery(const sql::Expr& expr, const BoundExp
   }
   return SubqueryJoin{subquery.plan, negated ? PlanJoinType::kLeftAnti : PlanJoinType::kLeftSemi,
                       CombineConjuncts(conjuncts)};
+}
+
+BoundExprPtr ValueOverNoRows(const PlanNode& aggregate, const BoundExprPtr& value) {
+  std::map<std::string, BoundExprPtr> empty;
+  bool counted = false;
+  const size_t keys = aggregate.group_keys.size();
+  for (size_t i = 0; i < aggregate.output.size(); ++i) {
+    const auto& field = aggregate.output[i];
+    const std::string function = i < keys ? "" : aggregate.aggregates[i - keys].function;
+    const bool count = function == "COUNT" || function == "COUNT_STAR";
+    counted = counted || count;
+    empty[field.name] = MakeBoundLiteral(count ? std::make_shared<arrow::Int64Scalar>(0)
+                                               : arrow::MakeNullScalar(field.type));
+  }
+  return counted ? ReplaceColumns(value, empty) : nullptr;
 }
 
 PlanNodePtr ApplySubqueryJoins(PlanNodePtr plan, const std::vector<SubqueryJoin>& joins) {

@@ -79,6 +79,11 @@ Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery sub
 Result<SubqueryJoin> PlanPredicateSubquery(const sql::Expr& expr, const BoundExprPtr& value,
                                            bool negated, BoundSubquery subquery);
 
+/// \brief What `value`, an expression over the output of `aggregate` (a node without grouping
+/// keys, or whose keys are NULL), gives over no rows, when a count makes that other than NULL:
+/// `value` with each count 0 and every other field NULL; null otherwise.
+BoundExprPtr ValueOverNoRows(const PlanNode& aggregate, const BoundExprPtr& value);
+
 /// \brief `plan` joined with each of `joins` in turn, as their left input.
 PlanNodePtr ApplySubqueryJoins(PlanNodePtr plan, const std::vector<SubqueryJoin>& joins);
 

@@ -126,6 +126,19 @@ BoundExprPtr MakeCall(std::string function, std::vector<BoundExprPtr> args,
   return expr;
 }
 
+std::vector<BoundExprPtr> ColumnRefs(const BoundExprPtr& expr) {
+  std::vector<BoundExprPtr> out;
+  if (expr->kind == BoundExpr::Kind::kColumn) return {expr};
+  for (const auto& arg : expr->args) {
+    for (auto& column : ColumnRefs(arg)) {
+      bool seen = std::any_of(out.begin(), out.end(),
+                              [&](const BoundExprPtr& c) { return c->field == column->field; });
+      if (!seen) out.push_back(std::move(column));
+    }
+  }
+  return out;
+}
+
 std::vector<BoundExprPtr> SplitConjuncts(const BoundExprPtr& condition) {
   if (condition->kind == BoundExpr::Kind::kCall && condition->function == "AND") {
     auto left = SplitConjuncts(condition->args[0]);

@@ -52,6 +52,9 @@ BoundExprPtr MakeCall(std::string function, std::vector<BoundExprPtr> args,
 /// \brief The SQL name of an Arrow type, as Spark prints it ("INT", "DECIMAL(10,2)").
 std::string SqlTypeName(const arrow::DataType& type);
 
+/// \brief The column references `expr` reads, one per field, in the order first read.
+std::vector<BoundExprPtr> ColumnRefs(const BoundExprPtr& expr);
+
 /// \brief Split a condition on AND into its conjuncts.
 std::vector<BoundExprPtr> SplitConjuncts(const BoundExprPtr& condition);
 /// \brief Join conjuncts with AND; nullptr when there are none.
