@@ -46,6 +46,22 @@ PlanNodePtr SingleValue(const PlanNodePtr& plan, int* counter) {
   return project;
 }
 
+// `plan` with its first field cast to `type` when that field is untyped (a NULL literal), which
+// a join cannot carry.
+PlanNodePtr TypeFirstField(const PlanNodePtr& plan, const std::shared_ptr<arrow::DataType>& type) {
+  if (plan->output[0].type->id() != arrow::Type::NA) return plan;
+  auto project = std::make_shared<PlanNode>();
+  project->kind = PlanNode::Kind::kProject;
+  project->children = {plan};
+  for (const auto& field : plan->output) {
+    OutputField out = field;
+    project->exprs.push_back(project->exprs.empty() ? CastTo(RefTo(field), type) : RefTo(field));
+    if (project->output.empty()) out.type = type;
+    project->output.push_back(std::move(out));
+  }
+  return project;
+}
+
 }  // namespace
 
 Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery subquery,
@@ -58,6 +74,7 @@ Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery sub
                     subquery.columns, expr.source_text),
         expr.pos);
   }
+  subquery.plan = TypeFirstField(subquery.plan, arrow::boolean());
   if (subquery.correlation.empty()) {
     PlanNodePtr right = subquery.one_row ? subquery.plan : SingleValue(subquery.plan, counter);
     joins->push_back({right, PlanJoinType::kCross, nullptr});
@@ -121,6 +138,7 @@ Result<SubqueryJoin> PlanPredicateSubquery(const sql::Expr& expr, const BoundExp
           expr.pos);
     }
     if (common->id() == arrow::Type::NA) common = arrow::boolean();
+    subquery.plan = TypeFirstField(subquery.plan, common);
     auto equal = MakeCall("=", {CastTo(value, common), CastTo(RefTo(output[0]), common)},
                           arrow::boolean());
     if (negated) {
