@@ -158,7 +158,7 @@ class SelectBinder {
     if (IsAggregateQuery()) {
       aggregate_.emplace(scope_);
       aggregate_->SetSubqueryHook(
-          [this](const sql::Expr& expr) { return BindScalarSubquery(expr, true); });
+          [this](const sql::Expr& expr) { return BindSubqueryValue(expr, true); });
       ARROW_RETURN_NOT_OK(BindGroupBy());
       ARROW_RETURN_NOT_OK(GroupByCorrelation());
     }
@@ -237,7 +237,7 @@ class SelectBinder {
   BindOptions Options(bool where) {
     BindOptions options;
     options.subquery_hook = [this](const sql::Expr& expr) {
-      return BindScalarSubquery(expr, false);
+      return BindSubqueryValue(expr, false);
     };
     if (where && outer_ != nullptr) options.outer_scopes = outer_->scopes;
     return options;
@@ -302,13 +302,13 @@ class SelectBinder {
     return Status::OK();
   }
 
-  // A subquery expression met in an expression: a scalar subquery, joined below the filter or
-  // projection (or, `after_aggregate`, above the aggregate) that reads its value.
-  Result<BoundExprPtr> BindScalarSubquery(const sql::Expr& expr, bool after_aggregate) {
-    if (expr.subquery_kind != sql::SubqueryKind::kScalar) {
+  // A subquery expression met in an expression: a scalar subquery or an EXISTS, joined below
+  // the filter or projection (or, `after_aggregate`, above the aggregate) that reads its value.
+  Result<BoundExprPtr> BindSubqueryValue(const sql::Expr& expr, bool after_aggregate) {
+    if (expr.subquery_kind == sql::SubqueryKind::kIn) {
       return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
-                           fmt::format("An EXISTS or IN subquery is supported only as a "
-                                       "conjunct of WHERE: \"{}\".",
+                           fmt::format("An IN subquery is supported only as a conjunct of "
+                                       "WHERE: \"{}\".",
                                        expr.source_text),
                            expr.pos);
     }
@@ -322,8 +322,10 @@ class SelectBinder {
                            expr.pos);
     }
     auto* joins = after_aggregate ? &aggregate_joins_ : &input_joins_;
-    ARROW_ASSIGN_OR_RAISE(auto value,
-                          PlanScalarSubquery(expr, std::move(subquery), counter_, joins));
+    ARROW_ASSIGN_OR_RAISE(
+        auto value, expr.subquery_kind == sql::SubqueryKind::kExists
+                        ? PlanExistsValue(expr, std::move(subquery), counter_, joins)
+                        : PlanScalarSubquery(expr, std::move(subquery), counter_, joins));
     if (after_aggregate) {
       std::vector<std::string> fields;
       value->CollectFields(&fields);

@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "analysis/analysis_error.h"
 #include "analysis/types.h"
@@ -99,6 +101,81 @@ Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery sub
       "CASE_WHEN", {unmatched, CastTo(subquery.empty_value, value->type), value}, value->type));
   chosen->has_else = true;
   return chosen;
+}
+
+Result<BoundExprPtr> PlanExistsValue(const sql::Expr& expr, BoundSubquery subquery, int* counter,
+                                     std::vector<SubqueryJoin>* joins) {
+  auto unsupported = [&](std::string_view why) {
+    return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
+                         fmt::format("{} is supported only as a conjunct of WHERE: \"{}\".", why,
+                                     expr.source_text),
+                         expr.pos);
+  };
+  if (!subquery.correlation.empty() && subquery.aggregate) {
+    return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
+                         fmt::format("A correlated aggregate under EXISTS is not supported yet: "
+                                     "\"{}\".",
+                                     expr.source_text),
+                         expr.pos);
+  }
+  const int id = ++*counter;
+  auto project = std::make_shared<PlanNode>();
+  project->kind = PlanNode::Kind::kProject;
+  auto exists = std::make_shared<arrow::BooleanScalar>(true);
+  OutputField mark{fmt::format("#s{}_exists", id), "exists", arrow::boolean(), false};
+  if (subquery.correlation.empty()) {
+    AggregateCall rows;
+    rows.function = "COUNT_STAR";
+    rows.type = arrow::int64();
+    auto aggregate = std::make_shared<PlanNode>();
+    aggregate->kind = PlanNode::Kind::kAggregate;
+    aggregate->children = {subquery.plan};
+    aggregate->aggregates = {rows};
+    OutputField rows_field{fmt::format("#s{}_rows", id), rows.ToString(), rows.type, false};
+    aggregate->output = {rows_field};
+    project->children = {aggregate};
+    project->exprs = {MakeCall(
+        ">", {RefTo(rows_field), MakeBoundLiteral(std::make_shared<arrow::Int64Scalar>(0))},
+        arrow::boolean())};
+    project->output = {mark};
+    joins->push_back({project, PlanJoinType::kCross, nullptr});
+    return RefTo(mark);
+  }
+  // Each correlation equality's inner side (over the subquery's output) is a key.
+  std::set<std::string> inner_fields;
+  for (const auto& field : subquery.plan->output) inner_fields.insert(field.name);
+  auto reads_inner_only = [&](const BoundExpr& side, bool inner) {
+    std::vector<std::string> fields;
+    side.CollectFields(&fields);
+    return !fields.empty() && std::all_of(fields.begin(), fields.end(), [&](const auto& f) {
+      return (inner_fields.count(f) > 0) == inner;
+    });
+  };
+  std::vector<BoundExprPtr> condition;
+  for (const auto& conjunct : subquery.correlation) {
+    bool keyed = false;
+    for (size_t i = 0; conjunct->function == "=" && i < 2 && !keyed; ++i) {
+      const auto& inner = conjunct->args[i];
+      const auto& outer = conjunct->args[1 - i];
+      if (!reads_inner_only(*inner, true) || !reads_inner_only(*outer, false)) continue;
+      OutputField key{fmt::format("#s{}_k{}", id, project->output.size()), inner->ToString(),
+                      inner->type, true};
+      project->exprs.push_back(inner);
+      project->output.push_back(key);
+      condition.push_back(MakeCall("=", {outer, RefTo(key)}, arrow::boolean()));
+      keyed = true;
+    }
+    if (!keyed) return unsupported("EXISTS correlated by other than equalities");
+  }
+  project->children = {subquery.plan};
+  project->exprs.push_back(MakeBoundLiteral(exists));
+  project->output.push_back(mark);
+  auto distinct = std::make_shared<PlanNode>();
+  distinct->kind = PlanNode::Kind::kDistinct;
+  distinct->children = {project};
+  distinct->output = project->output;
+  joins->push_back({distinct, PlanJoinType::kLeftOuter, CombineConjuncts(condition)});
+  return MakeCall("IS_NOT_NULL", {RefTo(mark)}, arrow::boolean());
 }
 
 Result<SubqueryJoin> PlanPredicateSubquery(const sql::Expr& expr, const BoundExprPtr& value,

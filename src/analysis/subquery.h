@@ -19,6 +19,8 @@
 //   - [NOT] EXISTS and [NOT] IN as conjuncts of WHERE are left semi and left anti joins. NOT
 //     IN's condition `(x = v) OR ((x = v) IS NULL)` makes a NULL on either side a match, so such
 //     a row is dropped unless the subquery is empty, as in Spark.
+//   - EXISTS elsewhere is a value: whether the subquery has a row (uncorrelated), or whether a
+//     left outer join with the distinct values of its correlation's inner sides matched.
 #pragma once
 
 #include <set>
@@ -71,6 +73,14 @@ struct SubqueryJoin {
 /// UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY.
 Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery subquery,
                                         int* counter, std::vector<SubqueryJoin>* joins);
+
+/// \brief Plan `expr`, an EXISTS met elsewhere than as a WHERE conjunct (under OR, in the select
+/// list): adds a join to `joins` and returns the boolean standing for it. Uncorrelated, the
+/// join is with the subquery's row count; correlated by equalities, a left outer join with the
+/// distinct inner sides of its correlation, marked. Errors: UNSUPPORTED_FEATURE.SUBQUERY (a
+/// correlation other than equalities, a correlated aggregate).
+Result<BoundExprPtr> PlanExistsValue(const sql::Expr& expr, BoundSubquery subquery, int* counter,
+                                     std::vector<SubqueryJoin>* joins);
 
 /// \brief The join of the WHERE conjunct `expr`: EXISTS (`value` null) or `value` IN the
 /// subquery, negated for NOT. Errors: DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH,
