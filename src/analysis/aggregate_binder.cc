@@ -179,10 +179,10 @@ Result<BoundExprPtr> AggregateBinder::ReplaceKeys(const BoundExprPtr& expr,
 }
 
 Result<BoundExprPtr> AggregateBinder::BindAfterAggregate(const sql::Expr& expr) {
-  ARROW_ASSIGN_OR_RAISE(auto bound,
-                        BindExpression(expr, input_, [this](const sql::Expr& call) {
-                          return BindCall(call);
-                        }));
+  BindOptions options;
+  options.aggregate_hook = [this](const sql::Expr& call) { return BindCall(call); };
+  options.subquery_hook = subquery_hook_;
+  ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, input_, options));
   return ReplaceKeys(bound, expr);
 }
 

@@ -62,16 +62,16 @@ Status UnexpectedType(const sql::Expr& expr, const sql::Expr& operand,
 
 class Binder {
  public:
-  Binder(const Scope& scope, const AggregateHook& hook) : scope_(scope), hook_(hook) {}
+  Binder(const Scope& scope, const BindOptions& options) : scope_(scope), options_(options) {}
 
   Result<BoundExprPtr> Bind(const sql::Expr& expr) {
+    if (expr.subquery_kind != sql::SubqueryKind::kNone && options_.subquery_hook) {
+      return options_.subquery_hook(expr);
+    }
     ARROW_RETURN_NOT_OK(CheckSupportedForm(expr));
     switch (expr.kind) {
-      case sql::ExprKind::kColumn: {
-        ARROW_ASSIGN_OR_RAISE(const ScopeColumn* column,
-                              ResolveColumn(expr.name_parts, scope_, expr.pos));
-        return MakeColumnRef(column->field, column->name, column->type);
-      }
+      case sql::ExprKind::kColumn:
+        return BindColumn(expr);
       case sql::ExprKind::kStar:
         return AnalysisError("INVALID_USAGE_OF_STAR_OR_REGEX",
                              "Invalid usage of '*' in an expression.", expr.pos);
@@ -141,6 +141,35 @@ class Binder {
       return unsupported("UNSUPPORTED_FEATURE.WITHIN_GROUP", "WITHIN GROUP");
     }
     return Status::OK();
+  }
+
+  // A name resolves in the scope, else in the scopes of the enclosing queries, innermost first.
+  Result<BoundExprPtr> BindColumn(const sql::Expr& expr) {
+    auto found = ResolveColumn(expr.name_parts, scope_, expr.pos);
+    if (!found.ok() && ErrorCondition(found.status()) != "AMBIGUOUS_REFERENCE") {
+      const auto& outer = options_.outer_scopes;
+      for (size_t level = 0; level < outer.size(); ++level) {
+        auto outer_found = ResolveColumn(expr.name_parts, *outer[level], expr.pos);
+        if (!outer_found.ok()) {
+          if (ErrorCondition(outer_found.status()) == "AMBIGUOUS_REFERENCE") {
+            return outer_found.status();
+          }
+          continue;
+        }
+        if (level > 0) {
+          return AnalysisError(
+              "UNSUPPORTED_FEATURE.SUBQUERY",
+              fmt::format("A subquery referring to a query other than the one directly around "
+                          "it is not supported yet: {}.",
+                          QuotedName(expr.name_parts)),
+              expr.pos);
+        }
+        found = outer_found;
+        break;
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(const ScopeColumn* column, found);
+    return MakeColumnRef(column->field, column->name, column->type);
   }
 
   Result<BoundExprPtr> BindBoolean(const sql::Expr& parent, const sql::Expr& operand) {
@@ -357,7 +386,7 @@ class Binder {
   Result<BoundExprPtr> BindFunction(const sql::Expr& expr) {
     std::string name = ToLowerAscii(expr.name_parts.back());
     if (expr.name_parts.size() == 1 && IsAggregateFunction(name)) {
-      if (hook_) return hook_(expr);
+      if (options_.aggregate_hook) return options_.aggregate_hook(expr);
       return AnalysisError("INVALID_WHERE_CONDITION",
                            fmt::format("The WHERE condition contains the aggregate \"{}\"; "
                                        "aggregates are allowed in SELECT, HAVING and ORDER BY.",
@@ -415,7 +444,7 @@ class Binder {
   }
 
   const Scope& scope_;
-  const AggregateHook& hook_;
+  const BindOptions& options_;
 };
 
 }  // namespace
@@ -509,7 +538,12 @@ Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_pa
 
 Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
                                     const AggregateHook& aggregate_hook) {
-  return Binder(scope, aggregate_hook).Bind(expr);
+  return BindExpression(expr, scope, BindOptions{aggregate_hook, nullptr, {}});
+}
+
+Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
+                                    const BindOptions& options) {
+  return Binder(scope, options).Bind(expr);
 }
 
 }  // namespace parley

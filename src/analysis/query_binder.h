@@ -1,12 +1,15 @@
 // QueryBinder: turns a SELECT statement into a logical plan, resolving the table through the
 // catalogs and checking its capabilities before anything runs.
 //
-// Plan shape: FROM clause (analysis/from_binder.h)|OneRow -> [Filter] -> Project -> [Distinct] -> [Sort] -> [Limit] ->
-// [Project dropping ORDER BY helper columns].
+// Plan shape: FROM clause (analysis/from_binder.h)|OneRow -> [joins of WHERE's subqueries] ->
+// [Filter] -> [joins of the select list's subqueries] -> Project -> [Distinct] -> [Sort] ->
+// [Limit] -> [Project dropping ORDER BY helper columns]; an aggregate query has
+// Aggregate -> [joins of subqueries after grouping] -> [Filter (HAVING)] under its Project.
 #pragma once
 
 #include <functional>
 
+#include "analysis/subquery.h"
 #include "catalog/catalog_manager.h"
 #include "plan/logical_plan.h"
 #include "sql/ast.h"
@@ -16,6 +19,14 @@ namespace parley {
 /// \brief Bind a SELECT statement. Errors: TABLE_OR_VIEW_NOT_FOUND,
 /// UNSUPPORTED_FEATURE.TABLE_OPERATION (missing BATCH_READ), UNRESOLVED_COLUMN.*, ...
 Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs);
+
+/// \brief Bind the query of a subquery expression inside `outer` (analysis/subquery.h): its
+/// WHERE conjuncts that read the innermost enclosing scope become the correlation, and the
+/// inner values they read are carried out of its plan (for an aggregate, as grouping keys).
+/// Errors as BindSelect, and UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.* for correlations Spark
+/// does not decorrelate either.
+Result<BoundSubquery> BindSubquery(const sql::SelectStatement& select, CatalogManager* catalogs,
+                                   const OuterQuery& outer);
 
 /// \brief Binds the DEFAULT keyword in column `column` of a VALUES row (INSERT ... VALUES).
 using DefaultResolver = std::function<Result<BoundExprPtr>(size_t column)>;

@@ -12,6 +12,7 @@
 #include "arrow/compute/api.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "exec/scalar_subquery_value.h"
 
 namespace parley {
 namespace {
@@ -109,6 +110,10 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
     return cp::call("binary_join_element_wise", {args[0], args[1], cp::literal("")});
   }
   if (f == "IN") return LowerIn(expr, args);
+  if (f == "SCALAR_SUBQUERY_VALUE") {
+    ARROW_RETURN_NOT_OK(RegisterScalarSubqueryValueFunction());
+    return cp::call(kScalarSubqueryValueFunction, std::move(args));
+  }
   if (f == "CAST") {
     // ANSI casts fail on overflow and bad input but drop fractions, as Spark does.
     cp::CastOptions options = cp::CastOptions::Safe(expr.type);

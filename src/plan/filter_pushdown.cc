@@ -10,19 +10,6 @@
 namespace parley {
 namespace {
 
-// `expr` with each column named in `replacements` replaced by its expression.
-BoundExprPtr Substitute(const BoundExprPtr& expr,
-                        const std::map<std::string, BoundExprPtr>& replacements) {
-  if (expr->kind == BoundExpr::Kind::kColumn) {
-    auto it = replacements.find(expr->field);
-    return it == replacements.end() ? expr : it->second;
-  }
-  if (expr->kind != BoundExpr::Kind::kCall) return expr;
-  auto copy = std::make_shared<BoundExpr>(*expr);
-  for (auto& arg : copy->args) arg = Substitute(arg, replacements);
-  return copy;
-}
-
 PlanNodePtr WithFilter(const PlanNodePtr& node, const std::vector<BoundExprPtr>& conjuncts) {
   if (conjuncts.empty()) return node;
   auto filter = std::make_shared<PlanNode>();
@@ -50,7 +37,7 @@ PlanNodePtr PushThroughProject(const PlanNodePtr& project,
     conjunct->CollectFields(&fields);
     bool plain = true;
     for (const auto& field : fields) plain = plain && columns.count(field) > 0;
-    (plain ? below : above).push_back(plain ? Substitute(conjunct, columns) : conjunct);
+    (plain ? below : above).push_back(plain ? ReplaceColumns(conjunct, columns) : conjunct);
   }
   project->children[0] = Push(project->children[0], std::move(below));
   return WithFilter(project, above);
