@@ -12,6 +12,8 @@
 #include "arrow/compute/api.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "functions/function_registry.h"
+#include "functions/kernels.h"
 
 namespace parley {
 namespace {
@@ -50,6 +52,10 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
     args.push_back(std::move(lowered));
   }
   const std::string& f = expr.function;
+  if (const Lowering* lowering = FunctionRegistry::Builtin().FindLowering(f)) {
+    ARROW_RETURN_NOT_OK(RegisterParleyKernels());
+    return (*lowering)(expr, std::move(args));
+  }
   static const std::map<std::string, std::string> kDirect = {
       {"=", "equal"},          {"<>", "not_equal"},        {"<", "less"},
       {"<=", "less_equal"},    {">", "greater"},           {">=", "greater_equal"},
@@ -58,8 +64,7 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
       {"-", "subtract_checked"}, {"*", "multiply_checked"}, {"/", "divide_checked"},
       {"DIV", "divide_checked"}, {"NEGATE", "negate_checked"}, {"~", "bit_wise_not"},
       {"&", "bit_wise_and"},   {"|", "bit_wise_or"},       {"^", "bit_wise_xor"},
-      {"COALESCE", "coalesce"}, {"upper", "utf8_upper"},   {"lower", "utf8_lower"},
-      {"length", "utf8_length"}, {"abs", "abs_checked"}};
+      {"COALESCE", "coalesce"}};
   if (auto it = kDirect.find(f); it != kDirect.end()) {
     if (expr.type->id() != arrow::Type::DECIMAL128) return cp::call(it->second, std::move(args));
     // Arrow types decimal arithmetic its own way (a product of two DECIMAL(38) needs 77
@@ -152,10 +157,6 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
         {"ILIKE", "match_like"},        {"RLIKE", "match_substring_regex"}};
     cp::MatchSubstringOptions options(ScalarText(*expr.args[1]), f == "ILIKE");
     return cp::call(kMatch.at(f), {args[0]}, std::move(options));
-  }
-  if (f == "trim" || f == "ltrim" || f == "rtrim") {
-    const char* kernel = f == "trim" ? "utf8_trim" : f == "ltrim" ? "utf8_ltrim" : "utf8_rtrim";
-    return cp::call(kernel, {args[0]}, cp::TrimOptions(" "));
   }
   if (f == "CASE_WHEN") {
     size_t pairs = (args.size() - (expr.has_else ? 1 : 0)) / 2;
