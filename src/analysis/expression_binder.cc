@@ -425,7 +425,10 @@ class Binder {
                                ? FunctionRegistry::Builtin().FindTypeRule(name)
                                : nullptr;
     if (rule != nullptr) {
-      FunctionCall call{expr, name, {}};
+      FunctionCall call{expr, name, {}, [this, &expr](const std::string& op, BoundExprPtr left,
+                                                      BoundExprPtr right) {
+                          return BindArithmetic(expr, op, std::move(left), std::move(right));
+                        }};
       for (const auto& child : expr.children) {
         ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
         call.args.push_back(arg);

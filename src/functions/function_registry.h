@@ -29,6 +29,11 @@ struct FunctionCall {
   /// The function name as called, lower case.
   std::string name;
   std::vector<BoundExprPtr> args;
+  /// Binds `left op right` as the binary operator `op` of the call's position would ("+",
+  /// "/"...), for functions defined by an operator: try_add is `+` whose failures are NULL.
+  std::function<Result<BoundExprPtr>(const std::string& op, BoundExprPtr left,
+                                     BoundExprPtr right)>
+      bind_operator;
 };
 
 /// \brief Checks a call and builds its bound form; an analysis error (WRONG_NUM_ARGS.*,

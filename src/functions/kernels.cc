@@ -3,6 +3,7 @@
 
 #include <mutex>
 
+#include "functions/expression_kernels.h"
 #include "functions/kernel_support.h"
 
 namespace parley {
@@ -14,6 +15,8 @@ Status RegisterParleyKernels() {
     auto* registry = arrow::compute::GetFunctionRegistry();
     status = kernels::RegisterDatetimeKernels(registry);
     if (status.ok()) status = kernels::RegisterStringKernels(registry);
+    if (status.ok()) status = kernels::RegisterDecimalKernels(registry);
+    if (status.ok()) status = RegisterExpressionKernels();
   });
   return status;
 }

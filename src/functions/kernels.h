@@ -12,6 +12,13 @@
 //   parley_locate(utf8 needle, utf8 haystack, int32 start) -> int32: the 1-based position in
 //     characters of the first needle at or after `start` (1-based), 0 when absent or when
 //     start < 1; a NULL start gives 0 and an empty needle 1, as Spark's locate.
+//   parley_decimal_divide(decimal128, decimal128, decimal128 marker) -> the marker's type: the
+//     quotient rounded half up to the marker's scale, as Spark divides decimals (Arrow's
+//     kernel fails beyond 76 digits of p1 + p2 + 1); DIVIDE_BY_ZERO for a zero divisor,
+//     NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION for a quotient the type cannot hold.
+//   parley_decimal_mod(decimal128, decimal128, decimal128 marker) -> the marker's type: the
+//     exact remainder (with the dividend's sign) at the marker's scale.
+// The evaluating kernels parley_try and parley_guard are in expression_kernels.h.
 #pragma once
 
 #include <cstdint>

@@ -150,9 +150,24 @@ Result<std::pair<std::vector<BoundExprPtr>, std::shared_ptr<arrow::DataType>>> M
                         type);
 }
 
+// try_add, try_subtract, try_multiply, try_divide, try_mod: the operator, NULL where it fails.
+TypeRule TryOperator(std::string op) {
+  return [op](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
+    ARROW_ASSIGN_OR_RAISE(auto inner, call.bind_operator(op, call.args[0], call.args[1]));
+    if (inner->kind != BoundExpr::Kind::kCall) return inner;
+    return Call("TRY", {inner}, inner->type);
+  };
+}
+
 }  // namespace
 
 void RegisterMathFunctions(FunctionRegistry* registry) {
+  registry->AddTypeRule({"try_add"}, TryOperator("+"));
+  registry->AddTypeRule({"try_subtract"}, TryOperator("-"));
+  registry->AddTypeRule({"try_multiply"}, TryOperator("*"));
+  registry->AddTypeRule({"try_divide"}, TryOperator("/"));
+  registry->AddTypeRule({"try_mod"}, TryOperator("%"));
   registry->AddTypeRule({"abs"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
     if (!IsNumeric(*call.args[0]->type) && call.args[0]->type->id() != arrow::Type::NA) {
