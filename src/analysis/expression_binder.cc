@@ -473,6 +473,11 @@ BoundExprPtr CastTo(const BoundExprPtr& expr, const std::shared_ptr<arrow::DataT
         if (back.ok() && (*back)->Equals(*expr->literal)) return MakeBoundLiteral(*folded);
       }
     }
+    // A date written as a string ('2024-01-31' where a DATE is expected) is folded too.
+    if (IsStringLike(*expr->type) && type->id() == arrow::Type::DATE32) {
+      auto folded = expr->literal->CastTo(type);
+      if (folded.ok()) return MakeBoundLiteral(*folded);
+    }
   }
   return MakeCall("CAST", {expr}, type);
 }

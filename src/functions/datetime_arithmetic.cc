@@ -94,6 +94,17 @@ BoundExprPtr AddMicros(const BoundExprPtr& timestamp, const BoundExprPtr& interv
 
 }  // namespace
 
+BoundExprPtr AddDaysToDate(const BoundExprPtr& date, const BoundExprPtr& days, bool subtract) {
+  return AddDays(date, days, subtract);
+}
+
+BoundExprPtr AddMonthsToDate(const BoundExprPtr& date, const BoundExprPtr& months) {
+  if (IsConstant(*months) && months->type->id() == arrow::Type::INT32) {
+    return AddMonths(date, static_cast<const arrow::Int32Scalar&>(*months->literal).value);
+  }
+  return MakeCall("add_months", {date, months}, arrow::date32());
+}
+
 bool IsDatetimeArithmetic(const BoundExpr& left, const BoundExpr& right) {
   auto datetime = [](const BoundExpr& e) {
     return IsDate(e) || IsTimestamp(e) || IsIntervalType(*e.type);

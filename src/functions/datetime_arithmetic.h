@@ -18,6 +18,13 @@
 
 namespace parley {
 
+/// \brief date_add (or date_sub when `subtract`) of a DATE and an INT; a constant when both
+/// are constants.
+BoundExprPtr AddDaysToDate(const BoundExprPtr& date, const BoundExprPtr& days, bool subtract);
+
+/// \brief add_months of a DATE and an INT; a constant when both are constants.
+BoundExprPtr AddMonthsToDate(const BoundExprPtr& date, const BoundExprPtr& months);
+
 /// \brief Whether `left op right` is date/time arithmetic (either operand a date, a
 /// timestamp or an interval).
 bool IsDatetimeArithmetic(const BoundExpr& left, const BoundExpr& right);

@@ -12,6 +12,7 @@
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
+#include "functions/datetime_arithmetic.h"
 #include "functions/function_rules.h"
 #include "functions/statement_clock.h"
 
@@ -249,13 +250,13 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
     ARROW_ASSIGN_OR_RAISE(auto date, DateArg(call, 0));
     ARROW_ASSIGN_OR_RAISE(auto days, IntArg(call, 1));
-    return Call("date_add", {date, days}, arrow::date32());
+    return AddDaysToDate(date, days, /*subtract=*/false);
   });
   registry->AddTypeRule({"date_sub"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
     ARROW_ASSIGN_OR_RAISE(auto date, DateArg(call, 0));
     ARROW_ASSIGN_OR_RAISE(auto days, IntArg(call, 1));
-    return Call("date_sub", {date, days}, arrow::date32());
+    return AddDaysToDate(date, days, /*subtract=*/true);
   });
   registry->AddLowering("date_add", [](const BoundExpr&, std::vector<cp::Expression> args) {
     return Result<cp::Expression>(
@@ -270,7 +271,7 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
     ARROW_ASSIGN_OR_RAISE(auto date, DateArg(call, 0));
     ARROW_ASSIGN_OR_RAISE(auto months, IntArg(call, 1));
-    return Call("add_months", {date, months}, arrow::date32());
+    return AddMonthsToDate(date, months);
   });
   registry->AddLowering("add_months", [](const BoundExpr&, std::vector<cp::Expression> args) {
     return Result<cp::Expression>(cp::call("parley_add_months", std::move(args)));
