@@ -301,6 +301,31 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
     return Result<cp::Expression>(cp::call("subtract_checked", {DaysOf(args[0]), DaysOf(args[1])}));
   });
 
+  registry->AddTypeRule({"months_between"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
+    ARROW_ASSIGN_OR_RAISE(auto first, TimestampArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto second, TimestampArg(call, 1));
+    BoundExprPtr round_off = MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>(true));
+    if (call.args.size() == 3) {
+      round_off = call.args[2];
+      if (round_off->type->id() == arrow::Type::NA) round_off = CastTo(round_off, arrow::boolean());
+      if (round_off->type->id() != arrow::Type::BOOL) return UnexpectedInputType(call, 2, "BOOLEAN");
+      if (round_off->kind != BoundExpr::Kind::kLiteral) {
+        return AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                             fmt::format("Cannot resolve \"{}\" due to data type mismatch: the "
+                                         "input `roundOff` should be a foldable \"BOOLEAN\" "
+                                         "expression.",
+                                         call.expr.source_text),
+                             call.expr.pos);
+      }
+    }
+    return Call("months_between", {first, CastTo(second, first->type), round_off},
+                arrow::float64());
+  });
+  registry->AddLowering("months_between", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call("parley_months_between", std::move(args)));
+  });
+
   registry->AddTypeRule({"last_day"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
     ARROW_ASSIGN_OR_RAISE(auto date, DateArg(call, 0));

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "arrow/array/builder_primitive.h"
+#include "arrow/util/bit_util.h"
 #include "functions/kernel_support.h"
 #include "functions/kernels.h"
 
@@ -74,6 +76,51 @@ Status TimestampAddMonthsExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
       builder.UnsafeAppendNull();
     } else {
       builder.UnsafeAppend(AddMonthsToMicros(micros.Value(row), months.Value(row)));
+    }
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+// Spark's months_between: whole months when both days of month are equal or both are the
+// last day of their month, otherwise the day and time difference counted in 31-day months;
+// rounded to 8 digits when `round_off`.
+double MonthsBetween(int64_t micros1, int64_t micros2, bool round_off) {
+  int64_t days1 = FloorDiv(micros1, kMicrosPerDay);
+  int64_t days2 = FloorDiv(micros2, kMicrosPerDay);
+  CivilDate date1 = CivilFromDays(days1);
+  CivilDate date2 = CivilFromDays(days2);
+  double months = static_cast<double>((date1.year - date2.year) * 12 + date1.month - date2.month);
+  bool last1 = date1.day == DaysInMonth(date1.year, date1.month);
+  bool last2 = date2.day == DaysInMonth(date2.year, date2.month);
+  if (date1.day == date2.day || (last1 && last2)) return months;
+  int64_t seconds1 = (micros1 - days1 * kMicrosPerDay) / 1000000;
+  int64_t seconds2 = (micros2 - days2 * kMicrosPerDay) / 1000000;
+  int64_t seconds = (date1.day - date2.day) * 86400 + seconds1 - seconds2;
+  double value = months + static_cast<double>(seconds) / (31.0 * 86400);
+  return round_off ? std::floor(value * 1e8 + 0.5) / 1e8 : value;
+}
+
+Status MonthsBetweenExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  Column<int64_t> first(batch[0]);
+  Column<int64_t> second(batch[1]);
+  const cp::ExecValue& round_off = batch[2];
+  auto round_off_valid = [&](int64_t row) {
+    return round_off.is_scalar() ? round_off.scalar->is_valid : round_off.array.IsValid(row);
+  };
+  auto round_off_value = [&](int64_t row) {
+    if (round_off.is_scalar()) {
+      return static_cast<const arrow::BooleanScalar&>(*round_off.scalar).value;
+    }
+    return arrow::bit_util::GetBit(round_off.array.buffers[1].data, round_off.array.offset + row);
+  };
+  arrow::DoubleBuilder builder;
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!first.IsValid(row) || !second.IsValid(row) || !round_off_valid(row)) {
+      builder.UnsafeAppendNull();
+    } else {
+      builder.UnsafeAppend(
+          MonthsBetween(first.Value(row), second.Value(row), round_off_value(row)));
     }
   }
   return kernels::FinishInto(&builder, out);
@@ -151,6 +198,11 @@ Status RegisterDatetimeKernels(cp::FunctionRegistry* registry) {
                                   {cp::InputType(arrow::Type::TIMESTAMP), arrow::int32()},
                                   cp::OutputType(FirstInputType), TimestampAddMonthsExec,
                                   "A timestamp moved by whole months"));
+  cp::InputType timestamp(arrow::Type::TIMESTAMP);
+  ARROW_RETURN_NOT_OK(AddFunction(
+      registry, "parley_months_between",
+      {timestamp, timestamp, arrow::boolean()},
+      arrow::float64(), MonthsBetweenExec, "Spark's months_between"));
   return AddFunction(registry, "parley_make_date",
                      {arrow::int32(), arrow::int32(), arrow::int32()}, arrow::date32(),
                      MakeDateExec, "Spark's make_date");

@@ -5,6 +5,8 @@
 //     day of the target month).
 //   parley_timestamp_add_months(timestamp[us], int32) -> the same timestamp type: the UTC date
 //     moved as add_months does, the time of day kept.
+//   parley_months_between(timestamp[us], timestamp[us], boolean round_off) -> double:
+//     Spark's months_between in UTC.
 //   parley_make_date(int32 year, int32 month, int32 day) -> date32; a date that does not exist
 //     fails with DATETIME_FIELD_OUT_OF_BOUNDS.
 //   parley_substring(utf8, int32 pos, int32 len) -> utf8: Spark's substring with 1-based
