@@ -154,8 +154,8 @@ cp::Expression LowerTrunc(cp::Expression value, const BoundExpr& format) {
   return cp::call("floor_temporal", {std::move(value)}, std::move(options));
 }
 
-// Spark's datetime pattern letters as strptime directives; nullopt for a pattern strptime
-// cannot read.
+// Spark's datetime pattern letters as strptime / strftime directives; nullopt for a pattern
+// they cannot express.
 std::optional<std::string> StrptimeFormat(const std::string& pattern) {
   static const std::map<std::string, std::string> kDirectives = {
       {"yyyy", "%Y"}, {"yy", "%y"}, {"MM", "%m"}, {"M", "%m"}, {"dd", "%d"}, {"d", "%d"},
@@ -185,6 +185,36 @@ std::optional<std::string> StrptimeFormat(const std::string& pattern) {
   return out;
 }
 
+// A timestamp's whole seconds (floored, as Spark does before the epoch) as a timestamp[s].
+cp::Expression WholeSeconds(cp::Expression value, const arrow::DataType& type) {
+  const auto& timestamp = static_cast<const arrow::TimestampType&>(type);
+  auto floored = cp::call("floor_temporal", {std::move(value)},
+                          cp::RoundTemporalOptions(1, cp::CalendarUnit::SECOND));
+  return cp::call("cast", {floored},
+                  cp::CastOptions::Safe(arrow::timestamp(arrow::TimeUnit::SECOND,
+                                                         timestamp.timezone())));
+}
+
+// The constant pattern argument `index` as a strftime/strptime format, `fallback` when the
+// call has no such argument; nullopt for NULL.
+Result<std::optional<std::string>> FormatArg(const FunctionCall& call, size_t index,
+                                             const std::string& fallback) {
+  std::optional<std::string> pattern = fallback;
+  if (call.args.size() > index) {
+    ARROW_ASSIGN_OR_RAISE(pattern, ConstantStringArg(call, index));
+  }
+  if (!pattern) return std::nullopt;
+  auto format = StrptimeFormat(*pattern);
+  if (!format) {
+    return AnalysisError("INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER",
+                         fmt::format("Unrecognized datetime pattern: {}.", *pattern),
+                         call.expr.pos);
+  }
+  return format;
+}
+
+constexpr const char* kDefaultPattern = "yyyy-MM-dd HH:mm:ss";
+
 // to_date and to_timestamp with a pattern: the text parsed with strptime.
 Result<BoundExprPtr> BindParse(const FunctionCall& call, const std::shared_ptr<arrow::DataType>& type) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 2));
@@ -193,20 +223,13 @@ Result<BoundExprPtr> BindParse(const FunctionCall& call, const std::shared_ptr<a
     return TimestampArg(call, 0);
   }
   ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
-  ARROW_ASSIGN_OR_RAISE(auto pattern, ConstantStringArg(call, 1));
-  if (!pattern) return MakeBoundLiteral(arrow::MakeNullScalar(type));
-  auto format = StrptimeFormat(*pattern);
-  if (!format) {
-    return AnalysisError("INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER",
-                         fmt::format("Unrecognized datetime pattern: {}.", *pattern),
-                         call.expr.pos);
-  }
+  ARROW_ASSIGN_OR_RAISE(auto format, FormatArg(call, 1, kDefaultPattern));
+  if (!format) return MakeBoundLiteral(arrow::MakeNullScalar(type));
   auto parsed = Call("parse_timestamp", {text, StringLiteral(*format)}, TimestampType());
   return CastTo(parsed, type);
 }
 
 Result<BoundExprPtr> BindCurrent(const FunctionCall& call, bool date) {
-  ARROW_RETURN_NOT_OK(CheckArgCount(call, 0));
   int64_t micros = StatementMicros();
   if (!date) return MakeBoundLiteral(std::make_shared<arrow::TimestampScalar>(micros, TimestampType()));
   int64_t micros_per_day = 86400LL * 1000 * 1000;
@@ -377,10 +400,67 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
     return Result<cp::Expression>(LowerTrunc(std::move(args[0]), *call.args[1]));
   });
 
-  registry->AddTypeRule({"current_date", "curdate"},
-                        [](const FunctionCall& call) { return BindCurrent(call, true); });
+  registry->AddTypeRule({"current_date", "curdate"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 0));
+    return BindCurrent(call, true);
+  });
   registry->AddTypeRule({"current_timestamp", "now", "localtimestamp"},
-                        [](const FunctionCall& call) { return BindCurrent(call, false); });
+                        [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 0));
+    return BindCurrent(call, false);
+  });
+
+  // date_format(ts, pattern), from_unixtime(seconds[, pattern]), unix_timestamp([x[, pattern]]).
+  registry->AddTypeRule({"date_format"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
+    ARROW_ASSIGN_OR_RAISE(auto value, TimestampArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto format, FormatArg(call, 1, kDefaultPattern));
+    if (!format) return MakeBoundLiteral(arrow::MakeNullScalar(arrow::utf8()));
+    return Call("date_format", {value, StringLiteral(*format)}, arrow::utf8());
+  });
+  registry->AddLowering("date_format", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+    auto seconds = WholeSeconds(std::move(args[0]), *call.args[0]->type);
+    return Result<cp::Expression>(cp::call(
+        "strftime", {seconds}, cp::StrftimeOptions(LiteralString(*call.args[1]))));
+  });
+  registry->AddTypeRule({"from_unixtime"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 2));
+    const auto& type = *call.args[0]->type;
+    if (!IsIntegral(type) && type.id() != arrow::Type::NA) {
+      return UnexpectedInputType(call, 0, "BIGINT");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto format, FormatArg(call, 1, kDefaultPattern));
+    if (!format) return MakeBoundLiteral(arrow::MakeNullScalar(arrow::utf8()));
+    return Call("from_unixtime", {CastTo(call.args[0], arrow::int64()), StringLiteral(*format)},
+                arrow::utf8());
+  });
+  registry->AddLowering("from_unixtime", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+    auto seconds = cp::call("cast", {args[0]},
+                            cp::CastOptions::Safe(arrow::timestamp(arrow::TimeUnit::SECOND, "UTC")));
+    return Result<cp::Expression>(cp::call(
+        "strftime", {seconds}, cp::StrftimeOptions(LiteralString(*call.args[1]))));
+  });
+  registry->AddTypeRule({"unix_timestamp", "to_unix_timestamp"},
+                        [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 0, 2));
+    BoundExprPtr value;
+    if (call.args.empty()) {
+      ARROW_ASSIGN_OR_RAISE(value, BindCurrent(call, /*date=*/false));
+    } else if (call.args.size() == 2 || IsStringLike(*call.args[0]->type)) {
+      ARROW_ASSIGN_OR_RAISE(auto format, FormatArg(call, 1, kDefaultPattern));
+      ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+      if (!format) return MakeBoundLiteral(arrow::MakeNullScalar(arrow::int64()));
+      value = Call("parse_timestamp", {text, StringLiteral(*format)}, TimestampType());
+    } else {
+      ARROW_ASSIGN_OR_RAISE(value, TimestampArg(call, 0));
+    }
+    return Call("unix_timestamp", {value}, arrow::int64());
+  });
+  registry->AddLowering("unix_timestamp", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+    auto seconds = WholeSeconds(std::move(args[0]), *call.args[0]->type);
+    return Result<cp::Expression>(
+        cp::call("cast", {seconds}, cp::CastOptions::Safe(arrow::int64())));
+  });
 
   registry->AddTypeRule({"to_date"}, [](const FunctionCall& call) {
     return BindParse(call, arrow::date32());
