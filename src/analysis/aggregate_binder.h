@@ -2,6 +2,12 @@
 // (select list, HAVING, ORDER BY). Aggregate calls become references to the Aggregate node's
 // outputs, expressions equal to a grouping key become references to that key, and a column
 // that is neither grouped nor aggregated is MISSING_AGGREGATION, as in Spark.
+//
+// With grouping sets (GROUPING SETS, ROLLUP, CUBE), an Expand below the Aggregate emits each
+// input row once per set: the keys outside the set are NULL there, and each row carries the
+// set's grouping flags (one per key: 1 when the key is rolled up) and its grouping id (the
+// flags as bits, the first key's the highest), which are grouping keys too. grouping(key) and
+// grouping_id() read them, so a rolled-up NULL is told apart from a NULL in the data.
 #pragma once
 
 #include <set>
@@ -13,6 +19,13 @@
 
 namespace parley {
 
+/// \brief The result type of aggregate `function` (COUNT, COUNT_STAR, SUM, AVG, MIN, MAX) of
+/// `arg` (null for COUNT_STAR), as Spark types it; `call` names it in errors
+/// (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE for SUM or AVG of a non-number).
+Result<std::shared_ptr<arrow::DataType>> AggregateResultType(const std::string& function,
+                                                             const sql::Expr& call,
+                                                             const BoundExprPtr& arg);
+
 class AggregateBinder {
  public:
   /// \brief `input` is the scope below the aggregate (FROM and WHERE).
@@ -22,6 +35,13 @@ class AggregateBinder {
   Status AddGroupKey(const sql::Expr& expr);
   /// \brief Add a key that is already bound (GROUP BY ordinal or ALL).
   void AddBoundGroupKey(BoundExprPtr key, std::string display);
+  /// \brief The index of the key `expr` binds to, added unless an equal key exists.
+  Result<size_t> AddGroupingKey(const sql::Expr& expr);
+  /// \brief Group by each of `sets` (lists of key indexes) in turn rather than by every key.
+  void SetGroupingSets(std::vector<std::vector<size_t>> sets);
+  /// \brief Bind the window function calls met after grouping with `hook`, whose results are
+  /// columns computed above the Aggregate node.
+  void SetWindowHook(AggregateHook hook) { window_hook_ = std::move(hook); }
   /// \brief Bind an expression evaluated after grouping.
   Result<BoundExprPtr> BindAfterAggregate(const sql::Expr& expr);
   /// \brief Bind an expression against the input, aggregates refused (for GROUP BY ALL).
@@ -31,6 +51,11 @@ class AggregateBinder {
 
  private:
   Result<BoundExprPtr> BindCall(const sql::Expr& call);
+  Result<BoundExprPtr> BindWindowCall(const sql::Expr& call);
+  // grouping(key) and grouping_id(keys...).
+  Result<BoundExprPtr> BindGrouping(const sql::Expr& call, const std::string& name);
+  PlanNodePtr MakeExpand(PlanNodePtr input) const;
+  bool HasDuplicateSets() const;
   Result<BoundExprPtr> ReplaceKeys(const BoundExprPtr& expr, const sql::Expr& source) const;
 
   const Scope& input_;
@@ -38,6 +63,8 @@ class AggregateBinder {
   std::vector<std::string> key_displays_;
   std::vector<AggregateCall> calls_;
   std::set<std::string> aggregate_fields_;
+  std::vector<std::vector<size_t>> sets_;
+  AggregateHook window_hook_;
 };
 
 }  // namespace parley

@@ -9,6 +9,7 @@
 // first, as Spark does; the other side's copy stays reachable by a qualified name (hidden).
 #pragma once
 
+#include "analysis/cte_scope.h"
 #include "analysis/expression_binder.h"
 #include "catalog/catalog_manager.h"
 #include "plan/logical_plan.h"
@@ -22,9 +23,12 @@ struct BoundRelation {
   Scope scope;
 };
 
-/// \brief Bind `item`. Errors: TABLE_OR_VIEW_NOT_FOUND, UNSUPPORTED_FEATURE.TABLE_OPERATION,
-/// UNRESOLVED_USING_COLUMN_FOR_JOIN, JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE, ASSIGNMENT_ARITY_MISMATCH
-/// (column aliases), UNSUPPORTED_FEATURE.QUERY_SHAPE (table functions, TABLESAMPLE, LATERAL).
-Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs);
+/// \brief Bind `item`; a one-part table name found in `ctes` is that CTE. Errors:
+/// TABLE_OR_VIEW_NOT_FOUND, UNSUPPORTED_FEATURE.TABLE_OPERATION, UNRESOLVED_USING_COLUMN_FOR_JOIN,
+/// JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE, ASSIGNMENT_ARITY_MISMATCH (column aliases),
+/// UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE_ON_RELATION (CHANGES on a CTE),
+/// UNSUPPORTED_FEATURE.QUERY_SHAPE (table functions, TABLESAMPLE, LATERAL).
+Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs,
+                                   const CteScope* ctes = nullptr);
 
 }  // namespace parley
