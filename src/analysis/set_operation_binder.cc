@@ -189,13 +189,19 @@ Result<PlanNodePtr> BindSetOperation(const sql::SetOperation& operation, Catalog
   join->kind = PlanNode::Kind::kJoin;
   join->join_type = operation.op == sql::SetOperator::kIntersect ? PlanJoinType::kLeftSemi
                                                                   : PlanJoinType::kLeftAnti;
-  join->children = {Conform(left, result, "_u"), Conform(right, result, "_r")};
+  // Each side is made distinct before the join rather than the result after it: the same
+  // rows, from a join of distinct rows only.
+  auto distinct = [](PlanNodePtr input) {
+    auto output = input->output;
+    return MakeNode(PlanNode::Kind::kDistinct, {std::move(input)}, std::move(output));
+  };
+  join->children = {distinct(Conform(left, result, "_u")), distinct(Conform(right, result, "_r"))};
   join->output = join->children[0]->output;
   for (size_t i = 0; i < result.size(); ++i) {
     join->join_keys.push_back({Ref(join->children[0]->output[i]),
                                Ref(join->children[1]->output[i]), /*null_safe=*/true});
   }
-  return MakeNode(PlanNode::Kind::kDistinct, {join}, join->output);
+  return join;
 }
 
 }  // namespace parley

@@ -7,7 +7,9 @@
 // optimizer rewrites the operators to:
 //   UNION ALL              Union(left, right)
 //   UNION                  Distinct(Union(left, right))
-//   INTERSECT, EXCEPT      Distinct(left semi / anti join right on every column with <=>)
+//   INTERSECT, EXCEPT      Distinct(left) semi / anti join Distinct(right) on every column
+//                          with <=> (Spark puts the Distinct above the join; below, the join
+//                          sees fewer rows and its result is already distinct)
 //   INTERSECT ALL          Union of both sides, each row tagged with its side -> Aggregate
 //                          counting each side's copies per distinct row -> rows found on both
 //                          sides -> ReplicateRows(the smaller count)
