@@ -18,10 +18,9 @@ constexpr int kMaxPrecision = 38;
 
 std::string KeyField(size_t i) { return fmt::format("#key{}", i); }
 std::string AggregateField(size_t i) { return fmt::format("#agg{}", i); }
-// Grouping sets: each key as the Expand emits it, its grouping flag, the grouping id, and the
-// set's position (only to keep the rows of a set listed twice apart).
+// Grouping sets: each key as the Expand emits it, the grouping id, and the set's position (only
+// to keep the rows of a set listed twice apart).
 std::string ExpandedKeyField(size_t i) { return fmt::format("#gkey{}", i); }
-std::string GroupingFlagField(size_t i) { return fmt::format("#grouping{}", i); }
 constexpr const char* kGroupingIdField = "#grouping_id";
 constexpr const char* kGroupingPositionField = "#grouping_position";
 
@@ -124,8 +123,15 @@ Result<BoundExprPtr> AggregateBinder::BindGrouping(const sql::Expr& call,
   }
   for (size_t i = 0; i < keys_.size(); ++i) {
     if (keys_[i]->ToString() != args[0]->ToString()) continue;
-    aggregate_fields_.insert(GroupingFlagField(i));
-    return MakeColumnRef(GroupingFlagField(i), call.source_text, arrow::int8());
+    // Key i's bit of the grouping id: (id DIV 2^(keys - 1 - i)) % 2, as a TINYINT.
+    aggregate_fields_.insert(kGroupingIdField);
+    auto id = MakeColumnRef(kGroupingIdField, call.source_text, arrow::int64());
+    auto weight = MakeBoundLiteral(
+        std::make_shared<arrow::Int64Scalar>(int64_t{1} << (keys_.size() - 1 - i)));
+    auto two = MakeBoundLiteral(std::make_shared<arrow::Int64Scalar>(2));
+    auto bit = MakeCall("%", {MakeCall("DIV", {id, weight}, arrow::int64()), two},
+                        arrow::int64());
+    return MakeCall("CAST", {bit}, arrow::int8());
   }
   return AnalysisError("GROUPING_COLUMN_MISMATCH",
                        fmt::format("Column of grouping ({}) can't be found in grouping columns "
@@ -274,17 +280,14 @@ bool AggregateBinder::HasDuplicateSets() const {
   return false;
 }
 
-// The input's fields (the aggregates read them unchanged), then per key its value or NULL, per
-// key its grouping flag, the grouping id, and with duplicate sets the set's position.
+// The input's fields (the aggregates read them unchanged), then per key its value or NULL, the
+// grouping id, and with duplicate sets the set's position.
 PlanNodePtr AggregateBinder::MakeExpand(PlanNodePtr input) const {
   auto expand = std::make_shared<PlanNode>();
   expand->kind = PlanNode::Kind::kExpand;
   expand->output = input->output;
   for (size_t i = 0; i < keys_.size(); ++i) {
     expand->output.push_back({ExpandedKeyField(i), key_displays_[i], keys_[i]->type, true});
-  }
-  for (size_t i = 0; i < keys_.size(); ++i) {
-    expand->output.push_back({GroupingFlagField(i), GroupingFlagField(i), arrow::int8(), false});
   }
   expand->output.push_back({kGroupingIdField, kGroupingIdField, arrow::int64(), false});
   const bool positions = HasDuplicateSets();
@@ -304,10 +307,6 @@ PlanNodePtr AggregateBinder::MakeExpand(PlanNodePtr input) const {
       projection.push_back(in_set[i] ? keys_[i]
                                      : MakeBoundLiteral(arrow::MakeNullScalar(keys_[i]->type)));
       id = (id << 1) | (in_set[i] ? 0 : 1);
-    }
-    for (size_t i = 0; i < keys_.size(); ++i) {
-      projection.push_back(
-          MakeBoundLiteral(std::make_shared<arrow::Int8Scalar>(in_set[i] ? 0 : 1)));
     }
     projection.push_back(MakeBoundLiteral(std::make_shared<arrow::Int64Scalar>(id)));
     if (positions) {

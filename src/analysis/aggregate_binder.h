@@ -5,9 +5,9 @@
 //
 // With grouping sets (GROUPING SETS, ROLLUP, CUBE), an Expand below the Aggregate emits each
 // input row once per set: the keys outside the set are NULL there, and each row carries the
-// set's grouping flags (one per key: 1 when the key is rolled up) and its grouping id (the
-// flags as bits, the first key's the highest), which are grouping keys too. grouping(key) and
-// grouping_id() read them, so a rolled-up NULL is told apart from a NULL in the data.
+// set's grouping id, a grouping key too, with one bit per key (1 when the key is rolled up, the
+// first key's bit the highest). grouping(key) and grouping_id() read it, so a rolled-up NULL is
+// told apart from a NULL in the data.
 #pragma once
 
 #include <set>
