@@ -112,7 +112,7 @@ Result<BoundExprPtr> AggregateBinder::BindGrouping(const sql::Expr& call,
                            call.pos);
     }
     aggregate_fields_.insert(kGroupingIdField);
-    return MakeColumnRef(kGroupingIdField, call.source_text, arrow::int64());
+    return MakeColumnRef(kGroupingIdField, "spark_grouping_id", arrow::int64());
   }
   if (args.size() != 1) {
     return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
@@ -125,7 +125,7 @@ Result<BoundExprPtr> AggregateBinder::BindGrouping(const sql::Expr& call,
     if (keys_[i]->ToString() != args[0]->ToString()) continue;
     // Key i's bit of the grouping id: (id DIV 2^(keys - 1 - i)) % 2, as a TINYINT.
     aggregate_fields_.insert(kGroupingIdField);
-    auto id = MakeColumnRef(kGroupingIdField, call.source_text, arrow::int64());
+    auto id = MakeColumnRef(kGroupingIdField, "spark_grouping_id", arrow::int64());
     auto weight = MakeBoundLiteral(
         std::make_shared<arrow::Int64Scalar>(int64_t{1} << (keys_.size() - 1 - i)));
     auto two = MakeBoundLiteral(std::make_shared<arrow::Int64Scalar>(2));
