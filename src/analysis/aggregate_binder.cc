@@ -8,6 +8,7 @@
 
 #include "analysis/analysis_error.h"
 #include "analysis/types.h"
+#include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "plan/expression_equality.h"
 
@@ -18,10 +19,35 @@ constexpr int kMaxPrecision = 38;
 
 std::string KeyField(size_t i) { return fmt::format("#key{}", i); }
 std::string AggregateField(size_t i) { return fmt::format("#agg{}", i); }
+// Grouping sets: each key as the Expand emits it, the grouping id, and the set's position (only
+// to keep the rows of a set listed twice apart).
+std::string ExpandedKeyField(size_t i) { return fmt::format("#gkey{}", i); }
+constexpr const char* kGroupingIdField = "#grouping_id";
+constexpr const char* kGroupingPositionField = "#grouping_position";
 
-Result<std::shared_ptr<arrow::DataType>> ResultType(const std::string& function,
-                                                    const sql::Expr& call,
-                                                    const BoundExprPtr& arg) {
+std::string KeyList(const std::vector<BoundExprPtr>& keys) {
+  std::vector<std::string> texts;
+  for (const auto& key : keys) texts.push_back(key->ToString());
+  return fmt::format("{}", fmt::join(texts, ", "));
+}
+
+// Identical aggregate calls (same function, DISTINCT and argument expressions) are computed
+// once; calls that print alike over different tables' columns are not identical.
+bool SameAggregate(const AggregateCall& a, const AggregateCall& b) {
+  if (a.function != b.function || a.distinct != b.distinct || a.args.size() != b.args.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    if (!SameExpression(*a.args[i], *b.args[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<arrow::DataType>> AggregateResultType(const std::string& function,
+                                                             const sql::Expr& call,
+                                                             const BoundExprPtr& arg) {
   if (function == "COUNT" || function == "COUNT_STAR") return arrow::int64();
   const auto& type = *arg->type;
   if (function == "MIN" || function == "MAX") return arg->type;
@@ -47,20 +73,6 @@ Result<std::shared_ptr<arrow::DataType>> ResultType(const std::string& function,
   return arrow::float64();
 }
 
-// Identical aggregate calls (same function, DISTINCT and argument expressions) are computed
-// once; calls that print alike over different tables' columns are not identical.
-bool SameAggregate(const AggregateCall& a, const AggregateCall& b) {
-  if (a.function != b.function || a.distinct != b.distinct || a.args.size() != b.args.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a.args.size(); ++i) {
-    if (!SameExpression(*a.args[i], *b.args[i])) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 Status AggregateBinder::AddGroupKey(const sql::Expr& expr) {
   ARROW_ASSIGN_OR_RAISE(auto key, BindInput(expr));
   AddBoundGroupKey(key, expr.kind == sql::ExprKind::kColumn ? key->display : expr.source_text);
@@ -70,6 +82,74 @@ Status AggregateBinder::AddGroupKey(const sql::Expr& expr) {
 void AggregateBinder::AddBoundGroupKey(BoundExprPtr key, std::string display) {
   keys_.push_back(std::move(key));
   key_displays_.push_back(std::move(display));
+}
+
+Result<size_t> AggregateBinder::AddGroupingKey(const sql::Expr& expr) {
+  ARROW_ASSIGN_OR_RAISE(auto key, BindInput(expr));
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    if (SameExpression(*keys_[i], *key)) return i;
+  }
+  AddBoundGroupKey(key, expr.kind == sql::ExprKind::kColumn ? key->display : expr.source_text);
+  return keys_.size() - 1;
+}
+
+void AggregateBinder::SetGroupingSets(std::vector<std::vector<size_t>> sets) {
+  sets_ = std::move(sets);
+}
+
+Result<BoundExprPtr> AggregateBinder::BindGrouping(const sql::Expr& call,
+                                                   const std::string& name) {
+  if (sets_.empty()) {
+    return AnalysisError("UNSUPPORTED_GROUPING_EXPRESSION",
+                         fmt::format("grouping()/grouping_id() can only be used with "
+                                     "GroupingSets/Cube/Rollup: \"{}\".",
+                                     call.source_text),
+                         call.pos);
+  }
+  std::vector<BoundExprPtr> args;
+  for (const auto& child : call.children) {
+    ARROW_ASSIGN_OR_RAISE(auto arg, BindInput(*child));
+    args.push_back(arg);
+  }
+  if (name == "GROUPING_ID") {
+    bool matches = args.empty() || args.size() == keys_.size();
+    for (size_t i = 0; matches && i < args.size(); ++i) {
+      matches = SameExpression(*args[i], *keys_[i]);
+    }
+    if (!matches) {
+      return AnalysisError("GROUPING_ID_COLUMN_MISMATCH",
+                           fmt::format("Columns of grouping_id ({}) does not match grouping "
+                                       "columns ({}).",
+                                       KeyList(args), KeyList(keys_)),
+                           call.pos);
+    }
+    aggregate_fields_.insert(kGroupingIdField);
+    return MakeColumnRef(kGroupingIdField, "spark_grouping_id", arrow::int64());
+  }
+  if (args.size() != 1) {
+    return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                         fmt::format("The `grouping` requires 1 parameters but the actual number "
+                                     "is {}.",
+                                     args.size()),
+                         call.pos);
+  }
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    if (!SameExpression(*keys_[i], *args[0])) continue;
+    // Key i's bit of the grouping id: (id DIV 2^(keys - 1 - i)) % 2, as a TINYINT.
+    aggregate_fields_.insert(kGroupingIdField);
+    auto id = MakeColumnRef(kGroupingIdField, "spark_grouping_id", arrow::int64());
+    auto weight = MakeBoundLiteral(
+        std::make_shared<arrow::Int64Scalar>(int64_t{1} << (keys_.size() - 1 - i)));
+    auto two = MakeBoundLiteral(std::make_shared<arrow::Int64Scalar>(2));
+    auto bit = MakeCall("%", {MakeCall("DIV", {id, weight}, arrow::int64()), two},
+                        arrow::int64());
+    return MakeCall("CAST", {bit}, arrow::int8());
+  }
+  return AnalysisError("GROUPING_COLUMN_MISMATCH",
+                       fmt::format("Column of grouping ({}) can't be found in grouping columns "
+                                   "{}.",
+                                   args[0]->ToString(), KeyList(keys_)),
+                       call.pos);
 }
 
 Result<BoundExprPtr> AggregateBinder::BindInput(const sql::Expr& expr) const {
@@ -86,6 +166,7 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
   std::string name = call.name_parts.back();
   std::transform(name.begin(), name.end(), name.begin(), ::toupper);
   if (name == "MEAN") name = "AVG";
+  if (name == "GROUPING" || name == "GROUPING_ID") return BindGrouping(call, name);
   auto nested = [](const sql::Expr& inner) -> Result<BoundExprPtr> {
     return AnalysisError("NESTED_AGGREGATE_FUNCTION",
                          fmt::format("It is not allowed to use an aggregate function in the "
@@ -134,8 +215,8 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
                          call.pos);
   }
   ARROW_ASSIGN_OR_RAISE(aggregate.type,
-                        ResultType(aggregate.function, call,
-                                   aggregate.args.empty() ? nullptr : aggregate.args[0]));
+                        AggregateResultType(aggregate.function, call,
+                                            aggregate.args.empty() ? nullptr : aggregate.args[0]));
   // Identical aggregates are computed once.
   for (size_t i = 0; i < calls_.size(); ++i) {
     if (SameAggregate(calls_[i], aggregate)) {
@@ -146,6 +227,17 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
   std::string field = AggregateField(calls_.size() - 1);
   aggregate_fields_.insert(field);
   return MakeColumnRef(field, call.source_text, aggregate.type);
+}
+
+Result<BoundExprPtr> AggregateBinder::BindWindowCall(const sql::Expr& call) {
+  if (!window_hook_) {
+    return AnalysisError("UNSUPPORTED_EXPR_FOR_WINDOW",
+                         fmt::format("Expression \"{}\" not supported here.", call.source_text),
+                         call.pos);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto result, window_hook_(call));
+  aggregate_fields_.insert(result->field);
+  return result;
 }
 
 Result<BoundExprPtr> AggregateBinder::ReplaceKeys(const BoundExprPtr& expr,
@@ -180,21 +272,87 @@ Result<BoundExprPtr> AggregateBinder::ReplaceKeys(const BoundExprPtr& expr,
 
 Result<BoundExprPtr> AggregateBinder::BindAfterAggregate(const sql::Expr& expr) {
   BindOptions options;
-  options.aggregate_hook = [this](const sql::Expr& call) { return BindCall(call); };
+  options.aggregate_hook = [this](const sql::Expr& call) {
+    return call.window ? BindWindowCall(call) : BindCall(call);
+  };
   options.subquery_hook = subquery_hook_;
   ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, input_, options));
   return ReplaceKeys(bound, expr);
 }
 
+bool AggregateBinder::HasDuplicateSets() const {
+  for (size_t i = 0; i < sets_.size(); ++i) {
+    for (size_t j = i + 1; j < sets_.size(); ++j) {
+      if (std::set<size_t>(sets_[i].begin(), sets_[i].end()) ==
+          std::set<size_t>(sets_[j].begin(), sets_[j].end())) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The input's fields (the aggregates read them unchanged), then per key its value or NULL, the
+// grouping id, and with duplicate sets the set's position.
+PlanNodePtr AggregateBinder::MakeExpand(PlanNodePtr input) const {
+  auto expand = std::make_shared<PlanNode>();
+  expand->kind = PlanNode::Kind::kExpand;
+  expand->output = input->output;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    expand->output.push_back({ExpandedKeyField(i), key_displays_[i], keys_[i]->type, true});
+  }
+  expand->output.push_back({kGroupingIdField, kGroupingIdField, arrow::int64(), false});
+  const bool positions = HasDuplicateSets();
+  if (positions) {
+    expand->output.push_back(
+        {kGroupingPositionField, kGroupingPositionField, arrow::int32(), false});
+  }
+  for (size_t s = 0; s < sets_.size(); ++s) {
+    std::vector<BoundExprPtr> projection;
+    for (const auto& field : input->output) {
+      projection.push_back(MakeColumnRef(field.name, field.display, field.type));
+    }
+    std::vector<bool> in_set(keys_.size(), false);
+    for (size_t key : sets_[s]) in_set[key] = true;
+    int64_t id = 0;
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      projection.push_back(in_set[i] ? keys_[i]
+                                     : MakeBoundLiteral(arrow::MakeNullScalar(keys_[i]->type)));
+      id = (id << 1) | (in_set[i] ? 0 : 1);
+    }
+    projection.push_back(MakeBoundLiteral(std::make_shared<arrow::Int64Scalar>(id)));
+    if (positions) {
+      projection.push_back(
+          MakeBoundLiteral(std::make_shared<arrow::Int32Scalar>(static_cast<int32_t>(s))));
+    }
+    expand->expand_projections.push_back(std::move(projection));
+  }
+  expand->children = {std::move(input)};
+  return expand;
+}
+
 PlanNodePtr AggregateBinder::MakeNode(PlanNodePtr input) const {
   auto node = std::make_shared<PlanNode>();
   node->kind = PlanNode::Kind::kAggregate;
-  node->children = {std::move(input)};
-  node->group_keys = keys_;
   node->aggregates = calls_;
-  for (size_t i = 0; i < keys_.size(); ++i) {
-    node->output.push_back({KeyField(i), key_displays_[i], keys_[i]->type, true});
+  if (sets_.empty()) {
+    node->group_keys = keys_;
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      node->output.push_back({KeyField(i), key_displays_[i], keys_[i]->type, true});
+    }
+  } else {
+    input = MakeExpand(std::move(input));
+    // Every Expand field past the input's is a grouping key; the keys keep their usual names.
+    const size_t first = input->children[0]->output.size();
+    for (size_t i = first; i < input->output.size(); ++i) {
+      const OutputField& field = input->output[i];
+      node->group_keys.push_back(MakeColumnRef(field.name, field.display, field.type));
+      OutputField out = field;
+      if (i - first < keys_.size()) out.name = KeyField(i - first);
+      node->output.push_back(out);
+    }
   }
+  node->children = {std::move(input)};
   for (size_t i = 0; i < calls_.size(); ++i) {
     node->output.push_back({AggregateField(i), calls_[i].ToString(), calls_[i].type,
                             calls_[i].function != "COUNT" && calls_[i].function != "COUNT_STAR"});

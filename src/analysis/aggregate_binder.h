@@ -2,6 +2,12 @@
 // (select list, HAVING, ORDER BY). Aggregate calls become references to the Aggregate node's
 // outputs, expressions equal to a grouping key become references to that key, and a column
 // that is neither grouped nor aggregated is MISSING_AGGREGATION, as in Spark.
+//
+// With grouping sets (GROUPING SETS, ROLLUP, CUBE), an Expand below the Aggregate emits each
+// input row once per set: the keys outside the set are NULL there, and each row carries the
+// set's grouping id, a grouping key too, with one bit per key (1 when the key is rolled up, the
+// first key's bit the highest). grouping(key) and grouping_id() read it, so a rolled-up NULL is
+// told apart from a NULL in the data.
 #pragma once
 
 #include <set>
@@ -13,6 +19,13 @@
 
 namespace parley {
 
+/// \brief The result type of aggregate `function` (COUNT, COUNT_STAR, SUM, AVG, MIN, MAX) of
+/// `arg` (null for COUNT_STAR), as Spark types it; `call` names it in errors
+/// (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE for SUM or AVG of a non-number).
+Result<std::shared_ptr<arrow::DataType>> AggregateResultType(const std::string& function,
+                                                             const sql::Expr& call,
+                                                             const BoundExprPtr& arg);
+
 class AggregateBinder {
  public:
   /// \brief `input` is the scope below the aggregate (FROM and WHERE).
@@ -22,6 +35,13 @@ class AggregateBinder {
   Status AddGroupKey(const sql::Expr& expr);
   /// \brief Add a key that is already bound (GROUP BY ordinal or ALL).
   void AddBoundGroupKey(BoundExprPtr key, std::string display);
+  /// \brief The index of the key `expr` binds to, added unless an equal key exists.
+  Result<size_t> AddGroupingKey(const sql::Expr& expr);
+  /// \brief Group by each of `sets` (lists of key indexes) in turn rather than by every key.
+  void SetGroupingSets(std::vector<std::vector<size_t>> sets);
+  /// \brief Bind the window function calls met after grouping with `hook`, whose results are
+  /// columns computed above the Aggregate node.
+  void SetWindowHook(AggregateHook hook) { window_hook_ = std::move(hook); }
   /// \brief Bind an expression evaluated after grouping.
   Result<BoundExprPtr> BindAfterAggregate(const sql::Expr& expr);
   /// \brief An expression over the input as evaluated after grouping: parts equal to a key
@@ -38,6 +58,11 @@ class AggregateBinder {
 
  private:
   Result<BoundExprPtr> BindCall(const sql::Expr& call);
+  Result<BoundExprPtr> BindWindowCall(const sql::Expr& call);
+  // grouping(key) and grouping_id(keys...).
+  Result<BoundExprPtr> BindGrouping(const sql::Expr& call, const std::string& name);
+  PlanNodePtr MakeExpand(PlanNodePtr input) const;
+  bool HasDuplicateSets() const;
 
   const Scope& input_;
   std::vector<BoundExprPtr> keys_;
@@ -45,6 +70,8 @@ class AggregateBinder {
   std::vector<AggregateCall> calls_;
   std::set<std::string> aggregate_fields_;
   SubqueryHook subquery_hook_;
+  std::vector<std::vector<size_t>> sets_;
+  AggregateHook window_hook_;
 };
 
 }  // namespace parley

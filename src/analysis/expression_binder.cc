@@ -8,6 +8,7 @@
 
 #include "analysis/analysis_error.h"
 #include "analysis/types.h"
+#include "analysis/window_binder.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
@@ -138,7 +139,6 @@ class Binder {
     if (expr.subquery_kind != sql::SubqueryKind::kNone) {
       return unsupported("UNSUPPORTED_FEATURE.SUBQUERY", "A subquery expression");
     }
-    if (expr.window) return unsupported("UNSUPPORTED_FEATURE.WINDOW_FUNCTION", "A window function");
     if (!expr.within_group.empty()) {
       return unsupported("UNSUPPORTED_FEATURE.WITHIN_GROUP", "WITHIN GROUP");
     }
@@ -438,6 +438,21 @@ class Binder {
 
   Result<BoundExprPtr> BindFunction(const sql::Expr& expr) {
     std::string name = ToLowerAscii(expr.name_parts.back());
+    // Window calls go to the hook, which knows whether the clause allows them.
+    if (expr.window) {
+      if (options_.aggregate_hook) return options_.aggregate_hook(expr);
+      return AnalysisError("INVALID_WHERE_CONDITION",
+                           fmt::format("The WHERE condition contains the window function \"{}\"; "
+                                       "window functions are allowed in SELECT and ORDER BY.",
+                                       expr.source_text),
+                           expr.pos);
+    }
+    if (expr.name_parts.size() == 1 && IsWindowOnlyFunction(name)) {
+      return AnalysisError("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE",
+                           fmt::format("Window function \"{}\" requires an OVER clause.",
+                                       expr.source_text),
+                           expr.pos);
+    }
     if (expr.name_parts.size() == 1 && IsAggregateFunction(name)) {
       if (options_.aggregate_hook) return options_.aggregate_hook(expr);
       return AnalysisError("INVALID_WHERE_CONDITION",
@@ -478,7 +493,9 @@ class Binder {
 }  // namespace
 
 bool IsAggregateFunction(const std::string& name) {
-  static const std::set<std::string> kAggregates = {"count", "sum", "avg", "mean", "min", "max"};
+  // grouping() and grouping_id() are bound with the aggregates: they too read the grouping.
+  static const std::set<std::string> kAggregates = {"count", "sum", "avg", "mean", "min", "max",
+                                                    "grouping", "grouping_id"};
   return kAggregates.count(ToLowerAscii(name)) > 0;
 }
 

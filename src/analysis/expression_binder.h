@@ -29,8 +29,9 @@ struct ScopeColumn {
 using Scope = std::vector<ScopeColumn>;
 
 /// \brief Called for each aggregate function call met while binding (count, sum, avg, min,
-/// max); returns the expression that stands for the aggregate's result. Without a hook an
-/// aggregate is an error (e.g. in WHERE).
+/// max, grouping, grouping_id) and for each window function call (any call with OVER); returns
+/// the expression that stands for the call's result. Without a hook either is an error (e.g. in
+/// WHERE).
 using AggregateHook = std::function<Result<BoundExprPtr>(const sql::Expr&)>;
 
 /// \brief Called for each subquery expression met while binding; returns the expression that

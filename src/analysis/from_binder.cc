@@ -62,7 +62,7 @@ BoundExprPtr ColumnOf(const ScopeColumn& column) {
 
 class FromBinder {
  public:
-  explicit FromBinder(CatalogManager* catalogs) : catalogs_(catalogs) {}
+  FromBinder(CatalogManager* catalogs, const CteScope* ctes) : catalogs_(catalogs), ctes_(ctes) {}
 
   Result<BoundRelation> Bind(const sql::FromItem& item) {
     if (item.sample) return Unsupported("TABLESAMPLE", item.sample->pos);
@@ -74,7 +74,7 @@ class FromBinder {
       }
       case sql::FromItemKind::kSubquery: {
         if (item.lateral) return Unsupported("A LATERAL subquery", item.pos);
-        ARROW_ASSIGN_OR_RAISE(relation.plan, BindSelect(*item.subquery, catalogs_));
+        ARROW_ASSIGN_OR_RAISE(relation.plan, BindSelect(*item.subquery, catalogs_, ctes_));
         for (const auto& field : relation.plan->output) {
           relation.scope.push_back({{}, field.display, field.name, field.type});
         }
@@ -91,7 +91,46 @@ class FromBinder {
   }
 
  private:
+  // A reference to a CTE: its query bound afresh, its columns named by the CTE's column list.
+  Result<BoundRelation> BindCte(const sql::FromItem& item, const CteScope& found) {
+    const sql::CommonTableExpr& cte = *found.cte;
+    if (item.changes) {
+      std::string relation = QuoteIdentifier(item.name.parts[0]);
+      return MakeErrorWithParameters(
+          arrow::StatusCode::Invalid, "UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE_ON_RELATION",
+          {{"relationId", relation}},
+          fmt::format("The feature is not supported: change data capture on the relation {}, "
+                      "which is not a catalog table. (line {}, column {})",
+                      relation, item.pos.line, item.pos.column));
+    }
+    if (item.time_travel) {
+      return AnalysisError("UNSUPPORTED_FEATURE.TIME_TRAVEL",
+                           fmt::format("The feature is not supported: time travel on the relation "
+                                       "{}, which is not a catalog table.",
+                                       QuoteIdentifier(cte.name)),
+                           item.time_travel->pos);
+    }
+    BoundRelation relation;
+    ARROW_ASSIGN_OR_RAISE(relation.plan, BindSelect(*cte.query, catalogs_, found.parent));
+    const auto& output = relation.plan->output;
+    if (!cte.column_aliases.empty() && cte.column_aliases.size() != output.size()) {
+      return AnalysisError("ASSIGNMENT_ARITY_MISMATCH",
+                           fmt::format("The number of columns or variables assigned or aliased: "
+                                       "{} does not match the number of source tuples: {}.",
+                                       cte.column_aliases.size(), output.size()),
+                           cte.pos);
+    }
+    for (size_t i = 0; i < output.size(); ++i) {
+      std::string name = cte.column_aliases.empty() ? output[i].display : cte.column_aliases[i];
+      relation.scope.push_back({{cte.name}, name, output[i].name, output[i].type});
+    }
+    return relation;
+  }
+
   Result<BoundRelation> BindTable(const sql::FromItem& item) {
+    if (ctes_ != nullptr && item.name.parts.size() == 1) {
+      if (const CteScope* found = ctes_->Find(item.name.parts[0])) return BindCte(item, *found);
+    }
     if (item.changes && item.time_travel) {
       return AnalysisError("INVALID_TIME_TRAVEL_SPEC",
                            "A change read (CHANGES FROM ...) cannot also time travel with AS OF.",
@@ -323,6 +362,7 @@ class FromBinder {
   }
 
   CatalogManager* catalogs_;
+  const CteScope* ctes_;
   int counter_ = 0;
 };
 
@@ -355,8 +395,9 @@ BoundRelation RenameApart(BoundRelation relation, const std::set<std::string>& t
   return relation;
 }
 
-Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs) {
-  return FromBinder(catalogs).Bind(item);
+Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs,
+                                   const CteScope* ctes) {
+  return FromBinder(catalogs, ctes).Bind(item);
 }
 
 }  // namespace parley

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "analysis/cte_scope.h"
 #include "analysis/expression_binder.h"
 #include "catalog/catalog_manager.h"
 #include "plan/logical_plan.h"
@@ -30,9 +31,12 @@ struct BoundRelation {
 /// following; unchanged when no name clashes.
 BoundRelation RenameApart(BoundRelation relation, const std::set<std::string>& taken);
 
-/// \brief Bind `item`. Errors: TABLE_OR_VIEW_NOT_FOUND, UNSUPPORTED_FEATURE.TABLE_OPERATION,
-/// UNRESOLVED_USING_COLUMN_FOR_JOIN, JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE, ASSIGNMENT_ARITY_MISMATCH
-/// (column aliases), UNSUPPORTED_FEATURE.QUERY_SHAPE (table functions, TABLESAMPLE, LATERAL).
-Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs);
+/// \brief Bind `item`; a one-part table name found in `ctes` is that CTE. Errors:
+/// TABLE_OR_VIEW_NOT_FOUND, UNSUPPORTED_FEATURE.TABLE_OPERATION, UNRESOLVED_USING_COLUMN_FOR_JOIN,
+/// JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE, ASSIGNMENT_ARITY_MISMATCH (column aliases),
+/// UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE_ON_RELATION (CHANGES on a CTE),
+/// UNSUPPORTED_FEATURE.QUERY_SHAPE (table functions, TABLESAMPLE, LATERAL).
+Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs,
+                                   const CteScope* ctes = nullptr);
 
 }  // namespace parley

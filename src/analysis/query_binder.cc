@@ -1,4 +1,5 @@
-// QueryBinder: FROM, WHERE, the select list, DISTINCT, ORDER BY, LIMIT and OFFSET.
+// QueryBinder: WITH, the query shapes, and a SELECT's FROM, WHERE, select list, DISTINCT,
+// ORDER BY, LIMIT and OFFSET.
 #include "analysis/query_binder.h"
 
 #include <fmt/format.h>
@@ -11,6 +12,9 @@
 #include "analysis/aggregate_binder.h"
 #include "analysis/from_binder.h"
 #include "analysis/analysis_error.h"
+#include "analysis/result_clauses.h"
+#include "analysis/set_operation_binder.h"
+#include "analysis/window_binder.h"
 #include "catalog/identifiers.h"
 #include "analysis/expression_binder.h"
 #include "analysis/types.h"
@@ -29,29 +33,6 @@ std::string QuotedParts(const std::vector<std::string>& parts) {
   return out;
 }
 
-// A LIMIT or OFFSET argument: a non-negative integer constant.
-Result<int64_t> LimitValue(const sql::Expr& expr, const char* clause) {
-  ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, {}));
-  if (bound->kind != BoundExpr::Kind::kLiteral || !IsIntegral(*bound->type) ||
-      !bound->literal->is_valid) {
-    return AnalysisError("INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE",
-                         fmt::format("The {} expression \"{}\" is invalid. The limit expression "
-                                     "must be an integer constant.",
-                                     clause, expr.source_text),
-                         expr.pos);
-  }
-  ARROW_ASSIGN_OR_RAISE(auto as_int64, bound->literal->CastTo(arrow::int64()));
-  int64_t value = static_cast<const arrow::Int64Scalar&>(*as_int64).value;
-  if (value < 0) {
-    return AnalysisError("INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE",
-                         fmt::format("The {} expression \"{}\" is invalid. The expression must "
-                                     "be equal to or greater than 0, but got {}.",
-                                     clause, expr.source_text, value),
-                         expr.pos);
-  }
-  return value;
-}
-
 bool ContainsAggregate(const sql::Expr& expr) {
   if (expr.kind == sql::ExprKind::kFunction && expr.name_parts.size() == 1 && !expr.window &&
       IsAggregateFunction(expr.name_parts[0])) {
@@ -61,48 +42,6 @@ bool ContainsAggregate(const sql::Expr& expr) {
     if (ContainsAggregate(*child)) return true;
   }
   return false;
-}
-
-// A CHANGES clause on the name of a common table expression reads the changes of a relation that
-// is not a table: Spark's UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE_ON_RELATION.
-Status CheckChangesOnCte(const sql::FromItem& item,
-                         const std::vector<sql::CommonTableExpr>& with) {
-  if (item.kind == sql::FromItemKind::kJoin) {
-    ARROW_RETURN_NOT_OK(CheckChangesOnCte(*item.left, with));
-    return CheckChangesOnCte(*item.right, with);
-  }
-  if (item.kind != sql::FromItemKind::kTable || !item.changes || item.name.parts.size() != 1) {
-    return Status::OK();
-  }
-  for (const auto& cte : with) {
-    if (!EqualsIgnoreCase(cte.name, item.name.parts[0])) continue;
-    std::string relation = QuoteIdentifier(item.name.parts[0]);
-    return MakeErrorWithParameters(
-        arrow::StatusCode::Invalid, "UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE_ON_RELATION",
-        {{"relationId", relation}},
-        fmt::format("The feature is not supported: change data capture on the relation {}, "
-                    "which is not a catalog table. (line {}, column {})",
-                    relation, item.pos.line, item.pos.column));
-  }
-  return Status::OK();
-}
-
-// The query shapes this binder knows; the parser accepts Spark's whole grammar, and anything
-// beyond these is reported by name rather than misread.
-Status CheckSupportedShape(const sql::SelectStatement& select) {
-  auto unsupported = [&](std::string_view what) {
-    return AnalysisError("UNSUPPORTED_FEATURE.QUERY_SHAPE",
-                         fmt::format("{} is not supported yet.", what), select.pos);
-  };
-  if (select.kind == sql::QueryKind::kSetOperation) return unsupported("A set operation");
-  if (select.kind == sql::QueryKind::kValues) return unsupported("A VALUES query");
-  if (select.kind == sql::QueryKind::kNested) return unsupported("A parenthesised query");
-  if (!select.with.empty() && select.from_item) {
-    ARROW_RETURN_NOT_OK(CheckChangesOnCte(*select.from_item, select.with));
-  }
-  if (!select.with.empty()) return unsupported("WITH");
-  if (!select.windows.empty()) return unsupported("The WINDOW clause");
-  return Status::OK();
 }
 
 Status CheckFilterType(const sql::Expr& expr, const BoundExpr& condition) {
@@ -121,11 +60,13 @@ BoundExprPtr RefTo(const OutputField& field) {
 
 class SelectBinder {
  public:
-  /// `outer`: the queries around a subquery; null for a query that is not one.
+  /// `ctes`: the common table expressions the query sees; `outer`: the queries around a
+  /// subquery, null for a query that is not one.
   SelectBinder(const sql::SelectStatement& select, CatalogManager* catalogs,
-               const OuterQuery* outer = nullptr)
+               const CteScope* ctes, const OuterQuery* outer = nullptr)
       : select_(select),
         catalogs_(catalogs),
+        ctes_(ctes),
         outer_(outer),
         counter_(outer != nullptr ? outer->counter : &own_counter_),
         prefix_(outer != nullptr ? fmt::format("#s{}_", ++*counter_) : "_c") {
@@ -135,7 +76,7 @@ class SelectBinder {
   }
 
   Result<PlanNodePtr> Bind() {
-    ARROW_RETURN_NOT_OK(CheckSupportedShape(select_));
+    window_.emplace([this](const sql::Expr& expr) { return BindItem(expr); }, select_.windows);
     ARROW_ASSIGN_OR_RAISE(auto plan, BindFrom());
     if (select_.where) {
       ARROW_ASSIGN_OR_RAISE(auto condition, BindWhere(*select_.where));
@@ -159,6 +100,7 @@ class SelectBinder {
       aggregate_.emplace(scope_);
       aggregate_->SetSubqueryHook(
           [this](const sql::Expr& expr) { return BindSubqueryValue(expr, true); });
+      aggregate_->SetWindowHook([this](const sql::Expr& call) { return BindWindow(call); });
       ARROW_RETURN_NOT_OK(BindGroupBy());
       ARROW_RETURN_NOT_OK(GroupByCorrelation());
     }
@@ -226,7 +168,7 @@ class SelectBinder {
       from_plan_ = node;
       return node;
     }
-    ARROW_ASSIGN_OR_RAISE(auto relation, BindFromItem(*select_.from_item, catalogs_));
+    ARROW_ASSIGN_OR_RAISE(auto relation, BindFromItem(*select_.from_item, catalogs_, ctes_));
     if (outer_ != nullptr) relation = RenameApart(std::move(relation), outer_->taken);
     scope_ = std::move(relation.scope);
     from_plan_ = relation.plan;
@@ -287,6 +229,7 @@ class SelectBinder {
     for (const auto& column : scope_) outer.taken.insert(column.field);
     for (const auto& field : from_plan_->output) outer.taken.insert(field.name);
     outer.counter = counter_;
+    outer.ctes = ctes_;
     return outer;
   }
 
@@ -450,7 +393,10 @@ class SelectBinder {
     } else {
       BoundExprPtr condition;
       if (select_.having) {
-        ARROW_ASSIGN_OR_RAISE(condition, aggregate_->BindAfterAggregate(*select_.having));
+        in_having_ = true;
+        auto having = aggregate_->BindAfterAggregate(*select_.having);
+        in_having_ = false;
+        ARROW_ASSIGN_OR_RAISE(condition, std::move(having));
         if (condition->type->id() != arrow::Type::BOOL) {
           return AnalysisError("DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
                                fmt::format("The HAVING condition \"{}\" is not a boolean.",
@@ -474,6 +420,7 @@ class SelectBinder {
       }
       project->children = {below};
     }
+    if (!window_->empty()) project->children = {window_->MakeNode(project->children[0])};
     return project;
   }
 
@@ -488,10 +435,33 @@ class SelectBinder {
     return false;
   }
 
-  // An expression of the select list or ORDER BY: over the input, or after grouping.
+  // An expression of the select list or ORDER BY: over the input, or after grouping. Window
+  // calls in it are computed by a Window node below the projection.
   Result<BoundExprPtr> BindItem(const sql::Expr& expr) {
     if (aggregate_) return aggregate_->BindAfterAggregate(expr);
-    return BindExpression(expr, scope_, Options(false));
+    BindOptions options = Options(false);
+    options.aggregate_hook = [this](const sql::Expr& call) { return BindWindow(call); };
+    return BindExpression(expr, scope_, options);
+  }
+
+  Result<BoundExprPtr> BindWindow(const sql::Expr& call) {
+    if (!call.window) {
+      // An aggregate met only inside a window specification: the query is not grouped.
+      return AnalysisError("MISSING_GROUP_BY",
+                           fmt::format("The query does not include a GROUP BY clause for \"{}\". "
+                                       "Add GROUP BY or turn it into the window functions using "
+                                       "OVER clauses.",
+                                       call.source_text),
+                           call.pos);
+    }
+    if (in_having_) {
+      return AnalysisError("UNSUPPORTED_EXPR_FOR_OPERATOR",
+                           fmt::format("A query operator contains one or more unsupported "
+                                       "expressions: the window function \"{}\" in HAVING.",
+                                       call.source_text),
+                           call.pos);
+    }
+    return window_->BindCall(call);
   }
 
   Status BindGroupBy() {
@@ -504,12 +474,12 @@ class SelectBinder {
       }
       return Status::OK();
     }
+    const bool analytic =
+        std::any_of(clause.elements.begin(), clause.elements.end(), [](const auto& element) {
+          return element.kind != sql::GroupingKind::kExpression;
+        });
+    if (analytic) return BindGroupingSets(clause);
     for (const auto& element : clause.elements) {
-      if (element.kind != sql::GroupingKind::kExpression) {
-        return AnalysisError("UNSUPPORTED_FEATURE.GROUPING_SETS",
-                             "GROUPING SETS, ROLLUP and CUBE are not supported yet.",
-                             element.pos);
-      }
       const sql::Expr& expr = *element.expr;
       if (expr.kind == sql::ExprKind::kLiteral && expr.literal_kind == sql::LiteralKind::kInteger) {
         int64_t ordinal = std::atoll(expr.text.c_str());
@@ -534,6 +504,92 @@ class SelectBinder {
       ARROW_RETURN_NOT_OK(aggregate_->AddGroupKey(expr));
     }
     return Status::OK();
+  }
+
+  using GroupingSets = std::vector<std::vector<size_t>>;
+
+  // GROUP BY with GROUPING SETS, ROLLUP or CUBE among its elements: the clause groups by the
+  // cross product of its elements' sets (GROUP BY a, ROLLUP(b) is (a, b), (a)).
+  Status BindGroupingSets(const sql::GroupByClause& clause) {
+    GroupingSets sets = {{}};
+    for (const auto& element : clause.elements) {
+      ARROW_ASSIGN_OR_RAISE(auto element_sets, ElementSets(element));
+      GroupingSets product;
+      for (const auto& left : sets) {
+        for (const auto& right : element_sets) product.push_back(Concat(left, right));
+      }
+      sets = std::move(product);
+    }
+    aggregate_->SetGroupingSets(std::move(sets));
+    return Status::OK();
+  }
+
+  // `left` then the indexes of `right` it lacks.
+  static std::vector<size_t> Concat(std::vector<size_t> left, const std::vector<size_t>& right) {
+    for (size_t key : right) {
+      if (std::find(left.begin(), left.end(), key) == left.end()) left.push_back(key);
+    }
+    return left;
+  }
+
+  Result<std::vector<size_t>> KeysOf(const std::vector<sql::ExprPtr>& items) {
+    std::vector<size_t> keys;
+    for (const auto& item : items) {
+      ARROW_ASSIGN_OR_RAISE(size_t key, aggregate_->AddGroupingKey(*item));
+      keys = Concat(std::move(keys), {key});
+    }
+    return keys;
+  }
+
+  // The grouping sets one GROUP BY element stands for, as Spark expands them: ROLLUP(a, b) is
+  // (a, b), (a), (); CUBE(a, b) is (a, b), (a), (b), ().
+  Result<GroupingSets> ElementSets(const sql::GroupingElement& element) {
+    switch (element.kind) {
+      case sql::GroupingKind::kExpression: {
+        ARROW_ASSIGN_OR_RAISE(size_t key, aggregate_->AddGroupingKey(*element.expr));
+        return GroupingSets{{key}};
+      }
+      case sql::GroupingKind::kSet: {
+        ARROW_ASSIGN_OR_RAISE(auto keys, KeysOf(element.items));
+        return GroupingSets{keys};
+      }
+      case sql::GroupingKind::kRollup:
+      case sql::GroupingKind::kCube: {
+        GroupingSets parts;
+        for (const auto& child : element.children) {
+          ARROW_ASSIGN_OR_RAISE(auto keys, KeysOf(child.items));
+          parts.push_back(std::move(keys));
+        }
+        GroupingSets sets;
+        if (element.kind == sql::GroupingKind::kRollup) {
+          for (size_t n = parts.size() + 1; n-- > 0;) {
+            std::vector<size_t> set;
+            for (size_t i = 0; i < n; ++i) set = Concat(std::move(set), parts[i]);
+            sets.push_back(std::move(set));
+          }
+        } else {
+          sets = {{}};
+          for (size_t i = parts.size(); i-- > 0;) {
+            GroupingSets with;
+            for (const auto& set : sets) with.push_back(Concat(parts[i], set));
+            with.insert(with.end(), sets.begin(), sets.end());
+            sets = std::move(with);
+          }
+        }
+        return sets;
+      }
+      case sql::GroupingKind::kGroupingSets: {
+        // The Hive form lists the grouping columns first; they fix the keys' order.
+        ARROW_RETURN_NOT_OK(KeysOf(element.items).status());
+        GroupingSets sets;
+        for (const auto& child : element.children) {
+          ARROW_ASSIGN_OR_RAISE(auto child_sets, ElementSets(child));
+          sets.insert(sets.end(), child_sets.begin(), child_sets.end());
+        }
+        return sets;
+      }
+    }
+    return Status::Invalid("unknown grouping element");
   }
 
   Status ExpandStar(const sql::Expr& star, PlanNode* project) {
@@ -618,6 +674,7 @@ class SelectBinder {
 
   const sql::SelectStatement& select_;
   CatalogManager* catalogs_;
+  const CteScope* ctes_;
   const OuterQuery* outer_;
   int own_counter_ = 0;
   int* counter_;
@@ -628,6 +685,8 @@ class SelectBinder {
   PlanNodePtr from_plan_;
   Scope scope_;
   std::optional<AggregateBinder> aggregate_;
+  std::optional<WindowBinder> window_;
+  bool in_having_ = false;
   std::vector<SortKey> sort_keys_;
   size_t hidden_columns_ = 0;
   // The subqueries' joins below the filter or projection, and above the aggregate.
@@ -645,7 +704,21 @@ class SelectBinder {
 
 Result<BoundSubquery> BindSubquery(const sql::SelectStatement& select, CatalogManager* catalogs,
                                    const OuterQuery& outer) {
-  SelectBinder binder(select, catalogs, &outer);
+  if (select.kind != sql::QueryKind::kSelect) {
+    return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
+                         "A subquery that is a set operation, a VALUES list or a parenthesised "
+                         "query is not supported yet.",
+                         select.pos);
+  }
+  // The subquery sees the CTEs around it, then its own.
+  const CteScope* ctes = outer.ctes;
+  std::vector<CteScope> scopes;
+  scopes.reserve(select.with.size());
+  for (const auto& cte : select.with) {
+    scopes.push_back({&cte, ctes});
+    ctes = &scopes.back();
+  }
+  SelectBinder binder(select, catalogs, ctes, &outer);
   ARROW_ASSIGN_OR_RAISE(auto plan, binder.Bind());
   return binder.Subquery(std::move(plan));
 }
@@ -748,7 +821,8 @@ bool IsDefaultKeyword(const sql::Expr& expr) {
 Result<PlanNodePtr> BindValues(const sql::SelectStatement& select,
                                const DefaultResolver& resolve_default) {
   const auto& rows = select.values.rows;
-  if (!select.with.empty() || !select.order_by.empty() || select.limit || select.offset) {
+  if (resolve_default &&
+      (!select.with.empty() || !select.order_by.empty() || select.limit || select.offset)) {
     return AnalysisError("UNSUPPORTED_FEATURE.QUERY_SHAPE",
                          "WITH, ORDER BY, LIMIT or OFFSET on a VALUES query is not supported yet.",
                          select.pos);
@@ -809,9 +883,33 @@ Result<PlanNodePtr> BindValues(const sql::SelectStatement& select,
   return node;
 }
 
-Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs) {
-  if (select.kind == sql::QueryKind::kValues) return BindValues(select);
-  return SelectBinder(select, catalogs).Bind();
+Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs,
+                               const CteScope* ctes) {
+  // Each CTE sees those before it; the body sees them all, innermost first.
+  std::vector<CteScope> scopes;
+  scopes.reserve(select.with.size());
+  for (const auto& cte : select.with) {
+    scopes.push_back({&cte, ctes});
+    ctes = &scopes.back();
+  }
+  PlanNodePtr body;
+  switch (select.kind) {
+    case sql::QueryKind::kSelect:
+      return SelectBinder(select, catalogs, ctes).Bind();
+    case sql::QueryKind::kValues: {
+      ARROW_ASSIGN_OR_RAISE(body, BindValues(select));
+      break;
+    }
+    case sql::QueryKind::kSetOperation: {
+      ARROW_ASSIGN_OR_RAISE(body, BindSetOperation(*select.set_operation, catalogs, ctes));
+      break;
+    }
+    case sql::QueryKind::kNested: {
+      ARROW_ASSIGN_OR_RAISE(body, BindSelect(*select.nested, catalogs, ctes));
+      break;
+    }
+  }
+  return ApplyResultClauses(std::move(body), select);
 }
 
 }  // namespace parley

@@ -1,14 +1,18 @@
-// QueryBinder: turns a SELECT statement into a logical plan, resolving the table through the
-// catalogs and checking its capabilities before anything runs.
+// QueryBinder: turns a query into a logical plan, resolving the table through the catalogs and
+// checking its capabilities before anything runs.
 //
-// Plan shape: FROM clause (analysis/from_binder.h)|OneRow -> [joins of WHERE's subqueries] ->
-// [Filter] -> [joins of the select list's subqueries] -> Project -> [Distinct] -> [Sort] ->
-// [Limit] -> [Project dropping ORDER BY helper columns]; an aggregate query has
-// Aggregate -> [joins of subqueries after grouping] -> [Filter (HAVING)] under its Project.
+// A query's WITH clause makes its CTEs visible to its body (analysis/cte_scope.h). A SELECT's
+// plan: FROM clause (analysis/from_binder.h)|OneRow -> [joins of WHERE's subqueries] ->
+// [Filter] -> [joins of the select list's subqueries] -> [Aggregate -> [joins of subqueries
+// after grouping] -> [Filter (HAVING)]] -> Project -> [Distinct] -> [Sort] -> [Limit] ->
+// [Project dropping ORDER BY helper columns]. A set operation (analysis/set_operation_binder.h),
+// VALUES list or parenthesised query gets its ORDER BY, LIMIT and OFFSET over its output
+// (analysis/result_clauses.h).
 #pragma once
 
 #include <functional>
 
+#include "analysis/cte_scope.h"
 #include "analysis/subquery.h"
 #include "catalog/catalog_manager.h"
 #include "plan/logical_plan.h"
@@ -16,9 +20,11 @@
 
 namespace parley {
 
-/// \brief Bind a SELECT statement. Errors: TABLE_OR_VIEW_NOT_FOUND,
-/// UNSUPPORTED_FEATURE.TABLE_OPERATION (missing BATCH_READ), UNRESOLVED_COLUMN.*, ...
-Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs);
+/// \brief Bind a query of any shape, seeing the CTEs of `ctes` (and its own). Errors:
+/// TABLE_OR_VIEW_NOT_FOUND, UNSUPPORTED_FEATURE.TABLE_OPERATION (missing BATCH_READ),
+/// UNRESOLVED_COLUMN.*, ...
+Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs,
+                               const CteScope* ctes = nullptr);
 
 /// \brief Bind the query of a subquery expression inside `outer` (analysis/subquery.h): its
 /// WHERE conjuncts that read the innermost enclosing scope become the correlation, and the

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/cte_scope.h"
 #include "analysis/expression_binder.h"
 #include "plan/logical_plan.h"
 #include "sql/ast.h"
@@ -41,6 +42,8 @@ struct OuterQuery {
   std::set<std::string> taken;
   /// The statement's counter of subqueries, for unique output names.
   int* counter = nullptr;
+  /// The common table expressions visible to the subquery.
+  const CteScope* ctes = nullptr;
 };
 
 /// \brief A bound subquery and its correlation with the query around it.

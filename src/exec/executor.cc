@@ -18,6 +18,8 @@
 #include "cdc/row_level_pass.h"
 #include "exec/expression_lowering.h"
 #include "exec/join_lowering.h"
+#include "exec/replicate_rows.h"
+#include "exec/window_lowering.h"
 
 namespace parley {
 namespace {
@@ -120,6 +122,23 @@ class Lowering {
       }
       case PlanNode::Kind::kChangelogPass:
         return LowerChangelogPass(*node);
+      case PlanNode::Kind::kUnion: {
+        std::vector<ac::Declaration::Input> inputs;
+        for (const auto& child : node->children) {
+          ARROW_ASSIGN_OR_RAISE(auto input, Lower(child));
+          inputs.emplace_back(std::move(input));
+        }
+        return ac::Declaration("union", std::move(inputs), ac::ExecNodeOptions{});
+      }
+      case PlanNode::Kind::kReplicateRows:
+        return LowerReplicateRows(*node);
+      case PlanNode::Kind::kExpand:
+        return LowerExpand(*node);
+      case PlanNode::Kind::kWindow: {
+        ARROW_ASSIGN_OR_RAISE(auto input, Gather(node->children[0]));
+        ARROW_ASSIGN_OR_RAISE(auto output, ComputeWindow(*node, input));
+        return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(output)));
+      }
       case PlanNode::Kind::kLimit: {
         ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         // Acero's fetch needs ordered input. Only a sort (or a table source) provides one;
@@ -153,6 +172,44 @@ class Lowering {
       ARROW_ASSIGN_OR_RAISE(output, RunNetChanges(reader->get(), *node.changelog));
     }
     return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(output)));
+  }
+
+  // The input gathered, then each row repeated by its count (exec/replicate_rows.h).
+  Result<ac::Declaration> LowerReplicateRows(const PlanNode& node) {
+    ARROW_ASSIGN_OR_RAISE(auto table, Gather(node.children[0]));
+    std::vector<std::string> columns;
+    for (const auto& field : node.output) columns.push_back(field.name);
+    ARROW_ASSIGN_OR_RAISE(auto output,
+                          ReplicateRows(*table, node.replicate_count->field, columns));
+    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(output)));
+  }
+
+  // The input gathered once, then one projection of it per grouping set, all unioned.
+  Result<ac::Declaration> LowerExpand(const PlanNode& node) {
+    ARROW_ASSIGN_OR_RAISE(auto table, Gather(node.children[0]));
+    std::vector<ac::Declaration::Input> inputs;
+    for (const auto& projection : node.expand_projections) {
+      std::vector<cp::Expression> exprs;
+      std::vector<std::string> names;
+      for (size_t i = 0; i < projection.size(); ++i) {
+        ARROW_ASSIGN_OR_RAISE(auto expr, LowerExpression(*projection[i]));
+        exprs.push_back(std::move(expr));
+        names.push_back(node.output[i].name);
+      }
+      inputs.emplace_back(ac::Declaration::Sequence(
+          {{"table_source", ac::TableSourceNodeOptions(table)},
+           {"project", ac::ProjectNodeOptions(std::move(exprs), std::move(names))}}));
+    }
+    if (inputs.size() == 1) return std::get<ac::Declaration>(std::move(inputs[0]));
+    return ac::Declaration("union", std::move(inputs), ac::ExecNodeOptions{});
+  }
+
+  // The whole output of `node`, as one table.
+  Result<std::shared_ptr<arrow::Table>> Gather(const PlanNodePtr& node) {
+    ARROW_ASSIGN_OR_RAISE(auto input, Lower(node));
+    auto table = ac::DeclarationToTable(std::move(input), /*use_threads=*/true);
+    if (!table.ok()) return ToSparkError(table.status());
+    return std::move(table).ValueUnsafe();
   }
 
   // Evaluate each VALUES row over one empty input row and stack the rows into a table.

@@ -1,6 +1,9 @@
 // The executor: runs a negotiated plan. Scans run as parallel tasks (scan_tasks.h); every
 // operator above them runs on Arrow Acero (filter, project, aggregate for DISTINCT, order_by,
-// fetch, hashjoin). Results carry the display names users see.
+// fetch, hashjoin, union), except those Acero lacks, which gather their input and compute on
+// Arrow arrays: Window (exec/window_lowering.h), ReplicateRows (exec/replicate_rows.h), and
+// Expand, whose one gathered input feeds a projection per grouping set. Results carry the
+// display names users see.
 #pragma once
 
 #include <map>

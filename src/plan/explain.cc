@@ -132,6 +132,25 @@ std::string InlineDetails(const PlanNode& node) {
       return JoinDetails(node);
     case PlanNode::Kind::kChangelogPass:
       return ChangelogPassDetails(node);
+    case PlanNode::Kind::kUnion:
+      return "Union " + JoinNames(node.output);
+    case PlanNode::Kind::kReplicateRows:
+      return fmt::format("ReplicateRows {} times {}", JoinNames(node.output),
+                         node.replicate_count->ToString());
+    case PlanNode::Kind::kExpand: {
+      std::vector<std::string> projections;
+      for (const auto& projection : node.expand_projections) {
+        std::vector<std::string> items;
+        for (const auto& expr : projection) items.push_back(expr->ToString());
+        projections.push_back(fmt::format("[{}]", fmt::join(items, ", ")));
+      }
+      return fmt::format("Expand [{}], {}", fmt::join(projections, ", "), JoinNames(node.output));
+    }
+    case PlanNode::Kind::kWindow: {
+      std::vector<std::string> calls;
+      for (const auto& call : node.window_calls) calls.push_back(call.ToString());
+      return fmt::format("Window [{}]", fmt::join(calls, ", "));
+    }
   }
   return node.OperatorName();
 }

@@ -157,6 +157,13 @@ PlanNodePtr Push(const PlanNodePtr& node, std::vector<BoundExprPtr> conjuncts) {
       return PushThroughJoin(node, conjuncts);
     case PlanNode::Kind::kChangelogPass:
       return PushThroughChangelogPass(node, conjuncts);
+    case PlanNode::Kind::kUnion:
+      // Every child outputs the union's fields: each takes every conjunct.
+      for (auto& child : node->children) child = Push(child, conjuncts);
+      return node;
+    case PlanNode::Kind::kDistinct:
+      node->children[0] = Push(node->children[0], std::move(conjuncts));
+      return node;
     default:
       for (auto& child : node->children) child = Push(child, {});
       return WithFilter(node, conjuncts);

@@ -17,6 +17,10 @@ std::string PlanNode::OperatorName() const {
     case Kind::kLimit: return "Limit";
     case Kind::kAggregate: return "HashAggregate";
     case Kind::kJoin: return join_keys.empty() ? "NestedLoopJoin" : "HashJoin";
+    case Kind::kUnion: return "Union";
+    case Kind::kReplicateRows: return "ReplicateRows";
+    case Kind::kExpand: return "Expand";
+    case Kind::kWindow: return "Window";
     case Kind::kChangelogPass:
       return changelog_stage == ChangelogStage::kRowLevel ? "ChangelogRowLevel"
                                                           : "ChangelogNetChanges";

@@ -18,6 +18,7 @@
 #include "parley/connector/read.h"
 #include "parley/connector/table.h"
 #include "plan/bound_expression.h"
+#include "plan/window_call.h"
 
 namespace parley {
 
@@ -57,13 +58,6 @@ struct ScanNegotiation {
   /// The physical form, planned once (Scan::ToBatch, Batch::PlanInputPartitions).
   std::shared_ptr<Batch> batch;
   std::vector<std::shared_ptr<InputPartition>> partitions;
-};
-
-/// \brief Sort key of a Sort node.
-struct SortKey {
-  BoundExprPtr expr;
-  bool ascending = true;
-  bool nulls_first = true;
 };
 
 /// \brief One aggregate function of an Aggregate node: COUNT, COUNT_STAR, SUM, AVG, MIN, MAX.
@@ -114,6 +108,13 @@ struct PlanNode {
                // null); output: left's fields then right's (left's only for semi and anti)
     kChangelogPass,  // changelog, changelog_stage: one stage of change post-processing over
                      // its input's rows; output: its input's fields
+    kUnion,    // every row of every child (UNION ALL); the children's outputs have the node's
+               // field names and types
+    kReplicateRows,  // replicate_count: each input row that many times (INTERSECT ALL, EXCEPT
+                     // ALL); output: some of its input's fields, not the count
+    kExpand,   // expand_projections: each input row once per projection (GROUPING SETS,
+               // ROLLUP, CUBE); each projection has one expression per output field
+    kWindow,   // window_calls; output: its input's fields then one field per call
   };
 
   Kind kind;
@@ -141,6 +142,12 @@ struct PlanNode {
   // kJoin
   PlanJoinType join_type = PlanJoinType::kInner;
   std::vector<JoinKey> join_keys;
+  // kReplicateRows: an int64 column of the input
+  BoundExprPtr replicate_count;
+  // kExpand
+  std::vector<std::vector<BoundExprPtr>> expand_projections;
+  // kWindow
+  std::vector<WindowCall> window_calls;
   // kChangelogPass
   std::shared_ptr<const ChangelogPostProcessing> changelog;
   ChangelogStage changelog_stage = ChangelogStage::kRowLevel;

@@ -423,6 +423,64 @@ Status PruneJoinColumns(const PlanNodePtr& join, const std::vector<std::string>&
   return Status::OK();
 }
 
+// The fields of `fields` that `required` names, in their order.
+std::vector<OutputField> KeepRequired(const std::vector<OutputField>& fields,
+                                      const std::vector<std::string>& required) {
+  std::vector<OutputField> kept;
+  for (const auto& field : fields) {
+    if (std::find(required.begin(), required.end(), field.name) != required.end()) {
+      kept.push_back(field);
+    }
+  }
+  return kept;
+}
+
+// The positions of `node`'s output that `required` names; the first one when it names none, so
+// that rows keep a column to be counted by.
+std::vector<size_t> RequiredPositions(const PlanNode& node,
+                                      const std::vector<std::string>& required) {
+  std::vector<size_t> positions;
+  for (size_t i = 0; i < node.output.size(); ++i) {
+    if (std::find(required.begin(), required.end(), node.output[i].name) != required.end()) {
+      positions.push_back(i);
+    }
+  }
+  if (positions.empty() && !node.output.empty()) positions.push_back(0);
+  return positions;
+}
+
+// A union's children output its fields by position: each keeps the required positions.
+Status PruneUnionColumns(const PlanNodePtr& node, const std::vector<std::string>& required) {
+  const auto positions = RequiredPositions(*node, required);
+  for (const auto& child : node->children) {
+    std::vector<std::string> child_required;
+    for (size_t i : positions) child_required.push_back(child->output[i].name);
+    ARROW_RETURN_NOT_OK(PruneColumns(child, child_required));
+  }
+  std::vector<OutputField> output;
+  for (size_t i : positions) output.push_back(node->output[i]);
+  node->output = std::move(output);
+  return Status::OK();
+}
+
+// An expand keeps the required positions of every projection and needs what those read.
+Status PruneExpandColumns(const PlanNodePtr& node, const std::vector<std::string>& required) {
+  const auto positions = RequiredPositions(*node, required);
+  std::vector<std::string> child_required;
+  for (auto& projection : node->expand_projections) {
+    std::vector<BoundExprPtr> kept;
+    for (size_t i : positions) {
+      projection[i]->CollectFields(&child_required);
+      kept.push_back(projection[i]);
+    }
+    projection = std::move(kept);
+  }
+  std::vector<OutputField> output;
+  for (size_t i : positions) output.push_back(node->output[i]);
+  node->output = std::move(output);
+  return PruneColumns(node->children[0], child_required);
+}
+
 // Pass 3: the fields each operator needs from its child, then pruning at every scan.
 Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& required) {
   switch (node->kind) {
@@ -473,6 +531,42 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
     case PlanNode::Kind::kSort:
     case PlanNode::Kind::kLimit:
       return PruneColumns(node->children[0], OutputNames(*node->children[0]));
+    case PlanNode::Kind::kUnion:
+      return PruneUnionColumns(node, required);
+    case PlanNode::Kind::kReplicateRows: {
+      std::vector<std::string> child_required = required;
+      std::vector<std::string> count;
+      node->replicate_count->CollectFields(&count);
+      AddFields(count, &child_required);
+      ARROW_RETURN_NOT_OK(PruneColumns(node->children[0], child_required));
+      node->output = KeepRequired(node->output, required);
+      return Status::OK();
+    }
+    case PlanNode::Kind::kExpand:
+      return PruneExpandColumns(node, required);
+    case PlanNode::Kind::kWindow: {
+      // Every call is kept; the input gives the required fields and what the calls read.
+      const PlanNodePtr& child = node->children[0];
+      std::vector<std::string> child_required;
+      for (const auto& field : child->output) {
+        if (std::find(required.begin(), required.end(), field.name) != required.end()) {
+          child_required.push_back(field.name);
+        }
+      }
+      std::vector<std::string> read;
+      for (const auto& call : node->window_calls) {
+        for (const auto& arg : call.args) arg->CollectFields(&read);
+        for (const auto& key : call.partition_by) key->CollectFields(&read);
+        for (const auto& key : call.order_by) key.expr->CollectFields(&read);
+      }
+      AddFields(read, &child_required);
+      const size_t results = node->window_calls.size();
+      std::vector<OutputField> computed(node->output.end() - results, node->output.end());
+      ARROW_RETURN_NOT_OK(PruneColumns(child, child_required));
+      node->output = child->output;
+      node->output.insert(node->output.end(), computed.begin(), computed.end());
+      return Status::OK();
+    }
     case PlanNode::Kind::kChangelogPass: {
       // The parent's columns plus those the passes read; the output follows the input.
       std::vector<std::string> child_required = required;

@@ -114,6 +114,15 @@ Result<SelectStatement> Parser::ParseQuery() {
 
 Result<std::vector<CommonTableExpr>> Parser::ParseWith() {
   RETURN_NOT_OK(ExpectWord("WITH"));
+  // WITH RECURSIVE name ...: RECURSIVE is a CTE's name only when AS or '(' follows it.
+  const Token& after = Peek(1);
+  if (PeekWord("RECURSIVE") &&
+      (after.kind == TokenKind::kWord || after.kind == TokenKind::kQuotedIdentifier) &&
+      !after.IsWord("AS")) {
+    return ErrorAt("UNSUPPORTED_FEATURE.RECURSIVE_CTE", Peek(),
+                   "The feature is not supported: recursive common table expressions "
+                   "(WITH RECURSIVE).");
+  }
   std::vector<CommonTableExpr> ctes;
   do {
     CommonTableExpr cte;
