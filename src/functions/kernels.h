@@ -11,6 +11,8 @@
 //     fails with DATETIME_FIELD_OUT_OF_BOUNDS.
 //   parley_substring(utf8, int32 pos, int32 len) -> utf8: Spark's substring with 1-based
 //     positions, counted from the end when negative.
+//   parley_lpad / parley_rpad(utf8, int32 length, utf8 pad) -> utf8: Spark's lpad and rpad
+//     (cut to the length, or filled with the pad repeated; an empty pad only cuts).
 //   parley_locate(utf8 needle, utf8 haystack, int32 start) -> int32: the 1-based position in
 //     characters of the first needle at or after `start` (1-based), 0 when absent or when
 //     start < 1; a NULL start gives 0 and an empty needle 1, as Spark's locate.

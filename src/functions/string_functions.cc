@@ -187,32 +187,32 @@ void AddMatch(FunctionRegistry* registry, std::vector<std::string> names, std::s
   });
 }
 
-// lpad and rpad: a constant length and a one-character constant pad; the result is cut to
-// the length when the string is longer, as in Spark.
+// lpad and rpad: the result is cut to the length when the string is longer, as in Spark.
+// A constant length with a one-character constant pad is Arrow's pad kernel; anything else
+// (a longer or empty pad, values from columns) is Parley's.
 void AddPad(FunctionRegistry* registry, std::string name, std::string kernel) {
   registry->AddTypeRule({name}, [name](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
     ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
     ARROW_ASSIGN_OR_RAISE(auto length, IntArg(call, 1));
-    std::string pad = " ";
+    BoundExprPtr pad = StringLiteral(" ");
     if (call.args.size() == 3) {
-      ARROW_ASSIGN_OR_RAISE(auto given, PatternArg(call, 2));
-      if (!given) return NullString();
-      pad = *given;
+      ARROW_ASSIGN_OR_RAISE(pad, StringArg(call, 2));
     }
-    if (IsNullLiteral(*length)) return NullString();
+    if (IsNullLiteral(*length) || IsNullLiteral(*pad)) return NullString();
     auto constant = IntConstant(*length);
-    size_t pad_chars = std::count_if(pad.begin(), pad.end(),
-                                     [](char c) { return (c & 0xC0) != 0x80; });
-    if (!constant || pad_chars != 1) {
-      return AnalysisError("UNSUPPORTED_FEATURE.PAD",
-                           fmt::format("\"{}\": Parley pads with a constant length and a "
-                                       "one-character pad string.",
-                                       call.expr.source_text),
-                           call.expr.pos);
+    bool one_character = false;
+    if (pad->kind == BoundExpr::Kind::kLiteral) {
+      std::string characters = LiteralString(*pad);
+      one_character = std::count_if(characters.begin(), characters.end(),
+                                    [](char c) { return (c & 0xC0) != 0x80; }) == 1;
     }
+    if (!constant || !one_character) return Call("parley_" + name, {text, length, pad}, arrow::utf8());
     int32_t width = std::max(*constant, 0);
-    return Call(name, {text, IntLiteral(width), StringLiteral(pad)}, arrow::utf8());
+    return Call(name, {text, IntLiteral(width), pad}, arrow::utf8());
+  });
+  registry->AddLowering("parley_" + name, [name](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call("parley_" + name, std::move(args)));
   });
   registry->AddLowering(name, [kernel](const BoundExpr& call, std::vector<cp::Expression> args) {
     int64_t width = static_cast<const arrow::Int32Scalar&>(*call.args[1]->literal).value;

@@ -2,6 +2,7 @@
 // position and length, and locate. Positions count UTF-8 characters, not bytes.
 #include <algorithm>
 #include <limits>
+#include <string>
 
 #include "arrow/array/builder_binary.h"
 #include "arrow/array/builder_primitive.h"
@@ -88,6 +89,38 @@ Status LocateExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult*
   return kernels::FinishInto(&builder, out);
 }
 
+// Spark's lpad / rpad: cut to `length` characters, or filled to it with as much of `pad`
+// repeated as fits (before the text for lpad); an empty pad only cuts.
+std::string Pad(std::string_view text, int64_t length, std::string_view pad, bool left) {
+  if (length <= 0) return {};
+  int64_t chars = CharCount(text);
+  if (chars >= length || pad.empty()) return std::string(text.substr(0, ByteOffset(text, length)));
+  int64_t missing = length - chars;
+  int64_t pad_chars = CharCount(pad);
+  std::string filler;
+  for (int64_t whole = missing / pad_chars; whole > 0; --whole) filler += pad;
+  filler += pad.substr(0, ByteOffset(pad, missing % pad_chars));
+  return left ? filler + std::string(text) : std::string(text) + filler;
+}
+
+template <bool kLeft>
+Status PadExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  StringColumn text(batch[0]);
+  Column<int32_t> length(batch[1]);
+  StringColumn pad(batch[2]);
+  arrow::StringBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!text.IsValid(row) || !length.IsValid(row) || !pad.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else {
+      ARROW_RETURN_NOT_OK(
+          builder.Append(Pad(text.Value(row), length.Value(row), pad.Value(row), kLeft)));
+    }
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
 }  // namespace
 
 namespace kernels {
@@ -96,6 +129,12 @@ Status RegisterStringKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_substring",
                                   {arrow::utf8(), arrow::int32(), arrow::int32()}, arrow::utf8(),
                                   SubstringExec, "Spark's substring"));
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_lpad",
+                                  {arrow::utf8(), arrow::int32(), arrow::utf8()}, arrow::utf8(),
+                                  PadExec<true>, "Spark's lpad"));
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_rpad",
+                                  {arrow::utf8(), arrow::int32(), arrow::utf8()}, arrow::utf8(),
+                                  PadExec<false>, "Spark's rpad"));
   return AddFunction(registry, "parley_locate", {arrow::utf8(), arrow::utf8(), arrow::int32()},
                      arrow::int32(), LocateExec, "Spark's locate");
 }
