@@ -6,6 +6,7 @@
 
 #include "arrow/array/builder_binary.h"
 #include "arrow/array/builder_primitive.h"
+#include "functions/java_number_text.h"
 #include "functions/kernel_support.h"
 #include "functions/kernels.h"
 
@@ -121,6 +122,22 @@ Status PadExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult
   return kernels::FinishInto(&builder, out);
 }
 
+// A float or double column as Spark's text of each value.
+template <typename T>
+Status FloatTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  Column<T> values(batch[0]);
+  arrow::StringBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!values.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else {
+      ARROW_RETURN_NOT_OK(builder.Append(JavaFloatingPointText(values.Value(row))));
+    }
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
 }  // namespace
 
 namespace kernels {
@@ -129,6 +146,19 @@ Status RegisterStringKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_substring",
                                   {arrow::utf8(), arrow::int32(), arrow::int32()}, arrow::utf8(),
                                   SubstringExec, "Spark's substring"));
+  auto float_text = std::make_shared<cp::ScalarFunction>(
+      "parley_float_text", cp::Arity::Unary(), cp::FunctionDoc("Spark's text of a float", "", {}));
+  using Exec = cp::ArrayKernelExec;
+  for (auto [type, exec] : {std::pair<std::shared_ptr<arrow::DataType>, Exec>{
+                                arrow::float32(), FloatTextExec<float>},
+                            std::pair<std::shared_ptr<arrow::DataType>, Exec>{
+                                arrow::float64(), FloatTextExec<double>}}) {
+    cp::ScalarKernel kernel({type}, arrow::utf8(), exec);
+    kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
+    kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
+    ARROW_RETURN_NOT_OK(float_text->AddKernel(std::move(kernel)));
+  }
+  ARROW_RETURN_NOT_OK(registry->AddFunction(std::move(float_text), /*allow_overwrite=*/true));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_lpad",
                                   {arrow::utf8(), arrow::int32(), arrow::utf8()}, arrow::utf8(),
                                   PadExec<true>, "Spark's lpad"));
