@@ -406,6 +406,53 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
         "if_else", {cp::call("is_null", {args[0]}), cp::literal(arrow::MakeNullScalar(arrow::utf8())),
                     or_empty}));
   });
+  // split(str, regex[, limit]): at most `limit` parts when it is positive, trailing empty parts
+  // kept, as Java's String.split(regex, -1).
+  registry->AddTypeRule({"split"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
+    ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto pattern, PatternArg(call, 1));
+    int32_t limit = -1;
+    if (call.args.size() == 3) {
+      ARROW_ASSIGN_OR_RAISE(auto given, IntArg(call, 2));
+      auto constant = IntConstant(*given);
+      if (!constant) {
+        return AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                             fmt::format("Cannot resolve \"{}\" due to data type mismatch: the "
+                                         "limit should be a constant.",
+                                         call.expr.source_text),
+                             call.expr.pos);
+      }
+      limit = *constant;
+    }
+    auto type = arrow::list(arrow::utf8());
+    if (!pattern) return MakeBoundLiteral(arrow::MakeNullScalar(type));
+    return Call("split", {text, StringLiteral(*pattern), IntLiteral(limit)}, type);
+  });
+  registry->AddLowering("split", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+    int32_t limit = static_cast<const arrow::Int32Scalar&>(*call.args[2]->literal).value;
+    cp::SplitPatternOptions options(LiteralString(*call.args[1]), limit > 0 ? limit - 1 : -1);
+    return Result<cp::Expression>(
+        cp::call("split_pattern_regex", {std::move(args[0])}, std::move(options)));
+  });
+  registry->AddTypeRule({"size", "cardinality", "array_size"},
+                        [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+    if (call.args[0]->type->id() != arrow::Type::LIST &&
+        call.args[0]->type->id() != arrow::Type::NA) {
+      return UnexpectedInputType(call, 0, "ARRAY");
+    }
+    if (call.args[0]->type->id() == arrow::Type::NA) {
+      return MakeBoundLiteral(arrow::MakeNullScalar(arrow::int32()));
+    }
+    return Call("size", {call.args[0]}, arrow::int32());
+  });
+  registry->AddLowering("size", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(
+        cp::call("cast", {cp::call("list_value_length", {std::move(args[0])})},
+                 cp::CastOptions::Safe(arrow::int32())));
+  });
+
   registry->AddTypeRule({"regexp_replace"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 3));
     ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
