@@ -17,6 +17,8 @@
 //     round and bround of a double, on its shortest decimal form (round(0.285, 2) = 0.29).
 //   parley_float_text(float | double) -> utf8: the value as Spark writes it (Java's
 //     toString: 1.0, 1.0E10), for CAST(... AS STRING).
+//   parley_starts_with / parley_ends_with / parley_contains(utf8, utf8) -> boolean: the
+//     string predicates with a second string that is a column (Arrow's take a constant).
 //   parley_locate(utf8 needle, utf8 haystack, int32 start) -> int32: the 1-based position in
 //     characters of the first needle at or after `start` (1-based), 0 when absent or when
 //     start < 1; a NULL start gives 0 and an empty needle 1, as Spark's locate.

@@ -176,14 +176,25 @@ void AddTrim(FunctionRegistry* registry, std::string name, std::string kernel) {
   });
 }
 
-// startswith, endswith, contains: the second argument constant.
-void AddMatch(FunctionRegistry* registry, std::vector<std::string> names, std::string bound) {
-  registry->AddTypeRule(names, [bound](const FunctionCall& call) -> Result<BoundExprPtr> {
+// startswith, endswith, contains and the regular-expression match: a constant second
+// argument is Arrow's matcher (`bound`, which pushes down); a column one is Parley's kernel
+// `kernel`, when there is one (a regular expression must be constant).
+void AddMatch(FunctionRegistry* registry, std::vector<std::string> names, std::string bound,
+              std::string kernel) {
+  registry->AddTypeRule(names, [bound, kernel](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
     ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto other, StringArg(call, 1));
+    if (other->kind != BoundExpr::Kind::kLiteral && !kernel.empty()) {
+      return Call(kernel, {text, other}, arrow::boolean());
+    }
     ARROW_ASSIGN_OR_RAISE(auto pattern, PatternArg(call, 1));
     if (!pattern) return MakeBoundLiteral(arrow::MakeNullScalar(arrow::boolean()));
     return Call(bound, {text, StringLiteral(*pattern)}, arrow::boolean());
+  });
+  if (kernel.empty()) return;
+  registry->AddLowering(kernel, [kernel](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call(kernel, std::move(args)));
   });
 }
 
@@ -357,10 +368,10 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
     return Result<cp::Expression>(cp::call("binary_repeat", {args[0], count}));
   });
 
-  AddMatch(registry, {"startswith"}, "STARTS_WITH");
-  AddMatch(registry, {"endswith"}, "ENDS_WITH");
-  AddMatch(registry, {"contains"}, "CONTAINS");
-  AddMatch(registry, {"rlike", "regexp", "regexp_like"}, "RLIKE");
+  AddMatch(registry, {"startswith"}, "STARTS_WITH", "parley_starts_with");
+  AddMatch(registry, {"endswith"}, "ENDS_WITH", "parley_ends_with");
+  AddMatch(registry, {"contains"}, "CONTAINS", "parley_contains");
+  AddMatch(registry, {"rlike", "regexp", "regexp_like"}, "RLIKE", "");
 
   registry->AddTypeRule({"regexp_extract"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));

@@ -122,6 +122,30 @@ Status PadExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult
   return kernels::FinishInto(&builder, out);
 }
 
+enum class Match { kStartsWith, kEndsWith, kContains };
+
+// Whether each text starts with, ends with or contains the other column's string.
+template <Match kMatch>
+Status MatchExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  StringColumn text(batch[0]);
+  StringColumn other(batch[1]);
+  arrow::BooleanBuilder builder;
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!text.IsValid(row) || !other.IsValid(row)) {
+      builder.UnsafeAppendNull();
+      continue;
+    }
+    std::string_view value = text.Value(row);
+    std::string_view part = other.Value(row);
+    bool found = kMatch == Match::kStartsWith ? value.starts_with(part)
+                 : kMatch == Match::kEndsWith ? value.ends_with(part)
+                                              : value.find(part) != std::string_view::npos;
+    builder.UnsafeAppend(found);
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
 // A float or double column as Spark's text of each value.
 template <typename T>
 Status FloatTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
@@ -159,6 +183,13 @@ Status RegisterStringKernels(cp::FunctionRegistry* registry) {
     ARROW_RETURN_NOT_OK(float_text->AddKernel(std::move(kernel)));
   }
   ARROW_RETURN_NOT_OK(registry->AddFunction(std::move(float_text), /*allow_overwrite=*/true));
+  for (auto [name, exec] : {std::pair<const char*, cp::ArrayKernelExec>{
+                                "parley_starts_with", MatchExec<Match::kStartsWith>},
+                            {"parley_ends_with", MatchExec<Match::kEndsWith>},
+                            {"parley_contains", MatchExec<Match::kContains>}}) {
+    ARROW_RETURN_NOT_OK(AddFunction(registry, name, {arrow::utf8(), arrow::utf8()},
+                                    arrow::boolean(), exec, "Spark's string predicate"));
+  }
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_lpad",
                                   {arrow::utf8(), arrow::int32(), arrow::utf8()}, arrow::utf8(),
                                   PadExec<true>, "Spark's lpad"));
