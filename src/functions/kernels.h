@@ -19,6 +19,8 @@
 //     toString: 1.0, 1.0E10), for CAST(... AS STRING).
 //   parley_starts_with / parley_ends_with / parley_contains(utf8, utf8) -> boolean: the
 //     string predicates with a second string that is a column (Arrow's take a constant).
+//   parley_replace(utf8, utf8 search, utf8 replacement) -> utf8: every occurrence replaced
+//     (an empty search changes nothing), for search strings that are columns.
 //   parley_locate(utf8 needle, utf8 haystack, int32 start) -> int32: the 1-based position in
 //     characters of the first needle at or after `start` (1-based), 0 when absent or when
 //     start < 1; a NULL start gives 0 and an empty needle 1, as Spark's locate.

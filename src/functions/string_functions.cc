@@ -313,9 +313,19 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
         cp::JoinOptions(cp::JoinOptions::SKIP)));
   });
 
+  // replace(str, search[, replacement]): Arrow's kernel for constants, Parley's for columns.
   registry->AddTypeRule({"replace"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
     ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+    std::vector<BoundExprPtr> args = {text};
+    for (size_t i = 1; i < call.args.size(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto arg, StringArg(call, i));
+      args.push_back(arg);
+    }
+    if (args.size() == 2) args.push_back(StringLiteral(""));
+    if (args[1]->kind != BoundExpr::Kind::kLiteral || args[2]->kind != BoundExpr::Kind::kLiteral) {
+      return Call("parley_replace", std::move(args), arrow::utf8());
+    }
     ARROW_ASSIGN_OR_RAISE(auto search, PatternArg(call, 1));
     std::optional<std::string> replacement = "";
     if (call.args.size() == 3) {
@@ -325,6 +335,9 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
     if (search->empty()) return text;
     return Call("replace", {text, StringLiteral(*search), StringLiteral(*replacement)},
                 arrow::utf8());
+  });
+  registry->AddLowering("parley_replace", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call("parley_replace", std::move(args)));
   });
   registry->AddLowering("replace", [](const BoundExpr& call, std::vector<cp::Expression> args) {
     cp::ReplaceSubstringOptions options(LiteralString(*call.args[1]),

@@ -146,6 +146,40 @@ Status MatchExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* 
   return kernels::FinishInto(&builder, out);
 }
 
+// Every occurrence of `search` in `text` replaced, left to right; an empty search changes
+// nothing, as in Spark.
+std::string ReplaceAll(std::string_view text, std::string_view search,
+                       std::string_view replacement) {
+  if (search.empty()) return std::string(text);
+  std::string out;
+  size_t from = 0;
+  for (size_t at = text.find(search); at != std::string_view::npos;
+       at = text.find(search, from)) {
+    out.append(text.substr(from, at - from));
+    out.append(replacement);
+    from = at + search.size();
+  }
+  out.append(text.substr(from));
+  return out;
+}
+
+Status ReplaceExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  StringColumn text(batch[0]);
+  StringColumn search(batch[1]);
+  StringColumn replacement(batch[2]);
+  arrow::StringBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!text.IsValid(row) || !search.IsValid(row) || !replacement.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else {
+      ARROW_RETURN_NOT_OK(builder.Append(
+          ReplaceAll(text.Value(row), search.Value(row), replacement.Value(row))));
+    }
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
 // A float or double column as Spark's text of each value.
 template <typename T>
 Status FloatTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
@@ -190,6 +224,9 @@ Status RegisterStringKernels(cp::FunctionRegistry* registry) {
     ARROW_RETURN_NOT_OK(AddFunction(registry, name, {arrow::utf8(), arrow::utf8()},
                                     arrow::boolean(), exec, "Spark's string predicate"));
   }
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_replace",
+                                  {arrow::utf8(), arrow::utf8(), arrow::utf8()}, arrow::utf8(),
+                                  ReplaceExec, "Spark's replace"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_lpad",
                                   {arrow::utf8(), arrow::int32(), arrow::utf8()}, arrow::utf8(),
                                   PadExec<true>, "Spark's lpad"));
