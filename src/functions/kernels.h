@@ -39,8 +39,8 @@
 
 namespace parley {
 
-/// \brief Register the kernels above with Arrow's default function registry; idempotent and
-/// thread-safe.
+/// \brief Register the kernels above and those of expression_kernels.h with Arrow's default
+/// function registry; idempotent and thread-safe.
 Status RegisterParleyKernels();
 
 /// \brief Days since 1970-01-01 of a proleptic Gregorian date (month 1-12, day 1-31).
