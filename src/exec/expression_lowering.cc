@@ -195,6 +195,12 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
       }
       return cp::call("cast", {value}, cp::CastOptions::Safe(expr.type));
     }
+    // Floating point reads as Spark writes it (1.0, 1.0E10), not as Arrow does (1, 1e+10).
+    if (expr.type->id() == arrow::Type::STRING &&
+        (expr.args[0]->type->id() == arrow::Type::DOUBLE ||
+         expr.args[0]->type->id() == arrow::Type::FLOAT)) {
+      return cp::call("parley_float_text", {args[0]});
+    }
     const auto& target = static_cast<const arrow::TimestampType*>(expr.type.get());
     if (expr.type->id() == arrow::Type::TIMESTAMP && !target->timezone().empty() &&
         expr.args[0]->type->id() == arrow::Type::STRING) {

@@ -13,6 +13,7 @@
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
 #include "functions/datetime_arithmetic.h"
+#include "functions/expression_kernels.h"
 #include "functions/function_rules.h"
 #include "functions/statement_clock.h"
 
@@ -225,7 +226,7 @@ Result<BoundExprPtr> BindParse(const FunctionCall& call, const std::shared_ptr<a
   ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
   ARROW_ASSIGN_OR_RAISE(auto format, FormatArg(call, 1, kDefaultPattern));
   if (!format) return MakeBoundLiteral(arrow::MakeNullScalar(type));
-  auto parsed = Call("parse_timestamp", {text, StringLiteral(*format)}, TimestampType());
+  auto parsed = Call("to_timestamp", {text, StringLiteral(*format)}, TimestampType());
   return CastTo(parsed, type);
 }
 
@@ -450,7 +451,7 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
       ARROW_ASSIGN_OR_RAISE(auto format, FormatArg(call, 1, kDefaultPattern));
       ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
       if (!format) return MakeBoundLiteral(arrow::MakeNullScalar(arrow::int64()));
-      value = Call("parse_timestamp", {text, StringLiteral(*format)}, TimestampType());
+      value = Call("to_timestamp", {text, StringLiteral(*format)}, TimestampType());
     } else {
       ARROW_ASSIGN_OR_RAISE(value, TimestampArg(call, 0));
     }
@@ -468,12 +469,14 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
   registry->AddTypeRule({"to_timestamp"}, [](const FunctionCall& call) {
     return BindParse(call, TimestampType());
   });
-  registry->AddLowering("parse_timestamp", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+  // Text that does not match the pattern fails with CANNOT_PARSE_TIMESTAMP, as in Spark.
+  registry->AddLowering("to_timestamp", [](const BoundExpr& call, std::vector<cp::Expression> args) {
     cp::StrptimeOptions options(LiteralString(*call.args[1]), arrow::TimeUnit::MICRO,
                                 /*error_is_null=*/false);
-    auto local = cp::call("strptime", {args[0]}, std::move(options));
-    return Result<cp::Expression>(
-        cp::call("cast", {local}, cp::CastOptions::Safe(TimestampType())));
+    auto local = cp::call("strptime", {cp::field_ref(ArgumentField(0))}, std::move(options));
+    auto parsed = cp::call("cast", {local}, cp::CastOptions::Safe(TimestampType()));
+    return Result<cp::Expression>(GuardCall(std::move(parsed), {std::move(args[0])},
+                                            call.ToString(), "CANNOT_PARSE_TIMESTAMP"));
   });
 }
 

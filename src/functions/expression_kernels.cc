@@ -22,13 +22,15 @@ namespace cp = arrow::compute;
 
 class EvaluateOptionsType;
 
-// The expression an evaluating call runs and the text that names it in errors.
+// The expression an evaluating call runs, the text that names it in errors and the condition
+// its errors get (empty: ToSparkError's).
 class EvaluateOptions : public cp::FunctionOptions {
  public:
-  EvaluateOptions(cp::Expression expression, std::string text);
+  EvaluateOptions(cp::Expression expression, std::string text, std::string condition);
 
   cp::Expression expression;
   std::string text;
+  std::string condition;
 };
 
 class EvaluateOptionsType : public cp::FunctionOptionsType {
@@ -44,21 +46,25 @@ class EvaluateOptionsType : public cp::FunctionOptionsType {
   bool Compare(const cp::FunctionOptions& a, const cp::FunctionOptions& b) const override {
     const auto& left = static_cast<const EvaluateOptions&>(a);
     const auto& right = static_cast<const EvaluateOptions&>(b);
-    return left.expression.Equals(right.expression) && left.text == right.text;
+    return left.expression.Equals(right.expression) && left.text == right.text &&
+           left.condition == right.condition;
   }
   std::unique_ptr<cp::FunctionOptions> Copy(const cp::FunctionOptions& options) const override {
     return std::make_unique<EvaluateOptions>(static_cast<const EvaluateOptions&>(options));
   }
 };
 
-EvaluateOptions::EvaluateOptions(cp::Expression expression, std::string text)
+EvaluateOptions::EvaluateOptions(cp::Expression expression, std::string text,
+                                 std::string condition)
     : cp::FunctionOptions(EvaluateOptionsType::Get()),
       expression(std::move(expression)),
-      text(std::move(text)) {}
+      text(std::move(text)),
+      condition(std::move(condition)) {}
 
 struct EvaluateState : public cp::KernelState {
   cp::Expression bound;
   std::string text;
+  std::string condition;
 };
 
 Result<std::unique_ptr<cp::KernelState>> InitEvaluate(cp::KernelContext* ctx,
@@ -73,6 +79,7 @@ Result<std::unique_ptr<cp::KernelState>> InitEvaluate(cp::KernelContext* ctx,
   ARROW_ASSIGN_OR_RAISE(state->bound,
                         options.expression.Bind(arrow::Schema(fields), ctx->exec_context()));
   state->text = options.text;
+  state->condition = options.condition;
   return state;
 }
 
@@ -116,6 +123,11 @@ Status GuardExec(cp::KernelContext* ctx, const cp::ExecSpan& span, cp::ExecResul
   auto* state = static_cast<EvaluateState*>(ctx->state());
   auto result = cp::ExecuteScalarExpression(state->bound, span.ToExecBatch(), ctx->exec_context());
   if (!result.ok()) {
+    if (!state->condition.empty()) {
+      return MakeError(result.status().code(), state->condition,
+                       fmt::format("{}\n== Expression ==\n{}", result.status().message(),
+                                   state->text));
+    }
     Status error = ToSparkError(result.status());
     return Status(error.code(), fmt::format("{}\n== Expression ==\n{}", error.message(), state->text),
                   error.detail());
@@ -139,9 +151,11 @@ Status AddEvaluating(cp::FunctionRegistry* registry, const std::string& name,
 }
 
 cp::Expression EvaluatingCall(const std::string& name, cp::Expression expression,
-                              std::vector<cp::Expression> args, std::string text) {
+                              std::vector<cp::Expression> args, std::string text,
+                              std::string condition) {
   return cp::call(name, std::move(args),
-                  std::make_shared<EvaluateOptions>(std::move(expression), std::move(text)));
+                  std::make_shared<EvaluateOptions>(std::move(expression), std::move(text),
+                                                    std::move(condition)));
 }
 
 }  // namespace
@@ -149,12 +163,13 @@ cp::Expression EvaluatingCall(const std::string& name, cp::Expression expression
 std::string ArgumentField(size_t index) { return fmt::format("a{}", index); }
 
 cp::Expression TryCall(cp::Expression expression, std::vector<cp::Expression> args) {
-  return EvaluatingCall("parley_try", std::move(expression), std::move(args), "");
+  return EvaluatingCall("parley_try", std::move(expression), std::move(args), "", "");
 }
 
 cp::Expression GuardCall(cp::Expression expression, std::vector<cp::Expression> args,
-                         std::string text) {
-  return EvaluatingCall("parley_guard", std::move(expression), std::move(args), std::move(text));
+                         std::string text, std::string condition) {
+  return EvaluatingCall("parley_guard", std::move(expression), std::move(args), std::move(text),
+                        std::move(condition));
 }
 
 Status RegisterExpressionKernels() {

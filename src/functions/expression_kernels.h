@@ -24,10 +24,11 @@ arrow::compute::Expression TryCall(arrow::compute::Expression expression,
                                    std::vector<arrow::compute::Expression> args);
 
 /// \brief A call evaluating `expression` on `args`; a failure names `text`, the expression as
-/// Parley prints it.
+/// Parley prints it, and has the Spark condition `condition`, or when that is empty the one
+/// ToSparkError gives it.
 arrow::compute::Expression GuardCall(arrow::compute::Expression expression,
                                      std::vector<arrow::compute::Expression> args,
-                                     std::string text);
+                                     std::string text, std::string condition = "");
 
 /// \brief Register parley_try and parley_guard with Arrow's default registry (part of
 /// RegisterParleyKernels).

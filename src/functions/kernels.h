@@ -11,6 +11,16 @@
 //     fails with DATETIME_FIELD_OUT_OF_BOUNDS.
 //   parley_substring(utf8, int32 pos, int32 len) -> utf8: Spark's substring with 1-based
 //     positions, counted from the end when negative.
+//   parley_lpad / parley_rpad(utf8, int32 length, utf8 pad) -> utf8: Spark's lpad and rpad
+//     (cut to the length, or filled with the pad repeated; an empty pad only cuts).
+//   parley_round_half_up / parley_round_half_even(double, int32 scale) -> double: Spark's
+//     round and bround of a double, on its shortest decimal form (round(0.285, 2) = 0.29).
+//   parley_float_text(float | double) -> utf8: the value as Spark writes it (Java's
+//     toString: 1.0, 1.0E10), for CAST(... AS STRING).
+//   parley_starts_with / parley_ends_with / parley_contains(utf8, utf8) -> boolean: the
+//     string predicates with a second string that is a column (Arrow's take a constant).
+//   parley_replace(utf8, utf8 search, utf8 replacement) -> utf8: every occurrence replaced
+//     (an empty search changes nothing), for search strings that are columns.
 //   parley_locate(utf8 needle, utf8 haystack, int32 start) -> int32: the 1-based position in
 //     characters of the first needle at or after `start` (1-based), 0 when absent or when
 //     start < 1; a NULL start gives 0 and an empty needle 1, as Spark's locate.
@@ -29,8 +39,8 @@
 
 namespace parley {
 
-/// \brief Register the kernels above with Arrow's default function registry; idempotent and
-/// thread-safe.
+/// \brief Register the kernels above and those of expression_kernels.h with Arrow's default
+/// function registry; idempotent and thread-safe.
 Status RegisterParleyKernels();
 
 /// \brief Days since 1970-01-01 of a proleptic Gregorian date (month 1-12, day 1-31).

@@ -70,6 +70,11 @@ TypeRule Round(std::string bound) {
 
 Lowering LowerRound(cp::RoundMode mode) {
   return [mode](const BoundExpr& call, std::vector<cp::Expression> args) -> Result<cp::Expression> {
+    if (call.args[0]->type->id() == arrow::Type::DOUBLE) {
+      bool half_even = mode == cp::RoundMode::HALF_TO_EVEN;
+      return cp::call(half_even ? "parley_round_half_even" : "parley_round_half_up",
+                      {args[0], args[1]});
+    }
     int32_t scale = static_cast<const arrow::Int32Scalar&>(*call.args[1]->literal).value;
     const auto& input = call.args[0]->type;
     cp::Expression value = args[0];

@@ -176,43 +176,54 @@ void AddTrim(FunctionRegistry* registry, std::string name, std::string kernel) {
   });
 }
 
-// startswith, endswith, contains: the second argument constant.
-void AddMatch(FunctionRegistry* registry, std::vector<std::string> names, std::string bound) {
-  registry->AddTypeRule(names, [bound](const FunctionCall& call) -> Result<BoundExprPtr> {
+// startswith, endswith, contains and the regular-expression match: a constant second
+// argument is Arrow's matcher (`bound`, which pushes down); a column one is Parley's kernel
+// `kernel`, when there is one (a regular expression must be constant).
+void AddMatch(FunctionRegistry* registry, std::vector<std::string> names, std::string bound,
+              std::string kernel) {
+  registry->AddTypeRule(names, [bound, kernel](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
     ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto other, StringArg(call, 1));
+    if (other->kind != BoundExpr::Kind::kLiteral && !kernel.empty()) {
+      return Call(kernel, {text, other}, arrow::boolean());
+    }
     ARROW_ASSIGN_OR_RAISE(auto pattern, PatternArg(call, 1));
     if (!pattern) return MakeBoundLiteral(arrow::MakeNullScalar(arrow::boolean()));
     return Call(bound, {text, StringLiteral(*pattern)}, arrow::boolean());
   });
+  if (kernel.empty()) return;
+  registry->AddLowering(kernel, [kernel](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call(kernel, std::move(args)));
+  });
 }
 
-// lpad and rpad: a constant length and a one-character constant pad; the result is cut to
-// the length when the string is longer, as in Spark.
+// lpad and rpad: the result is cut to the length when the string is longer, as in Spark.
+// A constant length with a one-character constant pad is Arrow's pad kernel; anything else
+// (a longer or empty pad, values from columns) is Parley's.
 void AddPad(FunctionRegistry* registry, std::string name, std::string kernel) {
   registry->AddTypeRule({name}, [name](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
     ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
     ARROW_ASSIGN_OR_RAISE(auto length, IntArg(call, 1));
-    std::string pad = " ";
+    BoundExprPtr pad = StringLiteral(" ");
     if (call.args.size() == 3) {
-      ARROW_ASSIGN_OR_RAISE(auto given, PatternArg(call, 2));
-      if (!given) return NullString();
-      pad = *given;
+      ARROW_ASSIGN_OR_RAISE(pad, StringArg(call, 2));
     }
-    if (IsNullLiteral(*length)) return NullString();
+    if (IsNullLiteral(*length) || IsNullLiteral(*pad)) return NullString();
     auto constant = IntConstant(*length);
-    size_t pad_chars = std::count_if(pad.begin(), pad.end(),
-                                     [](char c) { return (c & 0xC0) != 0x80; });
-    if (!constant || pad_chars != 1) {
-      return AnalysisError("UNSUPPORTED_FEATURE.PAD",
-                           fmt::format("\"{}\": Parley pads with a constant length and a "
-                                       "one-character pad string.",
-                                       call.expr.source_text),
-                           call.expr.pos);
+    bool one_character = false;
+    if (pad->kind == BoundExpr::Kind::kLiteral) {
+      std::string characters = LiteralString(*pad);
+      one_character = std::count_if(characters.begin(), characters.end(),
+                                    [](char c) { return (c & 0xC0) != 0x80; }) == 1;
     }
+    if (!constant || !one_character) return Call("parley_" + name, {text, length, pad}, arrow::utf8());
     int32_t width = std::max(*constant, 0);
-    return Call(name, {text, IntLiteral(width), StringLiteral(pad)}, arrow::utf8());
+    return Call(name, {text, IntLiteral(width), pad}, arrow::utf8());
+  });
+  registry->AddLowering("parley_" + name, [name](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call("parley_" + name, std::move(args)));
   });
   registry->AddLowering(name, [kernel](const BoundExpr& call, std::vector<cp::Expression> args) {
     int64_t width = static_cast<const arrow::Int32Scalar&>(*call.args[1]->literal).value;
@@ -302,9 +313,19 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
         cp::JoinOptions(cp::JoinOptions::SKIP)));
   });
 
+  // replace(str, search[, replacement]): Arrow's kernel for constants, Parley's for columns.
   registry->AddTypeRule({"replace"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
     ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+    std::vector<BoundExprPtr> args = {text};
+    for (size_t i = 1; i < call.args.size(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto arg, StringArg(call, i));
+      args.push_back(arg);
+    }
+    if (args.size() == 2) args.push_back(StringLiteral(""));
+    if (args[1]->kind != BoundExpr::Kind::kLiteral || args[2]->kind != BoundExpr::Kind::kLiteral) {
+      return Call("parley_replace", std::move(args), arrow::utf8());
+    }
     ARROW_ASSIGN_OR_RAISE(auto search, PatternArg(call, 1));
     std::optional<std::string> replacement = "";
     if (call.args.size() == 3) {
@@ -314,6 +335,9 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
     if (search->empty()) return text;
     return Call("replace", {text, StringLiteral(*search), StringLiteral(*replacement)},
                 arrow::utf8());
+  });
+  registry->AddLowering("parley_replace", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call("parley_replace", std::move(args)));
   });
   registry->AddLowering("replace", [](const BoundExpr& call, std::vector<cp::Expression> args) {
     cp::ReplaceSubstringOptions options(LiteralString(*call.args[1]),
@@ -357,10 +381,10 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
     return Result<cp::Expression>(cp::call("binary_repeat", {args[0], count}));
   });
 
-  AddMatch(registry, {"startswith"}, "STARTS_WITH");
-  AddMatch(registry, {"endswith"}, "ENDS_WITH");
-  AddMatch(registry, {"contains"}, "CONTAINS");
-  AddMatch(registry, {"rlike", "regexp", "regexp_like"}, "RLIKE");
+  AddMatch(registry, {"startswith"}, "STARTS_WITH", "parley_starts_with");
+  AddMatch(registry, {"endswith"}, "ENDS_WITH", "parley_ends_with");
+  AddMatch(registry, {"contains"}, "CONTAINS", "parley_contains");
+  AddMatch(registry, {"rlike", "regexp", "regexp_like"}, "RLIKE", "");
 
   registry->AddTypeRule({"regexp_extract"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
@@ -406,6 +430,53 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
         "if_else", {cp::call("is_null", {args[0]}), cp::literal(arrow::MakeNullScalar(arrow::utf8())),
                     or_empty}));
   });
+  // split(str, regex[, limit]): at most `limit` parts when it is positive, trailing empty parts
+  // kept, as Java's String.split(regex, -1).
+  registry->AddTypeRule({"split"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
+    ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto pattern, PatternArg(call, 1));
+    int32_t limit = -1;
+    if (call.args.size() == 3) {
+      ARROW_ASSIGN_OR_RAISE(auto given, IntArg(call, 2));
+      auto constant = IntConstant(*given);
+      if (!constant) {
+        return AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                             fmt::format("Cannot resolve \"{}\" due to data type mismatch: the "
+                                         "limit should be a constant.",
+                                         call.expr.source_text),
+                             call.expr.pos);
+      }
+      limit = *constant;
+    }
+    auto type = arrow::list(arrow::utf8());
+    if (!pattern) return MakeBoundLiteral(arrow::MakeNullScalar(type));
+    return Call("split", {text, StringLiteral(*pattern), IntLiteral(limit)}, type);
+  });
+  registry->AddLowering("split", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+    int32_t limit = static_cast<const arrow::Int32Scalar&>(*call.args[2]->literal).value;
+    cp::SplitPatternOptions options(LiteralString(*call.args[1]), limit > 0 ? limit - 1 : -1);
+    return Result<cp::Expression>(
+        cp::call("split_pattern_regex", {std::move(args[0])}, std::move(options)));
+  });
+  registry->AddTypeRule({"size", "cardinality", "array_size"},
+                        [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+    if (call.args[0]->type->id() != arrow::Type::LIST &&
+        call.args[0]->type->id() != arrow::Type::NA) {
+      return UnexpectedInputType(call, 0, "ARRAY");
+    }
+    if (call.args[0]->type->id() == arrow::Type::NA) {
+      return MakeBoundLiteral(arrow::MakeNullScalar(arrow::int32()));
+    }
+    return Call("size", {call.args[0]}, arrow::int32());
+  });
+  registry->AddLowering("size", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(
+        cp::call("cast", {cp::call("list_value_length", {std::move(args[0])})},
+                 cp::CastOptions::Safe(arrow::int32())));
+  });
+
   registry->AddTypeRule({"regexp_replace"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 3));
     ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));

@@ -2,9 +2,11 @@
 // position and length, and locate. Positions count UTF-8 characters, not bytes.
 #include <algorithm>
 #include <limits>
+#include <string>
 
 #include "arrow/array/builder_binary.h"
 #include "arrow/array/builder_primitive.h"
+#include "functions/java_number_text.h"
 #include "functions/kernel_support.h"
 #include "functions/kernels.h"
 
@@ -88,6 +90,112 @@ Status LocateExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult*
   return kernels::FinishInto(&builder, out);
 }
 
+// Spark's lpad / rpad: cut to `length` characters, or filled to it with as much of `pad`
+// repeated as fits (before the text for lpad); an empty pad only cuts.
+std::string Pad(std::string_view text, int64_t length, std::string_view pad, bool left) {
+  if (length <= 0) return {};
+  int64_t chars = CharCount(text);
+  if (chars >= length || pad.empty()) return std::string(text.substr(0, ByteOffset(text, length)));
+  int64_t missing = length - chars;
+  int64_t pad_chars = CharCount(pad);
+  std::string filler;
+  for (int64_t whole = missing / pad_chars; whole > 0; --whole) filler += pad;
+  filler += pad.substr(0, ByteOffset(pad, missing % pad_chars));
+  return left ? filler + std::string(text) : std::string(text) + filler;
+}
+
+template <bool kLeft>
+Status PadExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  StringColumn text(batch[0]);
+  Column<int32_t> length(batch[1]);
+  StringColumn pad(batch[2]);
+  arrow::StringBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!text.IsValid(row) || !length.IsValid(row) || !pad.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else {
+      ARROW_RETURN_NOT_OK(
+          builder.Append(Pad(text.Value(row), length.Value(row), pad.Value(row), kLeft)));
+    }
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+enum class Match { kStartsWith, kEndsWith, kContains };
+
+// Whether each text starts with, ends with or contains the other column's string.
+template <Match kMatch>
+Status MatchExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  StringColumn text(batch[0]);
+  StringColumn other(batch[1]);
+  arrow::BooleanBuilder builder;
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!text.IsValid(row) || !other.IsValid(row)) {
+      builder.UnsafeAppendNull();
+      continue;
+    }
+    std::string_view value = text.Value(row);
+    std::string_view part = other.Value(row);
+    bool found = kMatch == Match::kStartsWith ? value.starts_with(part)
+                 : kMatch == Match::kEndsWith ? value.ends_with(part)
+                                              : value.find(part) != std::string_view::npos;
+    builder.UnsafeAppend(found);
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+// Every occurrence of `search` in `text` replaced, left to right; an empty search changes
+// nothing, as in Spark.
+std::string ReplaceAll(std::string_view text, std::string_view search,
+                       std::string_view replacement) {
+  if (search.empty()) return std::string(text);
+  std::string out;
+  size_t from = 0;
+  for (size_t at = text.find(search); at != std::string_view::npos;
+       at = text.find(search, from)) {
+    out.append(text.substr(from, at - from));
+    out.append(replacement);
+    from = at + search.size();
+  }
+  out.append(text.substr(from));
+  return out;
+}
+
+Status ReplaceExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  StringColumn text(batch[0]);
+  StringColumn search(batch[1]);
+  StringColumn replacement(batch[2]);
+  arrow::StringBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!text.IsValid(row) || !search.IsValid(row) || !replacement.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else {
+      ARROW_RETURN_NOT_OK(builder.Append(
+          ReplaceAll(text.Value(row), search.Value(row), replacement.Value(row))));
+    }
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+// A float or double column as Spark's text of each value.
+template <typename T>
+Status FloatTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  Column<T> values(batch[0]);
+  arrow::StringBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!values.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else {
+      ARROW_RETURN_NOT_OK(builder.Append(JavaFloatingPointText(values.Value(row))));
+    }
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
 }  // namespace
 
 namespace kernels {
@@ -96,6 +204,35 @@ Status RegisterStringKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_substring",
                                   {arrow::utf8(), arrow::int32(), arrow::int32()}, arrow::utf8(),
                                   SubstringExec, "Spark's substring"));
+  auto float_text = std::make_shared<cp::ScalarFunction>(
+      "parley_float_text", cp::Arity::Unary(), cp::FunctionDoc("Spark's text of a float", "", {}));
+  using Exec = cp::ArrayKernelExec;
+  for (auto [type, exec] : {std::pair<std::shared_ptr<arrow::DataType>, Exec>{
+                                arrow::float32(), FloatTextExec<float>},
+                            std::pair<std::shared_ptr<arrow::DataType>, Exec>{
+                                arrow::float64(), FloatTextExec<double>}}) {
+    cp::ScalarKernel kernel({type}, arrow::utf8(), exec);
+    kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
+    kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
+    ARROW_RETURN_NOT_OK(float_text->AddKernel(std::move(kernel)));
+  }
+  ARROW_RETURN_NOT_OK(registry->AddFunction(std::move(float_text), /*allow_overwrite=*/true));
+  for (auto [name, exec] : {std::pair<const char*, cp::ArrayKernelExec>{
+                                "parley_starts_with", MatchExec<Match::kStartsWith>},
+                            {"parley_ends_with", MatchExec<Match::kEndsWith>},
+                            {"parley_contains", MatchExec<Match::kContains>}}) {
+    ARROW_RETURN_NOT_OK(AddFunction(registry, name, {arrow::utf8(), arrow::utf8()},
+                                    arrow::boolean(), exec, "Spark's string predicate"));
+  }
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_replace",
+                                  {arrow::utf8(), arrow::utf8(), arrow::utf8()}, arrow::utf8(),
+                                  ReplaceExec, "Spark's replace"));
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_lpad",
+                                  {arrow::utf8(), arrow::int32(), arrow::utf8()}, arrow::utf8(),
+                                  PadExec<true>, "Spark's lpad"));
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_rpad",
+                                  {arrow::utf8(), arrow::int32(), arrow::utf8()}, arrow::utf8(),
+                                  PadExec<false>, "Spark's rpad"));
   return AddFunction(registry, "parley_locate", {arrow::utf8(), arrow::utf8(), arrow::int32()},
                      arrow::int32(), LocateExec, "Spark's locate");
 }

@@ -23,65 +23,12 @@
 #include "arrow/type_traits.h"
 #include "arrow/util/checked_cast.h"
 #include "arrow/util/float16.h"
+#include "functions/java_number_text.h"
 
 namespace parley {
 namespace {
 
 using arrow::internal::checked_cast;
-
-// Lay out the shortest round-trip digits of `value` the way Java's Double/Float.toString do.
-template <typename T>
-std::string FormatJavaFloatingPoint(T value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-  if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
-
-  // to_chars in scientific form yields `[-]d[.ddd]e(+|-)xx` with the shortest digits.
-  char buffer[64];
-  char* end =
-      std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific).ptr;
-  std::string_view text(buffer, end - buffer);
-  std::string out;
-  if (text.front() == '-') {
-    out.push_back('-');
-    text.remove_prefix(1);
-  }
-  size_t e_pos = text.find('e');
-  std::string digits;
-  for (char c : text.substr(0, e_pos)) {
-    if (c != '.') digits.push_back(c);
-  }
-  std::string_view exponent_text = text.substr(e_pos + 1);
-  bool negative_exponent = exponent_text.front() == '-';
-  exponent_text.remove_prefix(1);  // to_chars always writes the exponent's sign
-  int exponent = 0;
-  std::from_chars(exponent_text.data(), exponent_text.data() + exponent_text.size(), exponent);
-  if (negative_exponent) exponent = -exponent;
-
-  // With shortest digits, 1e-3 <= |value| < 1e7 holds exactly when the exponent is in [-3, 6].
-  if (exponent >= 0 && exponent < 7) {
-    size_t integer_digits = static_cast<size_t>(exponent) + 1;
-    if (digits.size() <= integer_digits) {
-      out += digits;
-      out.append(integer_digits - digits.size(), '0');
-      out += ".0";
-    } else {
-      out.append(digits, 0, integer_digits);
-      out.push_back('.');
-      out.append(digits, integer_digits);
-    }
-  } else if (exponent < 0 && exponent >= -3) {
-    out += "0.";
-    out.append(static_cast<size_t>(-exponent - 1), '0');
-    out += digits;
-  } else {
-    out.push_back(digits[0]);
-    out.push_back('.');
-    out += digits.size() > 1 ? digits.substr(1) : "0";
-    out += fmt::format("E{}", exponent);
-  }
-  return out;
-}
 
 int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
@@ -202,7 +149,7 @@ void WithFloatingPoint(const arrow::Array& array, int64_t row, Visit&& visit) {
 
 std::string FormatFloatingPoint(const arrow::Array& array, int64_t row) {
   std::string text;
-  WithFloatingPoint(array, row, [&](auto value) { text = FormatJavaFloatingPoint(value); });
+  WithFloatingPoint(array, row, [&](auto value) { text = JavaFloatingPointText(value); });
   return text;
 }
 
@@ -648,9 +595,9 @@ Result<std::optional<std::string>> FormatCell(const arrow::Array& array, int64_t
   return text;
 }
 
-std::string FormatDouble(double value) { return FormatJavaFloatingPoint(value); }
+std::string FormatDouble(double value) { return JavaFloatingPointText(value); }
 
-std::string FormatFloat(float value) { return FormatJavaFloatingPoint(value); }
+std::string FormatFloat(float value) { return JavaFloatingPointText(value); }
 
 Result<std::string> FormatResult(const arrow::Table& table, ResultFormat format) {
   if (table.num_columns() == 0) return std::string();
