@@ -338,10 +338,11 @@ class SelectBinder {
   Status GroupByCorrelation() {
     if (correlation_.empty()) return Status::OK();
     if (select_.group_by) {
-      return AnalysisError("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_CORRELATED_COLUMNS_IN_GROUP_BY",
-                           "Unsupported subquery expression: A GROUP BY clause in a scalar "
-                           "correlated subquery cannot contain non-correlated columns.",
-                           select_.group_by->pos);
+      return AnalysisError(
+          "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_CORRELATED_COLUMNS_IN_GROUP_BY",
+          "Unsupported subquery expression: A GROUP BY clause in a scalar correlated subquery "
+          "cannot contain non-correlated columns.",
+          select_.group_by->pos);
     }
     for (const auto& conjunct : correlation_) {
       BoundExprPtr inner;
@@ -360,7 +361,8 @@ class SelectBinder {
       }
       if (inner == nullptr) {
         return AnalysisError(
-            "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
+            "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY."
+            "CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
             fmt::format("Unsupported subquery expression: Correlated column is not allowed in "
                         "predicate: \"{}\".",
                         conjunct->ToString()),
