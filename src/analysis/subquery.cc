@@ -20,6 +20,17 @@ BoundExprPtr RefTo(const OutputField& field) {
   return MakeColumnRef(field.name, field.display, field.type);
 }
 
+BoundExprPtr BooleanLiteral(bool value) {
+  return MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>(value));
+}
+
+// A CASE WHEN with an ELSE: `args` are condition, value pairs then the ELSE value.
+BoundExprPtr CaseWhen(std::vector<BoundExprPtr> args, std::shared_ptr<arrow::DataType> type) {
+  auto call = std::make_shared<BoundExpr>(*MakeCall("CASE_WHEN", std::move(args), type));
+  call->has_else = true;
+  return call;
+}
+
 // The one row of `plan`'s first field: its row count and its value (the minimum over at most
 // one row), guarded by SCALAR_SUBQUERY_VALUE.
 PlanNodePtr SingleValue(const PlanNodePtr& plan, int* counter) {
@@ -97,10 +108,7 @@ Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery sub
   // A group key is NULL only where no group matched: the value over no rows stands there.
   auto unmatched =
       MakeCall("IS_NULL", {RefTo(subquery.plan->output[subquery.columns])}, arrow::boolean());
-  auto chosen = std::make_shared<BoundExpr>(*MakeCall(
-      "CASE_WHEN", {unmatched, CastTo(subquery.empty_value, value->type), value}, value->type));
-  chosen->has_else = true;
-  return chosen;
+  return CaseWhen({unmatched, CastTo(subquery.empty_value, value->type), value}, value->type);
 }
 
 namespace {
@@ -177,16 +185,6 @@ Result<std::shared_ptr<arrow::DataType>> InType(const sql::Expr& expr, const Bou
         expr.pos);
   }
   return common->id() == arrow::Type::NA ? arrow::boolean() : common;
-}
-
-BoundExprPtr BooleanLiteral(bool value) {
-  return MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>(value));
-}
-
-BoundExprPtr CaseWhen(std::vector<BoundExprPtr> args, std::shared_ptr<arrow::DataType> type) {
-  auto call = std::make_shared<BoundExpr>(*MakeCall("CASE_WHEN", std::move(args), type));
-  call->has_else = true;
-  return call;
 }
 
 // A projection of `plan` to the inner side of each correlation equality (`#s<id>_k<i>`) then
