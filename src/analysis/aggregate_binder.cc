@@ -9,6 +9,7 @@
 #include "analysis/analysis_error.h"
 #include "analysis/types.h"
 #include "arrow/type.h"
+#include "plan/expression_equality.h"
 
 namespace parley {
 namespace {
@@ -44,6 +45,18 @@ Result<std::shared_ptr<arrow::DataType>> ResultType(const std::string& function,
     return arrow::int64();
   }
   return arrow::float64();
+}
+
+// Identical aggregate calls (same function, DISTINCT and argument expressions) are computed
+// once; calls that print alike over different tables' columns are not identical.
+bool SameAggregate(const AggregateCall& a, const AggregateCall& b) {
+  if (a.function != b.function || a.distinct != b.distinct || a.args.size() != b.args.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    if (!SameExpression(*a.args[i], *b.args[i])) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -124,9 +137,8 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
                         ResultType(aggregate.function, call,
                                    aggregate.args.empty() ? nullptr : aggregate.args[0]));
   // Identical aggregates are computed once.
-  std::string text = aggregate.ToString();
   for (size_t i = 0; i < calls_.size(); ++i) {
-    if (calls_[i].ToString() == text) {
+    if (SameAggregate(calls_[i], aggregate)) {
       return MakeColumnRef(AggregateField(i), call.source_text, calls_[i].type);
     }
   }
@@ -138,9 +150,8 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
 
 Result<BoundExprPtr> AggregateBinder::ReplaceKeys(const BoundExprPtr& expr,
                                                   const sql::Expr& source) const {
-  std::string text = expr->ToString();
   for (size_t i = 0; i < keys_.size(); ++i) {
-    if (keys_[i]->ToString() == text) {
+    if (SameExpression(*keys_[i], *expr)) {
       return MakeColumnRef(KeyField(i), key_displays_[i], keys_[i]->type);
     }
   }

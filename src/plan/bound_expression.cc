@@ -45,6 +45,8 @@ std::string SqlTypeName(const arrow::DataType& type) {
     case arrow::Type::BINARY:
     case arrow::Type::LARGE_BINARY: return "BINARY";
     case arrow::Type::DATE32: return "DATE";
+    case arrow::Type::INTERVAL_MONTHS: return "INTERVAL YEAR TO MONTH";
+    case arrow::Type::DURATION: return "INTERVAL DAY TO SECOND";
     case arrow::Type::TIMESTAMP: {
       const auto& ts = static_cast<const arrow::TimestampType&>(type);
       return ts.timezone().empty() ? "TIMESTAMP_NTZ" : "TIMESTAMP";

@@ -9,7 +9,10 @@
 // and a WHERE conjunct over both inputs of an inner join becomes part of its condition. A join's
 // own residual condition sends its one-sided conjuncts down as Spark does: both sides for inner
 // and semi joins, the null-supplying side of outer joins (the right of left outer and anti
-// joins, the left of right outer joins). Anything else stays where it was.
+// joins, the left of right outer joins). Anything else stays where it was. Disjunctions first
+// have the conjuncts common to all their branches factored out, and a disjunction over both
+// inputs of an inner join also filters each input by what its branches imply for that input
+// alone (plan/boolean_simplification.h).
 #pragma once
 
 #include "plan/logical_plan.h"
