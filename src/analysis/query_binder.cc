@@ -245,15 +245,15 @@ class SelectBinder {
     return Status::OK();
   }
 
-  // A subquery expression met in an expression: a scalar subquery or an EXISTS, joined below
+  // A subquery expression met in an expression: a scalar subquery, EXISTS or IN, joined below
   // the filter or projection (or, `after_aggregate`, above the aggregate) that reads its value.
   Result<BoundExprPtr> BindSubqueryValue(const sql::Expr& expr, bool after_aggregate) {
+    BoundExprPtr in_value;
     if (expr.subquery_kind == sql::SubqueryKind::kIn) {
-      return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
-                           fmt::format("An IN subquery is supported only as a conjunct of "
-                                       "WHERE: \"{}\".",
-                                       expr.source_text),
-                           expr.pos);
+      ARROW_ASSIGN_OR_RAISE(in_value, after_aggregate
+                                          ? aggregate_->BindAfterAggregate(*expr.children[0])
+                                          : BindExpression(*expr.children[0], scope_,
+                                                           Options(false)));
     }
     ARROW_ASSIGN_OR_RAISE(auto subquery, BindSubquery(*expr.subquery, catalogs_, Outer()));
     if (after_aggregate && !subquery.correlation.empty()) {
@@ -265,10 +265,18 @@ class SelectBinder {
                            expr.pos);
     }
     auto* joins = after_aggregate ? &aggregate_joins_ : &input_joins_;
-    ARROW_ASSIGN_OR_RAISE(
-        auto value, expr.subquery_kind == sql::SubqueryKind::kExists
-                        ? PlanExistsValue(expr, std::move(subquery), counter_, joins)
-                        : PlanScalarSubquery(expr, std::move(subquery), counter_, joins));
+    BoundExprPtr value;
+    if (expr.subquery_kind == sql::SubqueryKind::kIn) {
+      ARROW_ASSIGN_OR_RAISE(auto count, BindSubquery(*expr.subquery, catalogs_, Outer()));
+      ARROW_ASSIGN_OR_RAISE(value, PlanInValue(expr, in_value, std::move(subquery),
+                                               std::move(count), counter_, joins));
+      if (expr.negated) value = MakeCall("NOT", {value}, arrow::boolean());
+    } else if (expr.subquery_kind == sql::SubqueryKind::kExists) {
+      ARROW_ASSIGN_OR_RAISE(value, PlanExistsValue(expr, std::move(subquery), counter_, joins));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(value,
+                            PlanScalarSubquery(expr, std::move(subquery), counter_, joins));
+    }
     if (after_aggregate) {
       std::vector<std::string> fields;
       value->CollectFields(&fields);
@@ -281,10 +289,11 @@ class SelectBinder {
   Status GroupByCorrelation() {
     if (correlation_.empty()) return Status::OK();
     if (select_.group_by) {
-      return AnalysisError("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_CORRELATED_COLUMNS_IN_GROUP_BY",
-                           "Unsupported subquery expression: A GROUP BY clause in a scalar "
-                           "correlated subquery cannot contain non-correlated columns.",
-                           select_.group_by->pos);
+      return AnalysisError(
+          "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_CORRELATED_COLUMNS_IN_GROUP_BY",
+          "Unsupported subquery expression: A GROUP BY clause in a scalar correlated subquery "
+          "cannot contain non-correlated columns.",
+          select_.group_by->pos);
     }
     for (const auto& conjunct : correlation_) {
       BoundExprPtr inner;
@@ -303,7 +312,8 @@ class SelectBinder {
       }
       if (inner == nullptr) {
         return AnalysisError(
-            "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
+            "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY."
+            "CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
             fmt::format("Unsupported subquery expression: Correlated column is not allowed in "
                         "predicate: \"{}\".",
                         conjunct->ToString()),

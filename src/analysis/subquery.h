@@ -19,8 +19,10 @@
 //   - [NOT] EXISTS and [NOT] IN as conjuncts of WHERE are left semi and left anti joins. NOT
 //     IN's condition `(x = v) OR ((x = v) IS NULL)` makes a NULL on either side a match, so such
 //     a row is dropped unless the subquery is empty, as in Spark.
-//   - EXISTS elsewhere is a value: whether the subquery has a row (uncorrelated), or whether a
-//     left outer join with the distinct values of its correlation's inner sides matched.
+//   - EXISTS and IN elsewhere are values: whether the subquery has a row (uncorrelated), or
+//     whether a left outer join with the distinct values of its correlation's inner sides (and
+//     for IN, its column) matched; IN also counts rows and non-NULL values to tell false from
+//     NULL.
 #pragma once
 
 #include <set>
@@ -84,6 +86,16 @@ Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery sub
 /// correlation other than equalities, a correlated aggregate).
 Result<BoundExprPtr> PlanExistsValue(const sql::Expr& expr, BoundSubquery subquery, int* counter,
                                      std::vector<SubqueryJoin>* joins);
+
+/// \brief Plan `expr`, `value` IN a subquery met elsewhere than as a WHERE conjunct, from two
+/// bindings of the subquery (`match`, `count`): a left outer join with its distinct (correlation
+/// keys, value) pairs says whether a row matched, and one with its row and non-NULL value counts
+/// per key whether the answer is false or NULL, as Spark's three-valued IN. Errors: those of
+/// PlanPredicateSubquery, and UNSUPPORTED_FEATURE.SUBQUERY for a correlation other than
+/// equalities.
+Result<BoundExprPtr> PlanInValue(const sql::Expr& expr, const BoundExprPtr& value,
+                                 BoundSubquery match, BoundSubquery count, int* counter,
+                                 std::vector<SubqueryJoin>* joins);
 
 /// \brief The join of the WHERE conjunct `expr`: EXISTS (`value` null) or `value` IN the
 /// subquery, negated for NOT. Errors: DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH,
