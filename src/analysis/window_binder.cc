@@ -135,6 +135,7 @@ Status WindowBinder::BindArguments(const sql::Expr& call, WindowCall* out) {
     ARROW_ASSIGN_OR_RAISE(auto value, BindColumn(*call.children[0]));
     out->args.push_back(value);
     out->type = value->type;
+    out->ignore_nulls = call.ignore_nulls.value_or(false);
     if (n >= 2) {
       ARROW_ASSIGN_OR_RAISE(out->offset, IntegerConstant(*call.children[1], call));
     }
