@@ -10,8 +10,9 @@
 // own residual condition sends its one-sided conjuncts down as Spark does: both sides for inner
 // and semi joins, the null-supplying side of outer joins (the right of left outer and anti
 // joins, the left of right outer joins). A conjunct passes a Distinct unchanged, and goes into
-// every child of a Union (whose children output the union's field names). Anything else stays
-// where it was.
+// every child of a Union (whose children output the union's field names), and below a Window
+// when it reads only columns that every window call partitions by. Anything else stays where
+// it was.
 #pragma once
 
 #include "plan/logical_plan.h"
