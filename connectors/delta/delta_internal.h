@@ -226,7 +226,8 @@ std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableSta
 
 // ---- Tasks (delta_reader.cc)
 
-/// \brief One input partition: one data file and what the log says about it.
+/// \brief One piece of an input partition: (a byte range of) one data file and what the log
+/// says about it.
 struct ReadTask {
   /// The data file, a path of the filesystem.
   std::string path;
@@ -234,6 +235,10 @@ struct ReadTask {
   /// partitionValues as in the log (keys are physical names under column mapping).
   std::map<std::string, std::optional<std::string>> partition_values;
   std::optional<DeletionVectorDescriptor> deletion_vector;
+  /// The piece reads the row groups whose midpoint lies in [start, start + length) of the
+  /// file, as Spark splits a file; length < 0 reads the whole file.
+  int64_t start = 0;
+  int64_t length = -1;
 };
 
 /// \brief What every task of one scan shares: the reader factory's serialized content.
@@ -247,8 +252,24 @@ struct ReadSpec {
   std::vector<std::string> read_columns;
 };
 
-/// \brief A serializable partition reading `task`.
-std::shared_ptr<InputPartition> MakeDeltaPartition(ReadTask task);
+/// \brief How a scan's files become input partitions, Spark's FilePartition rule (its
+/// spark.sql.files.* defaults; see delta_scan.cc).
+struct SplitOptions {
+  int64_t max_partition_bytes = 128LL << 20;
+  int64_t open_cost_in_bytes = 4LL << 20;
+  /// The parallelism the split size aims at: the number of cores.
+  int64_t cores = 1;
+};
+
+/// \brief The default split options on this machine.
+SplitOptions DefaultSplitOptions();
+
+/// \brief The input partitions for `files` (whole files, length < 0): each a list of pieces.
+std::vector<std::vector<ReadTask>> PlanPieces(const std::vector<ReadTask>& files,
+                                              const SplitOptions& options);
+
+/// \brief A serializable partition reading `pieces` one after the other.
+std::shared_ptr<InputPartition> MakeDeltaPartition(std::vector<ReadTask> pieces);
 
 /// \brief The reader factory of a scan; rebuilds the filesystem from spec.location.
 Result<std::shared_ptr<PartitionReaderFactory>> MakeDeltaReaderFactory(ReadSpec spec);

@@ -114,40 +114,33 @@ json DeletionVectorToJson(const DeletionVectorDescriptor& dv) {
   return out;
 }
 
-class DeltaInputPartition : public InputPartition {
- public:
-  explicit DeltaInputPartition(ReadTask task) : task_(std::move(task)) {}
-
-  Result<std::string> Serialize() const override {
-    json values = json::object();
-    for (const auto& [key, value] : task_.partition_values) {
-      values[key] = value ? json(*value) : json(nullptr);
-    }
-    json out = {{"kind", kPartitionKind},
-                {"path", task_.path},
-                {"size", task_.size},
-                {"partitionValues", std::move(values)}};
-    if (task_.deletion_vector) out["deletionVector"] = DeletionVectorToJson(*task_.deletion_vector);
-    return out.dump();
+json PieceToJson(const ReadTask& task) {
+  json values = json::object();
+  for (const auto& [key, value] : task.partition_values) {
+    values[key] = value ? json(*value) : json(nullptr);
   }
+  json out = {{"path", task.path},
+              {"size", task.size},
+              {"partitionValues", std::move(values)},
+              {"start", task.start},
+              {"length", task.length}};
+  if (task.deletion_vector) out["deletionVector"] = DeletionVectorToJson(*task.deletion_vector);
+  return out;
+}
 
-  const ReadTask& task() const { return task_; }
-
- private:
-  ReadTask task_;
-};
-
-Result<std::shared_ptr<InputPartition>> DecodePartition(std::string_view bytes) {
-  json in = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-  if (in.is_discarded() || !in.is_object() || in.value("kind", "") != kPartitionKind ||
-      !in.contains("path") || !in["path"].is_string() || !in.contains("size") ||
-      !in["size"].is_number_integer() || !in.contains("partitionValues") ||
-      !in["partitionValues"].is_object()) {
-    return NotSerializable("partition", "expected a parley-delta-partition JSON object");
+Result<ReadTask> PieceFromJson(const json& in) {
+  if (!in.is_object() || !in.contains("path") || !in["path"].is_string() ||
+      !in.contains("size") || !in["size"].is_number_integer() ||
+      !in.contains("partitionValues") || !in["partitionValues"].is_object() ||
+      !in.contains("start") || !in["start"].is_number_integer() || !in.contains("length") ||
+      !in["length"].is_number_integer()) {
+    return NotSerializable("partition", "a piece is not a parley-delta piece JSON object");
   }
   ReadTask task;
   task.path = in["path"].get<std::string>();
   task.size = in["size"].get<int64_t>();
+  task.start = in["start"].get<int64_t>();
+  task.length = in["length"].get<int64_t>();
   for (const auto& [key, value] : in["partitionValues"].items()) {
     if (value.is_null()) {
       task.partition_values[key] = std::nullopt;
@@ -162,7 +155,37 @@ Result<std::shared_ptr<InputPartition>> DecodePartition(std::string_view bytes) 
     if (!descriptor.ok()) return NotSerializable("partition", descriptor.status().message());
     task.deletion_vector = *std::move(descriptor);
   }
-  return std::make_shared<DeltaInputPartition>(std::move(task));
+  return task;
+}
+
+class DeltaInputPartition : public InputPartition {
+ public:
+  explicit DeltaInputPartition(std::vector<ReadTask> pieces) : pieces_(std::move(pieces)) {}
+
+  Result<std::string> Serialize() const override {
+    json pieces = json::array();
+    for (const auto& piece : pieces_) pieces.push_back(PieceToJson(piece));
+    return json{{"kind", kPartitionKind}, {"pieces", std::move(pieces)}}.dump();
+  }
+
+  const std::vector<ReadTask>& pieces() const { return pieces_; }
+
+ private:
+  std::vector<ReadTask> pieces_;
+};
+
+Result<std::shared_ptr<InputPartition>> DecodePartition(std::string_view bytes) {
+  json in = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  if (in.is_discarded() || !in.is_object() || in.value("kind", "") != kPartitionKind ||
+      !in.contains("pieces") || !in["pieces"].is_array()) {
+    return NotSerializable("partition", "expected a parley-delta-partition JSON object");
+  }
+  std::vector<ReadTask> pieces;
+  for (const auto& piece : in["pieces"]) {
+    ARROW_ASSIGN_OR_RAISE(auto task, PieceFromJson(piece));
+    pieces.push_back(std::move(task));
+  }
+  return std::make_shared<DeltaInputPartition>(std::move(pieces));
 }
 
 // What every reader of one scan shares.
@@ -209,31 +232,43 @@ void CollectLeaves(const parquet::arrow::SchemaField& field, std::vector<int>* o
   for (const auto& child : field.children) CollectLeaves(child, out);
 }
 
-class DeltaPartitionReader : public PartitionReader {
+// What the pieces of one partition add up to, for its task metrics.
+struct PieceCounters {
+  std::shared_ptr<std::atomic<int64_t>> bytes_read = std::make_shared<std::atomic<int64_t>>(0);
+  int64_t files_read = 0;
+  int64_t deleted_rows = 0;
+};
+
+// Reads one piece: the selected row groups of one data file, shaped to the read schema, with
+// its deletion vector applied.
+class PieceReader {
  public:
-  DeltaPartitionReader(std::shared_ptr<const ReaderContext> context, ReadTask task)
+  PieceReader(std::shared_ptr<const ReaderContext> context, ReadTask task, PieceCounters* counters)
       : context_(std::move(context)),
         task_(std::move(task)),
-        bytes_read_(std::make_shared<std::atomic<int64_t>>(0)) {}
+        counters_(counters),
+        bytes_read_(counters->bytes_read) {}
 
-  Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-    if (done_) return nullptr;
+  // The next batch, nullptr at the end of the piece.
+  Result<std::shared_ptr<arrow::RecordBatch>> Next() {
     auto next = NextBatch();
-    if (!next.ok()) {
-      done_ = true;
-      return Failed(next.status());
-    }
-    if (*next == nullptr) done_ = true;
+    if (!next.ok()) return Failed(next.status());
     return next;
   }
 
-  std::vector<CustomTaskMetric> CurrentMetricsValues() const override {
-    return {{kBytesReadMetric, bytes_read_->load()},
-            {kFilesReadMetric, opened_ ? 1 : 0},
-            {kDeletedRowsMetric, deleted_rows_}};
+ private:
+  // Whether the row group lies in this piece's byte range (by its midpoint, as Spark decides).
+  bool InRange(const parquet::RowGroupMetaData& group) const {
+    if (task_.length < 0) return true;
+    auto first = group.ColumnChunk(0);
+    int64_t begin = first->data_page_offset();
+    if (first->has_dictionary_page() && first->dictionary_page_offset() > 0) {
+      begin = std::min(begin, first->dictionary_page_offset());
+    }
+    int64_t middle = begin + group.total_compressed_size() / 2;
+    return middle >= task_.start && middle < task_.start + task_.length;
   }
 
- private:
   Status Failed(const Status& status) const {
     std::string file = DisplayPath(task_.path);
     std::string condition = ErrorCondition(status);
@@ -262,6 +297,7 @@ class DeltaPartitionReader : public PartitionReader {
       ARROW_ASSIGN_OR_RAISE(deleted_, LoadDeletionVector(*context_->filesystem, context_->root,
                                                          *task_.deletion_vector));
     }
+    ++counters_->files_read;
     ARROW_ASSIGN_OR_RAISE(auto base, context_->filesystem->OpenInputFile(info));
     auto file = std::make_shared<CountingFile>(std::move(base), bytes_read_);
     parquet::ArrowReaderProperties properties;
@@ -293,10 +329,21 @@ class DeltaPartitionReader : public PartitionReader {
       file_columns_[i] = file_schema->field(index)->name();
       CollectLeaves(reader_->manifest().schema_fields[index], &leaves);
     }
-    std::vector<int> row_groups(reader_->num_row_groups());
-    for (int i = 0; i < reader_->num_row_groups(); ++i) row_groups[i] = i;
-    if (leaves.empty()) {
-      rows_without_columns_ = reader_->parquet_reader()->metadata()->num_rows();
+    // The piece's row groups are consecutive; the rows before them count for row indexes.
+    auto metadata = reader_->parquet_reader()->metadata();
+    std::vector<int> row_groups;
+    int64_t rows = 0;
+    for (int i = 0; i < metadata->num_row_groups(); ++i) {
+      auto group = metadata->RowGroup(i);
+      if (InRange(*group)) {
+        row_groups.push_back(i);
+        rows += group->num_rows();
+      } else if (row_groups.empty()) {
+        next_row_ += group->num_rows();
+      }
+    }
+    if (leaves.empty() || row_groups.empty()) {
+      rows_without_columns_ = row_groups.empty() ? 0 : rows;
     } else {
       std::sort(leaves.begin(), leaves.end());
       ARROW_ASSIGN_OR_RAISE(batches_, reader_->GetRecordBatchReader(row_groups, leaves));
@@ -381,7 +428,7 @@ class DeltaPartitionReader : public PartitionReader {
       if (deleted) ++next_deleted;
       keep.UnsafeAppend(!deleted);
     }
-    deleted_rows_ += end - begin;
+    counters_->deleted_rows += end - begin;
     ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
     ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(arrow::Datum(batch), mask));
     return filtered.record_batch();
@@ -389,18 +436,58 @@ class DeltaPartitionReader : public PartitionReader {
 
   std::shared_ptr<const ReaderContext> context_;
   ReadTask task_;
+  PieceCounters* counters_;
   std::shared_ptr<std::atomic<int64_t>> bytes_read_;
   bool opened_ = false;
-  bool done_ = false;
   std::unique_ptr<parquet::arrow::FileReader> reader_;
   std::shared_ptr<arrow::RecordBatchReader> batches_;
   int64_t rows_without_columns_ = 0;
   int64_t next_row_ = 0;
   std::vector<uint64_t> deleted_;
-  int64_t deleted_rows_ = 0;
   /// Per output column: the file column name ("" when absent or a partition column).
   std::vector<std::string> file_columns_;
   std::map<size_t, std::shared_ptr<arrow::Scalar>> partition_values_;
+};
+
+// Reads the pieces of one partition, one after the other.
+class DeltaPartitionReader : public PartitionReader {
+ public:
+  DeltaPartitionReader(std::shared_ptr<const ReaderContext> context, std::vector<ReadTask> pieces)
+      : context_(std::move(context)), pieces_(std::move(pieces)) {}
+
+  Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    while (!done_) {
+      if (current_ == nullptr) {
+        if (next_piece_ == pieces_.size()) {
+          done_ = true;
+          break;
+        }
+        current_ = std::make_unique<PieceReader>(context_, pieces_[next_piece_++], &counters_);
+      }
+      auto next = current_->Next();
+      if (!next.ok()) {
+        done_ = true;
+        return next.status();
+      }
+      if (*next != nullptr) return next;
+      current_.reset();
+    }
+    return nullptr;
+  }
+
+  std::vector<CustomTaskMetric> CurrentMetricsValues() const override {
+    return {{kBytesReadMetric, counters_.bytes_read->load()},
+            {kFilesReadMetric, counters_.files_read},
+            {kDeletedRowsMetric, counters_.deleted_rows}};
+  }
+
+ private:
+  std::shared_ptr<const ReaderContext> context_;
+  std::vector<ReadTask> pieces_;
+  PieceCounters counters_;
+  size_t next_piece_ = 0;
+  std::unique_ptr<PieceReader> current_;
+  bool done_ = false;
 };
 
 class DeltaReaderFactory : public PartitionReaderFactory {
@@ -415,7 +502,7 @@ class DeltaReaderFactory : public PartitionReaderFactory {
       return InvalidError("INTERNAL_ERROR",
                           "The Delta connector was given a partition of another connector.");
     }
-    return std::make_unique<DeltaPartitionReader>(context_, delta->task());
+    return std::make_unique<DeltaPartitionReader>(context_, delta->pieces());
   }
 
   Result<std::string> Serialize() const override {
@@ -440,8 +527,8 @@ class DeltaReaderFactory : public PartitionReaderFactory {
 
 }  // namespace
 
-std::shared_ptr<InputPartition> MakeDeltaPartition(ReadTask task) {
-  return std::make_shared<DeltaInputPartition>(std::move(task));
+std::shared_ptr<InputPartition> MakeDeltaPartition(std::vector<ReadTask> pieces) {
+  return std::make_shared<DeltaInputPartition>(std::move(pieces));
 }
 
 Result<std::shared_ptr<PartitionReaderFactory>> MakeDeltaReaderFactory(ReadSpec spec) {

@@ -2,10 +2,18 @@
 //
 // Predicates whose columns are all partition columns and whose form delta_pruning.cc evaluates
 // exactly prune files and are not returned to the engine. Every other predicate is returned;
-// those on data columns also skip files whose statistics prove no row can match. One input
-// partition per remaining file.
+// those on data columns also skip files whose statistics prove no row can match.
+//
+// Input partitions follow Spark's FilePartition planning: the split size is
+// min(maxPartitionBytes, max(openCostInBytes, bytesPerCore)) with bytesPerCore the files'
+// bytes plus one open cost per file, over the cores; a file larger than the split size is cut
+// into byte ranges of that size (a range reads the row groups whose midpoint it holds), and the
+// pieces, largest first, fill partitions of up to the split size, each also costing the open
+// cost. Many small files so share a task, and a large file is read by several.
+#include <algorithm>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -24,6 +32,56 @@ std::string JoinPredicates(const std::vector<PredicatePtr>& predicates) {
   return "[" + out + "]";
 }
 
+}  // namespace
+
+SplitOptions DefaultSplitOptions() {
+  SplitOptions options;
+  options.cores = std::max(1u, std::thread::hardware_concurrency());
+  return options;
+}
+
+std::vector<std::vector<ReadTask>> PlanPieces(const std::vector<ReadTask>& files,
+                                              const SplitOptions& options) {
+  const int64_t open_cost = options.open_cost_in_bytes;
+  int64_t total = 0;
+  for (const auto& file : files) total += file.size + open_cost;
+  const int64_t split = std::min(options.max_partition_bytes,
+                                 std::max(open_cost, total / std::max<int64_t>(1, options.cores)));
+  std::vector<ReadTask> pieces;
+  for (const auto& file : files) {
+    if (file.size <= split) {
+      pieces.push_back(file);
+      continue;
+    }
+    for (int64_t start = 0; start < file.size; start += split) {
+      ReadTask piece = file;
+      piece.start = start;
+      piece.length = std::min(split, file.size - start);
+      pieces.push_back(std::move(piece));
+    }
+  }
+  auto bytes = [](const ReadTask& piece) { return piece.length < 0 ? piece.size : piece.length; };
+  std::stable_sort(pieces.begin(), pieces.end(), [&](const ReadTask& a, const ReadTask& b) {
+    return bytes(a) > bytes(b);
+  });
+  std::vector<std::vector<ReadTask>> partitions;
+  std::vector<ReadTask> current;
+  int64_t current_bytes = 0;
+  for (auto& piece : pieces) {
+    if (!current.empty() && current_bytes + bytes(piece) > split) {
+      partitions.push_back(std::move(current));
+      current.clear();
+      current_bytes = 0;
+    }
+    current_bytes += bytes(piece) + open_cost;
+    current.push_back(std::move(piece));
+  }
+  if (!current.empty()) partitions.push_back(std::move(current));
+  return partitions;
+}
+
+namespace {
+
 class DeltaBatch : public Batch {
  public:
   DeltaBatch(ReadSpec spec, std::vector<ReadTask> tasks)
@@ -31,7 +89,9 @@ class DeltaBatch : public Batch {
 
   Result<std::vector<std::shared_ptr<InputPartition>>> PlanInputPartitions() override {
     std::vector<std::shared_ptr<InputPartition>> partitions;
-    for (const auto& task : tasks_) partitions.push_back(MakeDeltaPartition(task));
+    for (auto& pieces : PlanPieces(tasks_, DefaultSplitOptions())) {
+      partitions.push_back(MakeDeltaPartition(std::move(pieces)));
+    }
     return partitions;
   }
   Result<std::shared_ptr<PartitionReaderFactory>> CreateReaderFactory() override {

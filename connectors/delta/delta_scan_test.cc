@@ -1,7 +1,11 @@
 // Delta tables through the public connector API, as the engine drives them: the provider, the
 // scan builder's pushdown, planning, and readers run from round-tripped bytes.
+#include <nlohmann/json.hpp>
+
 #include "arrow/compute/api.h"
+#include "parquet/file_reader.h"
 #include "connectors/delta/deletion_vector.h"
+#include "connectors/delta/delta_internal.h"
 #include "connectors/delta/delta_table.h"
 #include "connectors/delta/delta_test_util.h"
 #include "parley/connector/api.h"
@@ -48,6 +52,35 @@ class DeltaScanTest : public testing::DeltaTableTest {
     return dynamic_cast<SupportsRead&>(table).NewScanBuilder({});
   }
 
+  // Six rows (ids 0..5, names a..f) in three row groups of two, with a deletion vector
+  // deleting rows 1 and 4. Returns the data file's size.
+  int64_t WriteTableWithDeletionVector() {
+  auto data = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
+    int64_t size = WriteParquet("a.parquet", data,
+                                R"([{"id":0,"name":"a"},{"id":1,"name":"b"},{"id":2,"name":"c"},
+                                    {"id":3,"name":"d"},{"id":4,"name":"e"},{"id":5,"name":"f"}])");
+    // A DV file deleting rows 1 and 4 (portable RoaringBitmapArray, one array container).
+    std::string bitmap;
+    auto le = [&](uint64_t v, int width) {
+      for (int i = 0; i < width; ++i) bitmap.push_back(static_cast<char>(v >> (8 * i)));
+    };
+    le(1681511377, 4); le(1, 8); le(0, 4); le(12346, 4); le(1, 4); le(0, 2); le(1, 2); le(0, 4);
+    le(1, 2); le(4, 2);
+    std::string file(1, '\x01');
+    auto be = [&](uint64_t v) {
+      for (int i = 3; i >= 0; --i) file.push_back(static_cast<char>(v >> (8 * i)));
+    };
+    be(bitmap.size());
+    file += bitmap;
+    be(DeletionVectorChecksum(bitmap));
+    WriteFile("deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin", file);
+    std::string dv = R"({"storageType":"u","pathOrInlineDv":"^-aqEH.-t@S}K{vb[*k^","offset":1,"sizeInBytes":)" +
+                     std::to_string(bitmap.size()) + R"(,"cardinality":2})";
+    WriteCommit(0, {ProtocolLine(3, 7, {"deletionVectors"}), MetadataLine(testing::kIdNameSchema),
+                    AddLine("a.parquet", size, "{}", R"({"numRecords":6})", dv)});
+    return size;
+  }
+
   static std::vector<int64_t> Ids(const arrow::Table& rows) {
     std::vector<int64_t> ids;
     auto column = rows.GetColumnByName("id");
@@ -74,7 +107,7 @@ TEST_F(DeltaScanTest, ReadsPartitionValuesAndReportsStatistics) {
   ASSERT_OK_AND_ASSIGN(auto builder, NewBuilder(*table));
   ASSERT_OK_AND_ASSIGN(auto scan, builder->Build());
   ASSERT_OK_AND_ASSIGN(auto run, parley::testing::RunScan(*scan));
-  EXPECT_EQ(run.partitions, 3);
+  EXPECT_EQ(run.metrics.at("filesRead"), 3);
   EXPECT_EQ(Ids(*run.rows), (std::vector<int64_t>{1, 2, 3, 10, 11, 12, 20}));
   EXPECT_GT(run.metrics.at(kBytesReadMetric), 0);
   // part is 1 for the first file's rows and NULL for the file with a null partition value.
@@ -153,30 +186,7 @@ TEST_F(DeltaScanTest, DataPredicatesSkipFilesByStatisticsAndAreReturned) {
 }
 
 TEST_F(DeltaScanTest, PrunesColumnsAndAppliesDeletionVectors) {
-  auto data = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
-  int64_t size = WriteParquet("a.parquet", data,
-                              R"([{"id":0,"name":"a"},{"id":1,"name":"b"},{"id":2,"name":"c"},
-                                  {"id":3,"name":"d"},{"id":4,"name":"e"},{"id":5,"name":"f"}])");
-  // A DV file deleting rows 1 and 4 (portable RoaringBitmapArray, one array container).
-  std::string bitmap;
-  auto le = [&](uint64_t v, int width) {
-    for (int i = 0; i < width; ++i) bitmap.push_back(static_cast<char>(v >> (8 * i)));
-  };
-  le(1681511377, 4); le(1, 8); le(0, 4); le(12346, 4); le(1, 4); le(0, 2); le(1, 2); le(0, 4);
-  le(1, 2); le(4, 2);
-  std::string file(1, '\x01');
-  auto be = [&](uint64_t v) {
-    for (int i = 3; i >= 0; --i) file.push_back(static_cast<char>(v >> (8 * i)));
-  };
-  be(bitmap.size());
-  file += bitmap;
-  be(DeletionVectorChecksum(bitmap));
-  WriteFile("deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin", file);
-  std::string dv = R"({"storageType":"u","pathOrInlineDv":"^-aqEH.-t@S}K{vb[*k^","offset":1,"sizeInBytes":)" +
-                   std::to_string(bitmap.size()) + R"(,"cardinality":2})";
-  WriteCommit(0, {ProtocolLine(3, 7, {"deletionVectors"}), MetadataLine(testing::kIdNameSchema),
-                  AddLine("a.parquet", size, "{}", R"({"numRecords":6})", dv)});
-
+  WriteTableWithDeletionVector();
   ASSERT_OK_AND_ASSIGN(auto table, OpenTable());
   ASSERT_OK_AND_ASSIGN(auto builder, NewBuilder(*table));
   auto* prune = dynamic_cast<SupportsPushDownRequiredColumns*>(builder.get());
@@ -197,6 +207,96 @@ TEST_F(DeltaScanTest, PrunesColumnsAndAppliesDeletionVectors) {
   ASSERT_OK_AND_ASSIGN(scan, builder->Build());
   ASSERT_OK_AND_ASSIGN(run, parley::testing::RunScan(*scan));
   EXPECT_EQ(run.rows->num_rows(), 4);
+}
+
+// A file cut into byte ranges: each row group is read by the range holding its midpoint, and
+// deletion vectors still address rows by their index in the whole file.
+TEST_F(DeltaScanTest, ByteRangesOfAFileReadTheirRowGroups) {
+  int64_t size = WriteTableWithDeletionVector();
+  // Where each of the three row groups (ids 0-1, 2-3, 4-5) starts.
+  auto metadata = parquet::ParquetFileReader::OpenFile(Root() + "/a.parquet")->metadata();
+  ASSERT_EQ(metadata->num_row_groups(), 3);
+  std::vector<int64_t> starts;
+  for (int i = 0; i < 3; ++i) starts.push_back(metadata->RowGroup(i)->file_offset());
+  starts.push_back(size);
+
+  ASSERT_OK_AND_ASSIGN(auto table, OpenTable());
+  ASSERT_OK_AND_ASSIGN(auto builder, NewBuilder(*table));
+  ASSERT_OK_AND_ASSIGN(auto scan, builder->Build());
+  ASSERT_OK_AND_ASSIGN(auto batch, scan->ToBatch());
+  ASSERT_OK_AND_ASSIGN(auto planned, batch->PlanInputPartitions());
+  ASSERT_EQ(planned.size(), 1u);
+  ASSERT_OK_AND_ASSIGN(auto factory, batch->CreateReaderFactory());
+  ASSERT_OK_AND_ASSIGN(auto planned_bytes, planned[0]->Serialize());
+  auto whole = nlohmann::json::parse(planned_bytes);
+  ASSERT_EQ(whole["pieces"].size(), 1u);
+  EXPECT_EQ(whole["pieces"][0]["length"], -1) << "a small file is read whole";
+
+  auto read_range = [&](int64_t begin, int64_t end) -> Result<std::vector<int64_t>> {
+    auto piece = whole;
+    piece["pieces"][0]["start"] = begin;
+    piece["pieces"][0]["length"] = end - begin;
+    ARROW_ASSIGN_OR_RAISE(auto partition, factory->DeserializePartition(piece.dump()));
+    ARROW_ASSIGN_OR_RAISE(auto reader, factory->CreateReader(*partition));
+    std::vector<int64_t> ids;
+    while (true) {
+      ARROW_ASSIGN_OR_RAISE(auto next, reader->Next());
+      if (next == nullptr) break;
+      auto column = std::static_pointer_cast<arrow::Int64Array>(next->GetColumnByName("id"));
+      for (int64_t r = 0; r < column->length(); ++r) ids.push_back(column->Value(r));
+    }
+    return ids;
+  };
+  // One range per row group: rows 1 and 4 are deleted in the first and last.
+  const std::vector<std::vector<int64_t>> expected = {{0}, {2, 3}, {5}};
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_OK_AND_ASSIGN(auto ids, read_range(i == 0 ? 0 : starts[i], starts[i + 1]));
+    EXPECT_EQ(ids, expected[i]) << "row group " << i;
+  }
+  // Two ranges cut inside the second row group after its midpoint: it goes to the first.
+  int64_t cut = starts[1] + (starts[2] - starts[1]) * 3 / 4;
+  ASSERT_OK_AND_ASSIGN(auto first, read_range(0, cut));
+  ASSERT_OK_AND_ASSIGN(auto second, read_range(cut, size));
+  EXPECT_EQ(first, (std::vector<int64_t>{0, 2, 3}));
+  EXPECT_EQ(second, (std::vector<int64_t>{5}));
+}
+
+TEST(DeltaPlanPiecesTest, SplitsLargeFilesAndPacksSmallOnes) {
+  auto file = [](const std::string& name, int64_t size) {
+    ReadTask task;
+    task.path = name;
+    task.size = size;
+    return task;
+  };
+  SplitOptions options;
+  options.max_partition_bytes = 100;
+  options.open_cost_in_bytes = 10;
+  options.cores = 1;
+  // Split size min(100, max(10, 450 bytes with open costs / 1 core)) = 100: "big" is cut into
+  // 100 + 100 + 50; pieces, largest first, fill partitions of up to 100 bytes, each piece
+  // costing its bytes plus the open cost.
+  auto partitions = PlanPieces({file("big", 250), file("a", 30), file("b", 30), file("c", 30),
+                                file("d", 60)},
+                               options);
+  std::vector<std::string> layout;
+  for (const auto& pieces : partitions) {
+    std::string text;
+    for (const auto& piece : pieces) {
+      text += piece.path + (piece.length < 0 ? "" : "@" + std::to_string(piece.start) + "+" +
+                                                        std::to_string(piece.length)) + " ";
+    }
+    layout.push_back(text);
+  }
+  EXPECT_EQ(layout, (std::vector<std::string>{"big@0+100 ", "big@100+100 ", "d ",
+                                              "big@200+50 a ", "b c "}));
+  // More cores shrink the split size to spread the bytes: max(10, 260 / 20) = 13.
+  options.cores = 20;
+  partitions = PlanPieces({file("big", 250)}, options);
+  EXPECT_EQ(partitions.size(), 20u);
+  for (const auto& pieces : partitions) {
+    ASSERT_EQ(pieces.size(), 1u);
+    EXPECT_LE(pieces[0].length, 13);
+  }
 }
 
 TEST_F(DeltaScanTest, TimeTravelsThroughThePathSuffixAndOptions) {

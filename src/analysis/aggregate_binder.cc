@@ -10,6 +10,7 @@
 #include "analysis/types.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "plan/expression_equality.h"
 
 namespace parley {
 namespace {
@@ -30,7 +31,20 @@ std::string KeyList(const std::vector<BoundExprPtr>& keys) {
   return fmt::format("{}", fmt::join(texts, ", "));
 }
 
+// Identical aggregate calls (same function, DISTINCT and argument expressions) are computed
+// once; calls that print alike over different tables' columns are not identical.
+bool SameAggregate(const AggregateCall& a, const AggregateCall& b) {
+  if (a.function != b.function || a.distinct != b.distinct || a.args.size() != b.args.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.args.size(); ++i) {
+    if (!SameExpression(*a.args[i], *b.args[i])) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
 
 Result<std::shared_ptr<arrow::DataType>> AggregateResultType(const std::string& function,
                                                              const sql::Expr& call,
@@ -73,9 +87,8 @@ void AggregateBinder::AddBoundGroupKey(BoundExprPtr key, std::string display) {
 
 Result<size_t> AggregateBinder::AddGroupingKey(const sql::Expr& expr) {
   ARROW_ASSIGN_OR_RAISE(auto key, BindInput(expr));
-  std::string text = key->ToString();
   for (size_t i = 0; i < keys_.size(); ++i) {
-    if (keys_[i]->ToString() == text) return i;
+    if (SameExpression(*keys_[i], *key)) return i;
   }
   AddBoundGroupKey(key, expr.kind == sql::ExprKind::kColumn ? key->display : expr.source_text);
   return keys_.size() - 1;
@@ -102,7 +115,7 @@ Result<BoundExprPtr> AggregateBinder::BindGrouping(const sql::Expr& call,
   if (name == "GROUPING_ID") {
     bool matches = args.empty() || args.size() == keys_.size();
     for (size_t i = 0; matches && i < args.size(); ++i) {
-      matches = args[i]->ToString() == keys_[i]->ToString();
+      matches = SameExpression(*args[i], *keys_[i]);
     }
     if (!matches) {
       return AnalysisError("GROUPING_ID_COLUMN_MISMATCH",
@@ -122,7 +135,7 @@ Result<BoundExprPtr> AggregateBinder::BindGrouping(const sql::Expr& call,
                          call.pos);
   }
   for (size_t i = 0; i < keys_.size(); ++i) {
-    if (keys_[i]->ToString() != args[0]->ToString()) continue;
+    if (!SameExpression(*keys_[i], *args[0])) continue;
     // Key i's bit of the grouping id: (id DIV 2^(keys - 1 - i)) % 2, as a TINYINT.
     aggregate_fields_.insert(kGroupingIdField);
     auto id = MakeColumnRef(kGroupingIdField, "spark_grouping_id", arrow::int64());
@@ -206,9 +219,8 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
                         AggregateResultType(aggregate.function, call,
                                             aggregate.args.empty() ? nullptr : aggregate.args[0]));
   // Identical aggregates are computed once.
-  std::string text = aggregate.ToString();
   for (size_t i = 0; i < calls_.size(); ++i) {
-    if (calls_[i].ToString() == text) {
+    if (SameAggregate(calls_[i], aggregate)) {
       return MakeColumnRef(AggregateField(i), call.source_text, calls_[i].type);
     }
   }
@@ -231,9 +243,8 @@ Result<BoundExprPtr> AggregateBinder::BindWindowCall(const sql::Expr& call) {
 
 Result<BoundExprPtr> AggregateBinder::ReplaceKeys(const BoundExprPtr& expr,
                                                   const sql::Expr& source) const {
-  std::string text = expr->ToString();
   for (size_t i = 0; i < keys_.size(); ++i) {
-    if (keys_[i]->ToString() == text) {
+    if (SameExpression(*keys_[i], *expr)) {
       return MakeColumnRef(KeyField(i), key_displays_[i], keys_[i]->type);
     }
   }
@@ -261,10 +272,12 @@ Result<BoundExprPtr> AggregateBinder::ReplaceKeys(const BoundExprPtr& expr,
 }
 
 Result<BoundExprPtr> AggregateBinder::BindAfterAggregate(const sql::Expr& expr) {
-  ARROW_ASSIGN_OR_RAISE(auto bound,
-                        BindExpression(expr, input_, [this](const sql::Expr& call) {
-                          return call.window ? BindWindowCall(call) : BindCall(call);
-                        }));
+  BindOptions options;
+  options.aggregate_hook = [this](const sql::Expr& call) {
+    return call.window ? BindWindowCall(call) : BindCall(call);
+  };
+  options.subquery_hook = subquery_hook_;
+  ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(expr, input_, options));
   return ReplaceKeys(bound, expr);
 }
 

@@ -44,6 +44,13 @@ class AggregateBinder {
   void SetWindowHook(AggregateHook hook) { window_hook_ = std::move(hook); }
   /// \brief Bind an expression evaluated after grouping.
   Result<BoundExprPtr> BindAfterAggregate(const sql::Expr& expr);
+  /// \brief An expression over the input as evaluated after grouping: parts equal to a key
+  /// become that key's field; any other input column is MISSING_AGGREGATION at `source`.
+  Result<BoundExprPtr> ReplaceKeys(const BoundExprPtr& expr, const sql::Expr& source) const;
+  /// \brief Subquery expressions met after grouping go to `hook` (without one they are errors).
+  void SetSubqueryHook(SubqueryHook hook) { subquery_hook_ = std::move(hook); }
+  /// \brief Let expressions after grouping read `field`, a field joined above the aggregate.
+  void AllowField(const std::string& field) { aggregate_fields_.insert(field); }
   /// \brief Bind an expression against the input, aggregates refused (for GROUP BY ALL).
   Result<BoundExprPtr> BindInput(const sql::Expr& expr) const;
   /// \brief The Aggregate node over `input`, with every key and aggregate bound so far.
@@ -56,7 +63,6 @@ class AggregateBinder {
   Result<BoundExprPtr> BindGrouping(const sql::Expr& call, const std::string& name);
   PlanNodePtr MakeExpand(PlanNodePtr input) const;
   bool HasDuplicateSets() const;
-  Result<BoundExprPtr> ReplaceKeys(const BoundExprPtr& expr, const sql::Expr& source) const;
 
   const Scope& input_;
   std::vector<BoundExprPtr> keys_;
@@ -65,6 +71,7 @@ class AggregateBinder {
   std::set<std::string> aggregate_fields_;
   std::vector<std::vector<size_t>> sets_;
   AggregateHook window_hook_;
+  SubqueryHook subquery_hook_;
 };
 
 }  // namespace parley

@@ -12,6 +12,9 @@
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
+#include "functions/datetime_arithmetic.h"
+#include "functions/function_registry.h"
+#include "functions/interval_literal.h"
 
 namespace parley {
 namespace {
@@ -63,16 +66,16 @@ Status UnexpectedType(const sql::Expr& expr, const sql::Expr& operand,
 
 class Binder {
  public:
-  Binder(const Scope& scope, const AggregateHook& hook) : scope_(scope), hook_(hook) {}
+  Binder(const Scope& scope, const BindOptions& options) : scope_(scope), options_(options) {}
 
   Result<BoundExprPtr> Bind(const sql::Expr& expr) {
+    if (expr.subquery_kind != sql::SubqueryKind::kNone && options_.subquery_hook) {
+      return options_.subquery_hook(expr);
+    }
     ARROW_RETURN_NOT_OK(CheckSupportedForm(expr));
     switch (expr.kind) {
-      case sql::ExprKind::kColumn: {
-        ARROW_ASSIGN_OR_RAISE(const ScopeColumn* column,
-                              ResolveColumn(expr.name_parts, scope_, expr.pos));
-        return MakeColumnRef(column->field, column->name, column->type);
-      }
+      case sql::ExprKind::kColumn:
+        return BindColumn(expr);
       case sql::ExprKind::kStar:
         return AnalysisError("INVALID_USAGE_OF_STAR_OR_REGEX",
                              "Invalid usage of '*' in an expression.", expr.pos);
@@ -136,11 +139,48 @@ class Binder {
     if (expr.subquery_kind != sql::SubqueryKind::kNone) {
       return unsupported("UNSUPPORTED_FEATURE.SUBQUERY", "A subquery expression");
     }
-    if (expr.interval) return unsupported("UNSUPPORTED_FEATURE.INTERVAL", "An INTERVAL literal");
     if (!expr.within_group.empty()) {
       return unsupported("UNSUPPORTED_FEATURE.WITHIN_GROUP", "WITHIN GROUP");
     }
     return Status::OK();
+  }
+
+  // A name resolves in the scope, else in the scopes of the enclosing queries, innermost first.
+  Result<BoundExprPtr> BindColumn(const sql::Expr& expr) {
+    auto found = ResolveColumn(expr.name_parts, scope_, expr.pos);
+    if (!found.ok() && ErrorCondition(found.status()) != "AMBIGUOUS_REFERENCE") {
+      const auto& outer = options_.outer_scopes;
+      for (size_t level = 0; level < outer.size(); ++level) {
+        auto outer_found = ResolveColumn(expr.name_parts, *outer[level], expr.pos);
+        if (!outer_found.ok()) {
+          if (ErrorCondition(outer_found.status()) == "AMBIGUOUS_REFERENCE") {
+            return outer_found.status();
+          }
+          continue;
+        }
+        if (level > 0) {
+          return AnalysisError(
+              "UNSUPPORTED_FEATURE.SUBQUERY",
+              fmt::format("A subquery referring to a query other than the one directly around "
+                          "it is not supported yet: {}.",
+                          QuotedName(expr.name_parts)),
+              expr.pos);
+        }
+        found = outer_found;
+        break;
+      }
+    }
+    if (!found.ok() && IsNiladicFunction(expr)) return BindFunction(expr);
+    ARROW_ASSIGN_OR_RAISE(const ScopeColumn* column, found);
+    return MakeColumnRef(column->field, column->name, column->type);
+  }
+
+  // CURRENT_DATE and CURRENT_TIMESTAMP may be written without parentheses; as in Spark, a
+  // column of that name wins.
+  static bool IsNiladicFunction(const sql::Expr& expr) {
+    if (expr.name_parts.size() != 1) return false;
+    std::string name = ToLowerAscii(expr.name_parts[0]);
+    return name == "current_date" || name == "current_timestamp";
   }
 
   Result<BoundExprPtr> BindBoolean(const sql::Expr& parent, const sql::Expr& operand) {
@@ -203,6 +243,9 @@ class Binder {
 
   Result<BoundExprPtr> BindArithmetic(const sql::Expr& expr, const std::string& op,
                                       BoundExprPtr left, BoundExprPtr right) {
+    if (IsDatetimeArithmetic(*left, *right)) {
+      return BindDatetimeArithmetic(expr, op, std::move(left), std::move(right));
+    }
     auto numeric_or_null = [](const arrow::DataType& t) {
       return IsNumeric(t) || t.id() == arrow::Type::NA || IsStringLike(t);
     };
@@ -328,12 +371,51 @@ class Binder {
       std::string text = pattern->literal->is_valid
                              ? static_cast<const arrow::StringScalar&>(*pattern->literal).ToString()
                              : std::string();
+      ARROW_ASSIGN_OR_RAISE(text, MatcherPattern(expr, text));
       result = SimplifyLike(value, text, expr.op == "ILIKE");
       if (result == nullptr) {
-        result = MakeCall(expr.op, {value, pattern}, arrow::boolean());
+        auto matcher = MakeBoundLiteral(std::make_shared<arrow::StringScalar>(text));
+        result = MakeCall(expr.op, {value, matcher}, arrow::boolean());
       }
     }
     return expr.negated ? MakeCall("NOT", {result}, arrow::boolean()) : result;
+  }
+
+  // A LIKE pattern with its ESCAPE character (default backslash) rewritten for Arrow's matcher,
+  // whose escape is always \\. The escape may precede only %, _ or itself, as in Spark.
+  static Result<std::string> MatcherPattern(const sql::Expr& expr, const std::string& pattern) {
+    std::string escape = expr.text.empty() ? "\\" : expr.text;
+    auto invalid = [&](std::string_view condition, std::string detail) {
+      return AnalysisError(condition,
+                           fmt::format("The format is invalid: '{}'. {}", pattern, detail),
+                           expr.pos);
+    };
+    std::string out;
+    for (size_t i = 0; i < pattern.size();) {
+      if (pattern.compare(i, escape.size(), escape) != 0) {
+        if (pattern[i] == '\\') out += '\\';
+        out += pattern[i++];
+        continue;
+      }
+      i += escape.size();
+      if (i >= pattern.size()) {
+        return invalid("INVALID_FORMAT.ESC_AT_THE_END",
+                       "The escape character is not allowed to end with.");
+      }
+      if (pattern[i] == '%' || pattern[i] == '_') {
+        out += '\\';
+        out += pattern[i++];
+      } else if (pattern.compare(i, escape.size(), escape) == 0) {
+        if (escape == "\\") out += '\\';
+        out += escape;
+        i += escape.size();
+      } else {
+        return invalid("INVALID_FORMAT.ESC_IN_THE_MIDDLE",
+                       fmt::format("The escape character is not allowed to precede '{}'.",
+                                   pattern[i]));
+      }
+    }
+    return out;
   }
 
   // LIKE 'abc%' -> STARTS_WITH, '%abc' -> ENDS_WITH, '%abc%' -> CONTAINS, 'abc' -> =, as
@@ -358,7 +440,7 @@ class Binder {
     std::string name = ToLowerAscii(expr.name_parts.back());
     // Window calls go to the hook, which knows whether the clause allows them.
     if (expr.window) {
-      if (hook_) return hook_(expr);
+      if (options_.aggregate_hook) return options_.aggregate_hook(expr);
       return AnalysisError("INVALID_WHERE_CONDITION",
                            fmt::format("The WHERE condition contains the window function \"{}\"; "
                                        "window functions are allowed in SELECT and ORDER BY.",
@@ -372,55 +454,30 @@ class Binder {
                            expr.pos);
     }
     if (expr.name_parts.size() == 1 && IsAggregateFunction(name)) {
-      if (hook_) return hook_(expr);
+      if (options_.aggregate_hook) return options_.aggregate_hook(expr);
       return AnalysisError("INVALID_WHERE_CONDITION",
                            fmt::format("The WHERE condition contains the aggregate \"{}\"; "
                                        "aggregates are allowed in SELECT, HAVING and ORDER BY.",
                                        expr.source_text),
                            expr.pos);
     }
-    std::vector<BoundExprPtr> args;
-    for (const auto& child : expr.children) {
-      ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
-      args.push_back(arg);
+    if (expr.interval) {
+      ARROW_ASSIGN_OR_RAISE(auto value, IntervalValue(expr));
+      return MakeBoundLiteral(std::move(value));
     }
-    auto expect_args = [&](size_t n) -> Status {
-      if (args.size() == n) return Status::OK();
-      return AnalysisError(
-          "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-          fmt::format("The `{}` requires {} parameters but the actual number is {}.", name, n,
-                      args.size()),
-          expr.pos);
-    };
-    if (name == "upper" || name == "lower" || name == "trim" || name == "ltrim" ||
-        name == "rtrim") {
-      ARROW_RETURN_NOT_OK(expect_args(1));
-      return MakeCall(name, {CastTo(args[0], arrow::utf8())}, arrow::utf8());
-    }
-    if (name == "length" || name == "char_length" || name == "character_length") {
-      ARROW_RETURN_NOT_OK(expect_args(1));
-      return MakeCall("length", {CastTo(args[0], arrow::utf8())}, arrow::int32());
-    }
-    if (name == "abs") {
-      ARROW_RETURN_NOT_OK(expect_args(1));
-      if (!IsNumeric(*args[0]->type)) {
-        return UnexpectedType(expr, *expr.children[0], *args[0]->type, "\"NUMERIC\"");
+    const TypeRule* rule = expr.name_parts.size() == 1
+                               ? FunctionRegistry::Builtin().FindTypeRule(name)
+                               : nullptr;
+    if (rule != nullptr) {
+      FunctionCall call{expr, name, {}, [this, &expr](const std::string& op, BoundExprPtr left,
+                                                      BoundExprPtr right) {
+                          return BindArithmetic(expr, op, std::move(left), std::move(right));
+                        }};
+      for (const auto& child : expr.children) {
+        ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
+        call.args.push_back(arg);
       }
-      return MakeCall("abs", {args[0]}, args[0]->type);
-    }
-    if (name == "coalesce" || name == "nvl" || name == "ifnull") {
-      if (args.empty()) return expect_args(1);
-      std::shared_ptr<arrow::DataType> type = arrow::null();
-      for (const auto& arg : args) {
-        auto common = CommonType(type, arg->type);
-        if (common == nullptr) {
-          return TypeMismatch(expr, "the arguments of coalesce have incompatible types");
-        }
-        type = common;
-      }
-      std::vector<BoundExprPtr> cast_args;
-      for (const auto& arg : args) cast_args.push_back(CastTo(arg, type));
-      return MakeCall("COALESCE", std::move(cast_args), type);
+      return (*rule)(call);
     }
     return AnalysisError(
         "UNRESOLVED_ROUTINE",
@@ -430,7 +487,7 @@ class Binder {
   }
 
   const Scope& scope_;
-  const AggregateHook& hook_;
+  const BindOptions& options_;
 };
 
 }  // namespace
@@ -461,6 +518,11 @@ BoundExprPtr CastTo(const BoundExprPtr& expr, const std::shared_ptr<arrow::DataT
         auto back = (*folded)->CastTo(expr->type);
         if (back.ok() && (*back)->Equals(*expr->literal)) return MakeBoundLiteral(*folded);
       }
+    }
+    // A date written as a string ('2024-01-31' where a DATE is expected) is folded too.
+    if (IsStringLike(*expr->type) && type->id() == arrow::Type::DATE32) {
+      auto folded = expr->literal->CastTo(type);
+      if (folded.ok()) return MakeBoundLiteral(*folded);
     }
   }
   return MakeCall("CAST", {expr}, type);
@@ -526,7 +588,12 @@ Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_pa
 
 Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
                                     const AggregateHook& aggregate_hook) {
-  return Binder(scope, aggregate_hook).Bind(expr);
+  return BindExpression(expr, scope, BindOptions{aggregate_hook, nullptr, {}});
+}
+
+Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
+                                    const BindOptions& options) {
+  return Binder(scope, options).Bind(expr);
 }
 
 }  // namespace parley

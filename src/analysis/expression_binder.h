@@ -34,6 +34,20 @@ using Scope = std::vector<ScopeColumn>;
 /// WHERE).
 using AggregateHook = std::function<Result<BoundExprPtr>(const sql::Expr&)>;
 
+/// \brief Called for each subquery expression met while binding; returns the expression that
+/// stands for its value. Without a hook a subquery expression is UNSUPPORTED_FEATURE.SUBQUERY.
+using SubqueryHook = std::function<Result<BoundExprPtr>(const sql::Expr&)>;
+
+/// \brief How an expression is bound: the hooks, and the scopes of the queries around a
+/// subquery, innermost first. A name not found in the scope resolves in the first of those that
+/// has it (an outer reference, its column named by its internal field); a name that only a
+/// scope beyond the innermost has is UNSUPPORTED_FEATURE.SUBQUERY.
+struct BindOptions {
+  AggregateHook aggregate_hook;
+  SubqueryHook subquery_hook;
+  std::vector<const Scope*> outer_scopes;
+};
+
 /// \brief Whether `name` (any case) is an aggregate function.
 bool IsAggregateFunction(const std::string& name);
 
@@ -41,6 +55,10 @@ bool IsAggregateFunction(const std::string& name);
 /// expands them in the select list).
 Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
                                     const AggregateHook& aggregate_hook = nullptr);
+
+/// \brief Bind `expr` against `scope` as `options` say.
+Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
+                                    const BindOptions& options);
 
 /// \brief Find the column a name refers to, among visible columns first and then hidden ones:
 /// an error when none or several match.

@@ -191,33 +191,12 @@ class FromBinder {
     return name;
   }
 
-  // Rename the fields of `right` whose internal names the left input already uses, through a
-  // projection, so that the join's fields have unique names.
-  BoundRelation Disambiguate(BoundRelation right, const PlanNode& left) {
+  // Rename the fields of `right` whose internal names the left input already uses, so that
+  // the join's fields have unique names.
+  static BoundRelation Disambiguate(BoundRelation right, const PlanNode& left) {
     std::set<std::string> taken;
     for (const auto& field : left.output) taken.insert(field.name);
-    bool clash = std::any_of(right.plan->output.begin(), right.plan->output.end(),
-                             [&](const OutputField& f) { return taken.count(f.name) > 0; });
-    if (!clash) return right;
-    for (const auto& field : right.plan->output) taken.insert(field.name);
-    auto project = std::make_shared<PlanNode>();
-    project->kind = PlanNode::Kind::kProject;
-    project->children = {right.plan};
-    std::map<std::string, std::string> renamed;
-    for (const auto& field : right.plan->output) {
-      OutputField out = field;
-      if (std::any_of(left.output.begin(), left.output.end(),
-                      [&](const OutputField& f) { return f.name == field.name; })) {
-        out.name = FreshName(field.name, taken);
-        taken.insert(out.name);
-      }
-      renamed[field.name] = out.name;
-      project->exprs.push_back(MakeColumnRef(field.name, field.display, field.type));
-      project->output.push_back(std::move(out));
-    }
-    for (auto& column : right.scope) column.field = renamed[column.field];
-    right.plan = project;
-    return right;
+    return RenameApart(std::move(right), taken);
   }
 
   Result<BoundRelation> BindJoin(const sql::FromItem& item) {
@@ -388,6 +367,33 @@ class FromBinder {
 };
 
 }  // namespace
+
+BoundRelation RenameApart(BoundRelation relation, const std::set<std::string>& taken) {
+  const auto& fields = relation.plan->output;
+  bool clash = std::any_of(fields.begin(), fields.end(),
+                           [&](const OutputField& f) { return taken.count(f.name) > 0; });
+  if (!clash) return relation;
+  std::set<std::string> used = taken;
+  for (const auto& field : fields) used.insert(field.name);
+  auto project = std::make_shared<PlanNode>();
+  project->kind = PlanNode::Kind::kProject;
+  project->children = {relation.plan};
+  std::map<std::string, std::string> renamed;
+  for (const auto& field : fields) {
+    OutputField out = field;
+    for (int n = 1; taken.count(out.name) > 0 || (out.name != field.name && used.count(out.name));
+         ++n) {
+      out.name = fmt::format("{}#{}", field.name, n);
+    }
+    used.insert(out.name);
+    renamed[field.name] = out.name;
+    project->exprs.push_back(MakeColumnRef(field.name, field.display, field.type));
+    project->output.push_back(std::move(out));
+  }
+  for (auto& column : relation.scope) column.field = renamed[column.field];
+  relation.plan = project;
+  return relation;
+}
 
 Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs,
                                    const CteScope* ctes) {

@@ -9,6 +9,9 @@
 // first, as Spark does; the other side's copy stays reachable by a qualified name (hidden).
 #pragma once
 
+#include <set>
+#include <string>
+
 #include "analysis/cte_scope.h"
 #include "analysis/expression_binder.h"
 #include "catalog/catalog_manager.h"
@@ -22,6 +25,11 @@ struct BoundRelation {
   PlanNodePtr plan;
   Scope scope;
 };
+
+/// \brief `relation` with each field whose internal name is in `taken` renamed (to `name#N`,
+/// a name neither `taken` nor the relation has) by a projection over its plan, its scope
+/// following; unchanged when no name clashes.
+BoundRelation RenameApart(BoundRelation relation, const std::set<std::string>& taken);
 
 /// \brief Bind `item`; a one-part table name found in `ctes` is that CTE. Errors:
 /// TABLE_OR_VIEW_NOT_FOUND, UNSUPPORTED_FEATURE.TABLE_OPERATION, UNRESOLVED_USING_COLUMN_FOR_JOIN,

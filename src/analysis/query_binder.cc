@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "analysis/aggregate_binder.h"
 #include "analysis/from_binder.h"
@@ -42,37 +44,65 @@ bool ContainsAggregate(const sql::Expr& expr) {
   return false;
 }
 
+Status CheckFilterType(const sql::Expr& expr, const BoundExpr& condition) {
+  if (condition.type->id() == arrow::Type::BOOL) return Status::OK();
+  return AnalysisError(
+      "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+      fmt::format("Cannot resolve \"{}\" due to data type mismatch: filter expression \"{}\" "
+                  "of type \"{}\" is not a boolean.",
+                  expr.source_text, expr.source_text, SqlTypeName(*condition.type)),
+      expr.pos);
+}
+
+BoundExprPtr RefTo(const OutputField& field) {
+  return MakeColumnRef(field.name, field.display, field.type);
+}
+
 class SelectBinder {
  public:
+  /// `ctes`: the CTEs in scope; `outer`: the queries around a subquery, null for a query that
+  /// is not one.
   SelectBinder(const sql::SelectStatement& select, CatalogManager* catalogs,
-               const CteScope* ctes)
-      : select_(select), catalogs_(catalogs), ctes_(ctes) {}
+               const CteScope* ctes, const OuterQuery* outer = nullptr)
+      : select_(select),
+        catalogs_(catalogs),
+        ctes_(ctes),
+        outer_(outer),
+        counter_(outer != nullptr ? outer->counter : &own_counter_),
+        prefix_(outer != nullptr ? fmt::format("#s{}_", ++*counter_) : "_c") {
+    if (outer_ != nullptr) {
+      for (const auto& column : *outer_->scopes[0]) outer_fields_.insert(column.field);
+    }
+  }
 
   Result<PlanNodePtr> Bind() {
     window_.emplace([this](const sql::Expr& expr) { return BindItem(expr); }, select_.windows);
     ARROW_ASSIGN_OR_RAISE(auto plan, BindFrom());
     if (select_.where) {
-      ARROW_ASSIGN_OR_RAISE(auto condition, BindExpression(*select_.where, scope_));
-      if (condition->type->id() != arrow::Type::BOOL) {
-        return AnalysisError(
-            "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
-            fmt::format("Cannot resolve \"{}\" due to data type mismatch: filter expression "
-                        "\"{}\" of type \"{}\" is not a boolean.",
-                        select_.where->source_text, select_.where->source_text,
-                        SqlTypeName(*condition->type)),
-            select_.where->pos);
+      ARROW_ASSIGN_OR_RAISE(auto condition, BindWhere(*select_.where));
+      plan = ApplySubqueryJoins(plan, input_joins_);
+      input_joins_.clear();
+      if (condition) {
+        auto filter = std::make_shared<PlanNode>();
+        filter->kind = PlanNode::Kind::kFilter;
+        filter->children = {plan};
+        filter->output = plan->output;
+        filter->condition = condition;
+        plan = filter;
       }
-      auto filter = std::make_shared<PlanNode>();
-      filter->kind = PlanNode::Kind::kFilter;
-      filter->children = {plan};
-      filter->output = plan->output;
-      filter->condition = condition;
-      plan = filter;
+    }
+    if (!correlation_.empty() && (select_.limit || select_.offset)) {
+      return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
+                           "LIMIT or OFFSET in a correlated subquery is not supported yet.",
+                           select_.pos);
     }
     if (IsAggregateQuery()) {
       aggregate_.emplace(scope_);
       aggregate_->SetWindowHook([this](const sql::Expr& call) { return BindWindow(call); });
+      aggregate_->SetSubqueryHook(
+          [this](const sql::Expr& expr) { return BindSubqueryValue(expr, true); });
       ARROW_RETURN_NOT_OK(BindGroupBy());
+      ARROW_RETURN_NOT_OK(GroupByCorrelation());
     }
     ARROW_ASSIGN_OR_RAISE(plan, BindProjection(plan));
     if (select_.distinct) {
@@ -117,20 +147,209 @@ class SelectBinder {
     return plan;
   }
 
+  /// The subquery this binder bound into `plan` (with an OuterQuery).
+  BoundSubquery Subquery(PlanNodePtr plan) const {
+    BoundSubquery subquery;
+    subquery.plan = std::move(plan);
+    subquery.columns = columns_;
+    subquery.correlation = correlation_;
+    subquery.aggregate = aggregate_.has_value() && !select_.group_by;
+    subquery.one_row =
+        subquery.aggregate && !select_.having && !select_.limit && !select_.offset;
+    subquery.empty_value = empty_value_;
+    return subquery;
+  }
+
  private:
   Result<PlanNodePtr> BindFrom() {
     if (!select_.from_item) {
       auto node = std::make_shared<PlanNode>();
       node->kind = PlanNode::Kind::kOneRow;
+      from_plan_ = node;
       return node;
     }
     ARROW_ASSIGN_OR_RAISE(auto relation, BindFromItem(*select_.from_item, catalogs_, ctes_));
+    if (outer_ != nullptr) relation = RenameApart(std::move(relation), outer_->taken);
     scope_ = std::move(relation.scope);
+    from_plan_ = relation.plan;
     return relation.plan;
   }
 
+  // Binding options of WHERE (which may read the enclosing query) and of the other clauses.
+  BindOptions Options(bool where) {
+    BindOptions options;
+    options.subquery_hook = [this](const sql::Expr& expr) {
+      return BindSubqueryValue(expr, false);
+    };
+    if (where && outer_ != nullptr) options.outer_scopes = outer_->scopes;
+    return options;
+  }
+
+  // WHERE: EXISTS and IN subqueries among its conjuncts become semi and anti joins; in a
+  // subquery, the conjuncts that read the enclosing query become the correlation. Returns the
+  // filter's condition (null when nothing is left).
+  Result<BoundExprPtr> BindWhere(const sql::Expr& where) {
+    std::vector<const sql::Expr*> conjuncts;
+    CollectConjuncts(where, &conjuncts);
+    bool negated = false;
+    bool predicates = std::any_of(conjuncts.begin(), conjuncts.end(), [&](const sql::Expr* c) {
+      return AsPredicateSubquery(*c, &negated) != nullptr;
+    });
+    if (!predicates) conjuncts = {&where};
+    std::vector<BoundExprPtr> local;
+    for (const sql::Expr* conjunct : conjuncts) {
+      if (const sql::Expr* predicate = AsPredicateSubquery(*conjunct, &negated)) {
+        ARROW_RETURN_NOT_OK(BindPredicateSubquery(*predicate, negated));
+        continue;
+      }
+      ARROW_ASSIGN_OR_RAISE(auto condition, BindExpression(*conjunct, scope_, Options(true)));
+      ARROW_RETURN_NOT_OK(CheckFilterType(*conjunct, *condition));
+      for (auto& part : SplitConjuncts(condition)) {
+        (ReadsOuter(*part) ? correlation_ : local).push_back(std::move(part));
+      }
+    }
+    return CombineConjuncts(local);
+  }
+
+  bool ReadsOuter(const BoundExpr& expr) const {
+    std::vector<std::string> fields;
+    expr.CollectFields(&fields);
+    return std::any_of(fields.begin(), fields.end(),
+                       [&](const std::string& f) { return outer_fields_.count(f) > 0; });
+  }
+
+  // The queries around a subquery of this one's.
+  OuterQuery Outer() const {
+    OuterQuery outer;
+    outer.scopes.push_back(&scope_);
+    if (outer_ != nullptr) {
+      outer.scopes.insert(outer.scopes.end(), outer_->scopes.begin(), outer_->scopes.end());
+      outer.taken = outer_->taken;
+    }
+    for (const auto& column : scope_) outer.taken.insert(column.field);
+    for (const auto& field : from_plan_->output) outer.taken.insert(field.name);
+    outer.counter = counter_;
+    outer.ctes = ctes_;
+    return outer;
+  }
+
+  Status BindPredicateSubquery(const sql::Expr& expr, bool negated) {
+    BoundExprPtr value;
+    if (expr.subquery_kind == sql::SubqueryKind::kIn) {
+      ARROW_ASSIGN_OR_RAISE(value, BindExpression(*expr.children[0], scope_, Options(false)));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto subquery, BindSubquery(*expr.subquery, catalogs_, Outer()));
+    ARROW_ASSIGN_OR_RAISE(auto join,
+                          PlanPredicateSubquery(expr, value, negated, std::move(subquery)));
+    input_joins_.push_back(std::move(join));
+    return Status::OK();
+  }
+
+  // A subquery expression met in an expression: a scalar subquery or an EXISTS, joined below
+  // the filter or projection (or, `after_aggregate`, above the aggregate) that reads its value.
+  Result<BoundExprPtr> BindSubqueryValue(const sql::Expr& expr, bool after_aggregate) {
+    if (expr.subquery_kind == sql::SubqueryKind::kIn) {
+      return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
+                           fmt::format("An IN subquery is supported only as a conjunct of "
+                                       "WHERE: \"{}\".",
+                                       expr.source_text),
+                           expr.pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto subquery, BindSubquery(*expr.subquery, catalogs_, Outer()));
+    if (after_aggregate && !subquery.correlation.empty()) {
+      return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
+                           fmt::format("A correlated subquery after grouping (in the select "
+                                       "list, HAVING or ORDER BY of an aggregate query) is not "
+                                       "supported yet: \"{}\".",
+                                       expr.source_text),
+                           expr.pos);
+    }
+    auto* joins = after_aggregate ? &aggregate_joins_ : &input_joins_;
+    ARROW_ASSIGN_OR_RAISE(
+        auto value, expr.subquery_kind == sql::SubqueryKind::kExists
+                        ? PlanExistsValue(expr, std::move(subquery), counter_, joins)
+                        : PlanScalarSubquery(expr, std::move(subquery), counter_, joins));
+    if (after_aggregate) {
+      std::vector<std::string> fields;
+      value->CollectFields(&fields);
+      for (const auto& field : fields) aggregate_->AllowField(field);
+    }
+    return value;
+  }
+
+  // A correlated aggregate groups by the inner side of each correlation equality.
+  Status GroupByCorrelation() {
+    if (correlation_.empty()) return Status::OK();
+    if (select_.group_by) {
+      return AnalysisError("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_CORRELATED_COLUMNS_IN_GROUP_BY",
+                           "Unsupported subquery expression: A GROUP BY clause in a scalar "
+                           "correlated subquery cannot contain non-correlated columns.",
+                           select_.group_by->pos);
+    }
+    for (const auto& conjunct : correlation_) {
+      BoundExprPtr inner;
+      BoundExprPtr outer;
+      if (conjunct->kind == BoundExpr::Kind::kCall && conjunct->function == "=") {
+        for (size_t i = 0; i < 2 && inner == nullptr; ++i) {
+          const auto& a = conjunct->args[i];
+          const auto& b = conjunct->args[1 - i];
+          std::vector<std::string> inner_fields;
+          a->CollectFields(&inner_fields);
+          if (!inner_fields.empty() && !ReadsOuter(*a) && ReadsOnlyOuter(*b)) {
+            inner = a;
+            outer = b;
+          }
+        }
+      }
+      if (inner == nullptr) {
+        return AnalysisError(
+            "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
+            fmt::format("Unsupported subquery expression: Correlated column is not allowed in "
+                        "predicate: \"{}\".",
+                        conjunct->ToString()),
+            select_.where->pos);
+      }
+      aggregate_->AddBoundGroupKey(inner, inner->ToString());
+      correlation_keys_.push_back({outer, inner});
+    }
+    return Status::OK();
+  }
+
+  bool ReadsOnlyOuter(const BoundExpr& expr) const {
+    std::vector<std::string> fields;
+    expr.CollectFields(&fields);
+    return std::all_of(fields.begin(), fields.end(),
+                       [&](const std::string& f) { return outer_fields_.count(f) > 0; });
+  }
+
+  // The inner values the correlation reads leave the subquery as extra outputs (the grouping
+  // keys of an aggregate), and the correlation reads them there.
+  Status CarryCorrelation(PlanNode* project) {
+    if (correlation_.empty()) return Status::OK();
+    if (aggregate_) {
+      std::vector<BoundExprPtr> rewritten;
+      for (const auto& key : correlation_keys_) {
+        ARROW_ASSIGN_OR_RAISE(auto after, aggregate_->ReplaceKeys(key.second, *select_.where));
+        AddOutput(project, after, key.second->ToString());
+        rewritten.push_back(MakeCall("=", {CastTo(key.first, after->type),
+                                           RefTo(project->output.back())},
+                                     arrow::boolean()));
+      }
+      correlation_ = std::move(rewritten);
+      return Status::OK();
+    }
+    std::map<std::string, BoundExprPtr> carried;
+    for (const auto& column : ColumnRefs(CombineConjuncts(correlation_))) {
+      if (outer_fields_.count(column->field) > 0) continue;
+      AddOutput(project, column, column->display);
+      carried[column->field] = RefTo(project->output.back());
+    }
+    for (auto& conjunct : correlation_) conjunct = ReplaceColumns(conjunct, carried);
+    return Status::OK();
+  }
+
   void AddOutput(PlanNode* project, BoundExprPtr expr, std::string display) {
-    std::string name = fmt::format("_c{}", project->output.size());
+    std::string name = fmt::format("{}{}", prefix_, project->output.size());
     project->output.push_back({name, std::move(display), expr->type, true});
     project->exprs.push_back(std::move(expr));
   }
@@ -138,7 +357,6 @@ class SelectBinder {
   Result<PlanNodePtr> BindProjection(const PlanNodePtr& input) {
     auto project = std::make_shared<PlanNode>();
     project->kind = PlanNode::Kind::kProject;
-    project->children = {input};
     for (const auto& item : select_.items) {
       const sql::Expr& expr = *item.expr;
       if (expr.kind == sql::ExprKind::kStar) {
@@ -158,6 +376,9 @@ class SelectBinder {
       AddOutput(project.get(), bound, display);
     }
     size_t visible = project->output.size();
+    columns_ = visible;
+    ARROW_RETURN_NOT_OK(CarryCorrelation(project.get()));
+    size_t kept = project->output.size();
     for (const auto& item : select_.order_by) {
       ARROW_ASSIGN_OR_RAISE(auto key, BindSortKey(*item.expr, project.get(), visible));
       SortKey sort_key;
@@ -166,8 +387,10 @@ class SelectBinder {
       sort_key.nulls_first = item.nulls_first.value_or(item.ascending);
       sort_keys_.push_back(sort_key);
     }
-    hidden_columns_ = project->output.size() - visible;
-    if (aggregate_) {
+    hidden_columns_ = project->output.size() - kept;
+    if (!aggregate_) {
+      project->children = {ApplySubqueryJoins(input, input_joins_)};
+    } else {
       BoundExprPtr condition;
       if (select_.having) {
         in_having_ = true;
@@ -183,6 +406,10 @@ class SelectBinder {
       }
       // Made after every clause is bound, so aggregates met in any of them are computed.
       PlanNodePtr below = aggregate_->MakeNode(input);
+      if (!correlation_.empty() && visible > 0) {
+        empty_value_ = ValueOverNoRows(*below, project->exprs[0]);
+      }
+      below = ApplySubqueryJoins(below, aggregate_joins_);
       if (condition) {
         auto having = std::make_shared<PlanNode>();
         having->kind = PlanNode::Kind::kFilter;
@@ -212,8 +439,9 @@ class SelectBinder {
   // calls in it are computed by a Window node below the projection.
   Result<BoundExprPtr> BindItem(const sql::Expr& expr) {
     if (aggregate_) return aggregate_->BindAfterAggregate(expr);
-    return BindExpression(expr, scope_,
-                          [this](const sql::Expr& call) { return BindWindow(call); });
+    BindOptions options = Options(false);
+    options.aggregate_hook = [this](const sql::Expr& call) { return BindWindow(call); };
+    return BindExpression(expr, scope_, options);
   }
 
   Result<BoundExprPtr> BindWindow(const sql::Expr& call) {
@@ -447,15 +675,62 @@ class SelectBinder {
   const sql::SelectStatement& select_;
   CatalogManager* catalogs_;
   const CteScope* ctes_;
+  const OuterQuery* outer_;
+  int own_counter_ = 0;
+  int* counter_;
+  // Prefix of the projection's internal names: unique in the statement for a subquery.
+  std::string prefix_;
+  // The fields of the innermost enclosing query's scope, which a correlation reads.
+  std::set<std::string> outer_fields_;
+  PlanNodePtr from_plan_;
   Scope scope_;
   std::optional<AggregateBinder> aggregate_;
   std::optional<WindowBinder> window_;
   bool in_having_ = false;
   std::vector<SortKey> sort_keys_;
   size_t hidden_columns_ = 0;
+  // The subqueries' joins below the filter or projection, and above the aggregate.
+  std::vector<SubqueryJoin> input_joins_;
+  std::vector<SubqueryJoin> aggregate_joins_;
+  // As a subquery: the select list's width, the correlated conjuncts, and for an aggregate the
+  // (outer side, inner side) of each correlation equality and the value over no rows.
+  size_t columns_ = 0;
+  std::vector<BoundExprPtr> correlation_;
+  std::vector<std::pair<BoundExprPtr, BoundExprPtr>> correlation_keys_;
+  BoundExprPtr empty_value_;
 };
 
 }  // namespace
+
+namespace {
+
+// The CTEs `select`'s body sees: its own WITH (each CTE seeing those before it) in front of
+// `ctes`, held in `scopes`.
+const CteScope* WithCtes(const sql::SelectStatement& select, const CteScope* ctes,
+                         std::vector<CteScope>* scopes) {
+  scopes->reserve(select.with.size());
+  for (const auto& cte : select.with) {
+    scopes->push_back({&cte, ctes});
+    ctes = &scopes->back();
+  }
+  return ctes;
+}
+
+}  // namespace
+
+Result<BoundSubquery> BindSubquery(const sql::SelectStatement& select, CatalogManager* catalogs,
+                                   const OuterQuery& outer) {
+  if (select.kind != sql::QueryKind::kSelect) {
+    return AnalysisError("UNSUPPORTED_FEATURE.QUERY_SHAPE",
+                         "A set operation, VALUES list or parenthesised query as a subquery "
+                         "expression is not supported yet.",
+                         select.pos);
+  }
+  std::vector<CteScope> scopes;
+  SelectBinder binder(select, catalogs, WithCtes(select, outer.ctes, &scopes), &outer);
+  ARROW_ASSIGN_OR_RAISE(auto plan, binder.Bind());
+  return binder.Subquery(std::move(plan));
+}
 
 namespace {
 
@@ -619,13 +894,8 @@ Result<PlanNodePtr> BindValues(const sql::SelectStatement& select,
 
 Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs,
                                const CteScope* ctes) {
-  // Each CTE sees those before it; the body sees them all, innermost first.
   std::vector<CteScope> scopes;
-  scopes.reserve(select.with.size());
-  for (const auto& cte : select.with) {
-    scopes.push_back({&cte, ctes});
-    ctes = &scopes.back();
-  }
+  ctes = WithCtes(select, ctes, &scopes);
   PlanNodePtr body;
   switch (select.kind) {
     case sql::QueryKind::kSelect:

@@ -2,15 +2,19 @@
 // checking its capabilities before anything runs.
 //
 // A query's WITH clause makes its CTEs visible to its body (analysis/cte_scope.h). A SELECT's
-// plan: FROM clause (analysis/from_binder.h)|OneRow -> [Filter] -> [Aggregate -> [Filter]] ->
-// Project -> [Distinct] -> [Sort] -> [Limit] -> [Project dropping ORDER BY helper columns]. A
-// set operation (analysis/set_operation_binder.h), VALUES list or parenthesised query gets its
-// ORDER BY, LIMIT and OFFSET over its output (analysis/result_clauses.h).
+// plan: FROM clause (analysis/from_binder.h)|OneRow -> [joins of WHERE's subqueries] ->
+// [Filter] -> [joins of the select list's subqueries] -> [Window] -> Project -> [Distinct] ->
+// [Sort] -> [Limit] -> [Project dropping ORDER BY helper columns]; an aggregate query has
+// [Expand] -> Aggregate -> [joins of subqueries after grouping] -> [Filter (HAVING)] under its
+// Window or Project. A set operation (analysis/set_operation_binder.h), VALUES list or
+// parenthesised query gets its ORDER BY, LIMIT and OFFSET over its output
+// (analysis/result_clauses.h).
 #pragma once
 
 #include <functional>
 
 #include "analysis/cte_scope.h"
+#include "analysis/subquery.h"
 #include "catalog/catalog_manager.h"
 #include "plan/logical_plan.h"
 #include "sql/ast.h"
@@ -22,6 +26,14 @@ namespace parley {
 /// UNRESOLVED_COLUMN.*, ...
 Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs,
                                const CteScope* ctes = nullptr);
+
+/// \brief Bind the query of a subquery expression inside `outer` (analysis/subquery.h): its
+/// WHERE conjuncts that read the innermost enclosing scope become the correlation, and the
+/// inner values they read are carried out of its plan (for an aggregate, as grouping keys).
+/// Errors as BindSelect, and UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.* for correlations Spark
+/// does not decorrelate either.
+Result<BoundSubquery> BindSubquery(const sql::SelectStatement& select, CatalogManager* catalogs,
+                                   const OuterQuery& outer);
 
 /// \brief Binds the DEFAULT keyword in column `column` of a VALUES row (INSERT ... VALUES).
 using DefaultResolver = std::function<Result<BoundExprPtr>(size_t column)>;

@@ -199,6 +199,20 @@ Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
   return Status::Invalid("unknown literal kind");
 }
 
+namespace {
+
+// The type of an arithmetic result that needs `precision` digits, `scale` of them fractional:
+// beyond 38 digits Spark keeps the integral digits and gives up fraction digits, down to 6
+// (spark.sql.decimalOperations.allowPrecisionLoss, true by default).
+std::shared_ptr<arrow::DataType> ArithmeticDecimal(int precision, int scale) {
+  if (precision <= kMaxPrecision) return arrow::decimal128(precision, scale);
+  int integral = precision - scale;
+  int min_scale = std::min(scale, 6);
+  return arrow::decimal128(kMaxPrecision, std::max(kMaxPrecision - integral, min_scale));
+}
+
+}  // namespace
+
 std::shared_ptr<arrow::DataType> DecimalResultType(char op, const arrow::DataType& left,
                                                    const arrow::DataType& right) {
   auto [p1, s1] = DecimalShape(left);
@@ -207,17 +221,17 @@ std::shared_ptr<arrow::DataType> DecimalResultType(char op, const arrow::DataTyp
     case '+':
     case '-': {
       int scale = std::max(s1, s2);
-      return Decimal(std::max(p1 - s1, p2 - s2) + scale + 1, scale);
+      return ArithmeticDecimal(std::max(p1 - s1, p2 - s2) + scale + 1, scale);
     }
     case '*':
-      return Decimal(p1 + p2 + 1, s1 + s2);
+      return ArithmeticDecimal(p1 + p2 + 1, s1 + s2);
     case '/': {
       int scale = std::max(6, s1 + p2 + 1);
-      return Decimal(p1 - s1 + s2 + scale, scale);
+      return ArithmeticDecimal(p1 - s1 + s2 + scale, scale);
     }
     default: {
       int scale = std::max(s1, s2);
-      return Decimal(std::min(p1 - s1, p2 - s2) + scale, scale);
+      return ArithmeticDecimal(std::min(p1 - s1, p2 - s2) + scale, scale);
     }
   }
 }

@@ -77,10 +77,12 @@ std::string SqlStateFor(std::string_view condition) {
       {"INVALID_PROPERTY_KEY", "42602"},
       {"INVALID_LIMIT_LIKE_EXPRESSION", "42K0E"},
       {"INVALID_SCHEMA_OR_RELATION_NAME", "42602"},
+      {"INVALID_SUBQUERY_EXPRESSION", "42823"},
       {"PARSE_SYNTAX_ERROR", "42601"},
       {"PARTITION_COLUMN_NOT_FOUND_IN_SCHEMA", "42000"},
       {"PATH_NOT_FOUND", "42K03"},
       {"REQUIRES_SINGLE_PART_NAMESPACE", "42K05"},
+      {"SCALAR_SUBQUERY_TOO_MANY_ROWS", "21000"},
       {"SCHEMA_ALREADY_EXISTS", "42P06"},
       {"SCHEMA_NOT_EMPTY", "2BP01"},
       {"SCHEMA_NOT_FOUND", "42704"},
@@ -92,6 +94,7 @@ std::string SqlStateFor(std::string_view condition) {
       {"UNRESOLVED_ROUTINE", "42883"},
       {"UNSUPPORTED_DATATYPE", "0A000"},
       {"UNSUPPORTED_FEATURE", "0A000"},
+      {"UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY", "0A000"},
   };
   std::string_view cls = condition.substr(0, condition.find('.'));
   for (const auto& [name, state] : kStates) {

@@ -12,6 +12,10 @@
 #include "arrow/compute/api.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "exec/scalar_subquery_value.h"
+#include "functions/expression_kernels.h"
+#include "functions/function_registry.h"
+#include "functions/kernels.h"
 
 namespace parley {
 namespace {
@@ -43,13 +47,66 @@ Result<cp::Expression> LowerIn(const BoundExpr& expr, const std::vector<cp::Expr
   return cp::call("is_in", {args[0]}, std::move(options));
 }
 
+Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expression> args);
+
+// The operations that fail at run time in ANSI mode; their errors name the expression.
+bool CanFail(const std::string& f) {
+  static const char* kFailing[] = {"+", "-", "*", "/", "%", "DIV", "NEGATE", "CAST", "abs"};
+  return std::any_of(std::begin(kFailing), std::end(kFailing),
+                     [&](const char* name) { return f == name; });
+}
+
+// `expr` (renamed `function`) lowered over the fields that stand for its arguments inside an
+// evaluating call (functions/expression_kernels.h).
+Result<cp::Expression> LowerOverArgumentFields(const BoundExpr& expr, const std::string& function) {
+  auto inner = std::make_shared<BoundExpr>(expr);
+  inner->function = function;
+  std::vector<cp::Expression> fields;
+  for (size_t i = 0; i < inner->args.size(); ++i) {
+    if (inner->args[i]->kind != BoundExpr::Kind::kLiteral) {
+      inner->args[i] = MakeColumnRef(ArgumentField(i), ArgumentField(i), inner->args[i]->type);
+    }
+    fields.push_back(inner->args[i]->kind == BoundExpr::Kind::kLiteral
+                         ? cp::literal(arrow::Datum(inner->args[i]->literal))
+                         : cp::field_ref(ArgumentField(i)));
+  }
+  return LowerCallWith(*inner, std::move(fields));
+}
+
 Result<cp::Expression> LowerCall(const BoundExpr& expr) {
+  ARROW_RETURN_NOT_OK(RegisterParleyKernels());
+  // TRY(call) and TRY_CAST: the call's rows that fail are NULL.
+  const BoundExpr& evaluated = expr.function == "TRY" ? *expr.args[0] : expr;
   std::vector<cp::Expression> args;
-  for (const auto& arg : expr.args) {
+  for (const auto& arg : evaluated.args) {
     ARROW_ASSIGN_OR_RAISE(auto lowered, LowerExpression(*arg));
     args.push_back(std::move(lowered));
   }
+  if (expr.function == "TRY" || expr.function == "TRY_CAST") {
+    std::string function = expr.function == "TRY" ? evaluated.function : "CAST";
+    ARROW_ASSIGN_OR_RAISE(auto inner, LowerOverArgumentFields(evaluated, function));
+    return TryCall(std::move(inner), std::move(args));
+  }
+  if (CanFail(expr.function) && !args.empty()) {
+    ARROW_ASSIGN_OR_RAISE(auto inner, LowerOverArgumentFields(expr, expr.function));
+    return GuardCall(std::move(inner), std::move(args), expr.ToString());
+  }
+  return LowerCallWith(expr, std::move(args));
+}
+
+Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expression> args) {
   const std::string& f = expr.function;
+  if (const Lowering* lowering = FunctionRegistry::Builtin().FindLowering(f)) {
+    return (*lowering)(expr, std::move(args));
+  }
+  if ((f == "/" || f == "%") && expr.type->id() == arrow::Type::DECIMAL128 &&
+      expr.args[0]->type->id() == arrow::Type::DECIMAL128 &&
+      expr.args[1]->type->id() == arrow::Type::DECIMAL128) {
+    // The marker, a NULL of the result type, gives the kernel Spark's type.
+    auto marker = cp::literal(arrow::MakeNullScalar(expr.type));
+    return cp::call(f == "/" ? "parley_decimal_divide" : "parley_decimal_mod",
+                    {args[0], args[1], marker});
+  }
   static const std::map<std::string, std::string> kDirect = {
       {"=", "equal"},          {"<>", "not_equal"},        {"<", "less"},
       {"<=", "less_equal"},    {">", "greater"},           {">=", "greater_equal"},
@@ -58,36 +115,40 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
       {"-", "subtract_checked"}, {"*", "multiply_checked"}, {"/", "divide_checked"},
       {"DIV", "divide_checked"}, {"NEGATE", "negate_checked"}, {"~", "bit_wise_not"},
       {"&", "bit_wise_and"},   {"|", "bit_wise_or"},       {"^", "bit_wise_xor"},
-      {"COALESCE", "coalesce"}, {"upper", "utf8_upper"},   {"lower", "utf8_lower"},
-      {"length", "utf8_length"}, {"abs", "abs_checked"}};
+      {"COALESCE", "coalesce"}};
   if (auto it = kDirect.find(f); it != kDirect.end()) {
     if (expr.type->id() != arrow::Type::DECIMAL128) return cp::call(it->second, std::move(args));
     // Arrow types decimal arithmetic its own way (a product of two DECIMAL(38) needs 77
     // digits), so compute in 256 bits and settle on Spark's type, which caps precision at 38.
-    // A quotient's scale is the dividend's minus the divisor's: widen the dividend's scale so
-    // the quotient has the scale of Spark's result. A product's precision is the sum of the
-    // operands' plus one, which must stay within 76 digits.
-    const auto& result = static_cast<const arrow::DecimalType&>(*expr.type);
+    // A product's precision is the sum of the operands' plus one, which must stay within 76
+    // digits. (Division has its own kernel, above.)
     for (size_t i = 0; i < args.size(); ++i) {
       const auto& type = expr.args[i]->type;
       if (type->id() != arrow::Type::DECIMAL128) continue;
       const auto& dec = static_cast<const arrow::DecimalType&>(*type);
       int precision = dec.precision();
       int scale = dec.scale();
-      if (f == "/" && i == 0 && expr.args.size() == 2 &&
-          expr.args[1]->type->id() == arrow::Type::DECIMAL128) {
-        int divisor_scale = static_cast<const arrow::DecimalType&>(*expr.args[1]->type).scale();
-        int wanted = result.scale() + divisor_scale;
-        precision = std::min(76, precision + std::max(0, wanted - scale));
-        scale = std::max(scale, wanted);
-      }
       if (f == "*") precision = std::min(precision, 37);
       args[i] = cp::call("cast", {args[i]},
                          cp::CastOptions::Safe(arrow::decimal256(precision, scale)));
     }
+    // Arrow's exact result has the scale of the operands (their sum for a product); where
+    // Spark's type has fewer fraction digits, round half up to them before settling.
+    int exact_scale = 0;
+    for (const auto& arg : expr.args) {
+      if (arg->type->id() != arrow::Type::DECIMAL128) continue;
+      int scale = static_cast<const arrow::DecimalType&>(*arg->type).scale();
+      exact_scale = f == "*" ? exact_scale + scale : std::max(exact_scale, scale);
+    }
+    int result_scale = static_cast<const arrow::DecimalType&>(*expr.type).scale();
+    cp::Expression value = cp::call(it->second, std::move(args));
+    if (exact_scale > result_scale) {
+      value = cp::call("round", {value},
+                       cp::RoundOptions(result_scale, cp::RoundMode::HALF_TOWARDS_INFINITY));
+    }
     cp::CastOptions settle = cp::CastOptions::Safe(expr.type);
     settle.allow_decimal_truncate = true;
-    return cp::call("cast", {cp::call(it->second, std::move(args))}, std::move(settle));
+    return cp::call("cast", {value}, std::move(settle));
   }
   if (f == "<=>") {
     auto both_null = cp::call("and_kleene", {cp::call("is_null", {args[0]}),
@@ -98,17 +159,17 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
     bool integral = arrow::is_integer(expr.type->id());
     auto quotient = cp::call("divide_checked", {args[0], args[1]});
     if (!integral) quotient = cp::call("trunc", {quotient});
-    auto result = cp::call("subtract_checked",
-                           {args[0], cp::call("multiply_checked", {quotient, args[1]})});
-    if (expr.type->id() == arrow::Type::DECIMAL128) {
-      result = cp::call("cast", {result}, cp::CastOptions::Safe(expr.type));
-    }
-    return result;
+    return cp::call("subtract_checked",
+                    {args[0], cp::call("multiply_checked", {quotient, args[1]})});
   }
   if (f == "||") {
     return cp::call("binary_join_element_wise", {args[0], args[1], cp::literal("")});
   }
   if (f == "IN") return LowerIn(expr, args);
+  if (f == "SCALAR_SUBQUERY_VALUE") {
+    ARROW_RETURN_NOT_OK(RegisterScalarSubqueryValueFunction());
+    return cp::call(kScalarSubqueryValueFunction, std::move(args));
+  }
   if (f == "CAST") {
     // ANSI casts fail on overflow and bad input but drop fractions, as Spark does.
     cp::CastOptions options = cp::CastOptions::Safe(expr.type);
@@ -152,10 +213,6 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
         {"ILIKE", "match_like"},        {"RLIKE", "match_substring_regex"}};
     cp::MatchSubstringOptions options(ScalarText(*expr.args[1]), f == "ILIKE");
     return cp::call(kMatch.at(f), {args[0]}, std::move(options));
-  }
-  if (f == "trim" || f == "ltrim" || f == "rtrim") {
-    const char* kernel = f == "trim" ? "utf8_trim" : f == "ltrim" ? "utf8_ltrim" : "utf8_rtrim";
-    return cp::call(kernel, {args[0]}, cp::TrimOptions(" "));
   }
   if (f == "CASE_WHEN") {
     size_t pairs = (args.size() - (expr.has_else ? 1 : 0)) / 2;

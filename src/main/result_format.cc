@@ -139,6 +139,30 @@ void AppendTimestamp(int64_t value, arrow::TimeUnit::type unit, std::string* out
   AppendTimeOfDay(value - days * per_day, unit, out);
 }
 
+// A year-month interval as Spark prints one: INTERVAL '-1-2' YEAR TO MONTH.
+void AppendYearMonthInterval(int32_t months, std::string* out) {
+  int64_t magnitude = months < 0 ? -int64_t{months} : months;
+  *out += fmt::format("INTERVAL '{}{}-{}' YEAR TO MONTH", months < 0 ? "-" : "",
+                      magnitude / 12, magnitude % 12);
+}
+
+// A day-time interval of microseconds as Spark prints one:
+// INTERVAL '1 02:03:04.5' DAY TO SECOND.
+void AppendDayTimeInterval(int64_t micros, std::string* out) {
+  bool negative = micros < 0;
+  uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(micros) : static_cast<uint64_t>(micros);
+  uint64_t seconds = magnitude / 1000000;
+  uint64_t fraction = magnitude % 1000000;
+  *out += fmt::format("INTERVAL '{}{} {:02}:{:02}:{:02}", negative ? "-" : "", seconds / 86400,
+                      seconds / 3600 % 24, seconds / 60 % 60, seconds % 60);
+  if (fraction != 0) {
+    std::string digits = fmt::format("{:06}", fraction);
+    digits.erase(digits.find_last_not_of('0') + 1);
+    *out += "." + digits;
+  }
+  *out += "' DAY TO SECOND";
+}
+
 void AppendBinary(std::string_view bytes, std::string* out) {
   out->push_back('[');
   for (size_t i = 0; i < bytes.size(); ++i) {
@@ -332,6 +356,16 @@ Status AppendText(const arrow::Array& array, int64_t row, std::string* out) {
       AppendTimestamp(checked_cast<const arrow::TimestampArray&>(array).Value(row),
                       checked_cast<const arrow::TimestampType&>(*array.type()).unit(), out);
       return Status::OK();
+    case arrow::Type::INTERVAL_MONTHS:
+      AppendYearMonthInterval(checked_cast<const arrow::MonthIntervalArray&>(array).Value(row),
+                              out);
+      return Status::OK();
+    case arrow::Type::DURATION: {
+      const auto& type = checked_cast<const arrow::DurationType&>(*array.type());
+      if (type.unit() != arrow::TimeUnit::MICRO) break;
+      AppendDayTimeInterval(checked_cast<const arrow::DurationArray&>(array).Value(row), out);
+      return Status::OK();
+    }
     case arrow::Type::TIME32:
       AppendTimeOfDay(checked_cast<const arrow::Time32Array&>(array).Value(row),
                       checked_cast<const arrow::Time32Type&>(*array.type()).unit(), out);
@@ -354,14 +388,14 @@ Status AppendText(const arrow::Array& array, int64_t row, std::string* out) {
     }
     case arrow::Type::EXTENSION:
       return AppendText(*checked_cast<const arrow::ExtensionArray&>(array).storage(), row, out);
-    default: {
-      // Types Spark has no display form for (unions, intervals, durations, views, run-end
-      // encoded arrays) print as Arrow prints their scalars.
-      ARROW_ASSIGN_OR_RAISE(auto scalar, array.GetScalar(row));
-      *out += scalar->ToString();
-      return Status::OK();
-    }
+    default:
+      break;
   }
+  // Types Spark has no display form for (unions, durations other than microseconds, views,
+  // run-end encoded arrays) print as Arrow prints their scalars.
+  ARROW_ASSIGN_OR_RAISE(auto scalar, array.GetScalar(row));
+  *out += scalar->ToString();
+  return Status::OK();
 }
 
 // Append the value at `row` as JSON; see ResultFormat::kJson for the mapping.

@@ -23,6 +23,7 @@
 #include "connectors/memory/memory_catalog.h"
 #include "exec/executor.h"
 #include "exec/explain_analyze.h"
+#include "functions/statement_clock.h"
 #include "main/command_results.h"
 #include "main/commands.h"
 #include "plan/explain.h"
@@ -113,6 +114,7 @@ class SessionImpl : public Session {
 
  private:
   Result<std::shared_ptr<arrow::Table>> Execute(const sql::Statement& statement) {
+    StatementClock clock;
     return std::visit([&](const auto& node) { return Run(node, statement.pos); }, statement.node);
   }
 

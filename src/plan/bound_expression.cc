@@ -45,6 +45,8 @@ std::string SqlTypeName(const arrow::DataType& type) {
     case arrow::Type::BINARY:
     case arrow::Type::LARGE_BINARY: return "BINARY";
     case arrow::Type::DATE32: return "DATE";
+    case arrow::Type::INTERVAL_MONTHS: return "INTERVAL YEAR TO MONTH";
+    case arrow::Type::DURATION: return "INTERVAL DAY TO SECOND";
     case arrow::Type::TIMESTAMP: {
       const auto& ts = static_cast<const arrow::TimestampType&>(type);
       return ts.timezone().empty() ? "TIMESTAMP_NTZ" : "TIMESTAMP";
@@ -126,6 +128,19 @@ BoundExprPtr MakeCall(std::string function, std::vector<BoundExprPtr> args,
   return expr;
 }
 
+std::vector<BoundExprPtr> ColumnRefs(const BoundExprPtr& expr) {
+  std::vector<BoundExprPtr> out;
+  if (expr->kind == BoundExpr::Kind::kColumn) return {expr};
+  for (const auto& arg : expr->args) {
+    for (auto& column : ColumnRefs(arg)) {
+      bool seen = std::any_of(out.begin(), out.end(),
+                              [&](const BoundExprPtr& c) { return c->field == column->field; });
+      if (!seen) out.push_back(std::move(column));
+    }
+  }
+  return out;
+}
+
 std::vector<BoundExprPtr> SplitConjuncts(const BoundExprPtr& condition) {
   if (condition->kind == BoundExpr::Kind::kCall && condition->function == "AND") {
     auto left = SplitConjuncts(condition->args[0]);
@@ -142,6 +157,18 @@ BoundExprPtr CombineConjuncts(const std::vector<BoundExprPtr>& conjuncts) {
     combined = combined ? MakeCall("AND", {combined, conjunct}, arrow::boolean()) : conjunct;
   }
   return combined;
+}
+
+BoundExprPtr ReplaceColumns(const BoundExprPtr& expr,
+                            const std::map<std::string, BoundExprPtr>& replacements) {
+  if (expr->kind == BoundExpr::Kind::kColumn) {
+    auto it = replacements.find(expr->field);
+    return it == replacements.end() ? expr : it->second;
+  }
+  if (expr->kind != BoundExpr::Kind::kCall) return expr;
+  auto copy = std::make_shared<BoundExpr>(*expr);
+  for (auto& arg : copy->args) arg = ReplaceColumns(arg, replacements);
+  return copy;
 }
 
 }  // namespace parley

@@ -8,6 +8,7 @@
 // Immutable once built; shared freely.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,9 +52,17 @@ BoundExprPtr MakeCall(std::string function, std::vector<BoundExprPtr> args,
 /// \brief The SQL name of an Arrow type, as Spark prints it ("INT", "DECIMAL(10,2)").
 std::string SqlTypeName(const arrow::DataType& type);
 
+/// \brief The column references `expr` reads, one per field, in the order first read.
+std::vector<BoundExprPtr> ColumnRefs(const BoundExprPtr& expr);
+
 /// \brief Split a condition on AND into its conjuncts.
 std::vector<BoundExprPtr> SplitConjuncts(const BoundExprPtr& condition);
 /// \brief Join conjuncts with AND; nullptr when there are none.
 BoundExprPtr CombineConjuncts(const std::vector<BoundExprPtr>& conjuncts);
+
+/// \brief `expr` with each column whose field is named in `replacements` replaced by its
+/// expression.
+BoundExprPtr ReplaceColumns(const BoundExprPtr& expr,
+                            const std::map<std::string, BoundExprPtr>& replacements);
 
 }  // namespace parley

@@ -4,23 +4,11 @@
 #include <map>
 #include <set>
 
+#include "plan/boolean_simplification.h"
 #include "plan/join_condition.h"
 
 namespace parley {
 namespace {
-
-// `expr` with each column named in `replacements` replaced by its expression.
-BoundExprPtr Substitute(const BoundExprPtr& expr,
-                        const std::map<std::string, BoundExprPtr>& replacements) {
-  if (expr->kind == BoundExpr::Kind::kColumn) {
-    auto it = replacements.find(expr->field);
-    return it == replacements.end() ? expr : it->second;
-  }
-  if (expr->kind != BoundExpr::Kind::kCall) return expr;
-  auto copy = std::make_shared<BoundExpr>(*expr);
-  for (auto& arg : copy->args) arg = Substitute(arg, replacements);
-  return copy;
-}
 
 PlanNodePtr WithFilter(const PlanNodePtr& node, const std::vector<BoundExprPtr>& conjuncts) {
   if (conjuncts.empty()) return node;
@@ -49,7 +37,7 @@ PlanNodePtr PushThroughProject(const PlanNodePtr& project,
     conjunct->CollectFields(&fields);
     bool plain = true;
     for (const auto& field : fields) plain = plain && columns.count(field) > 0;
-    (plain ? below : above).push_back(plain ? Substitute(conjunct, columns) : conjunct);
+    (plain ? below : above).push_back(plain ? ReplaceColumns(conjunct, columns) : conjunct);
   }
   project->children[0] = Push(project->children[0], std::move(below));
   return WithFilter(project, above);
@@ -82,6 +70,23 @@ PlanNodePtr PushThroughChangelogPass(const PlanNodePtr& pass,
   return WithFilter(pass, above);
 }
 
+// For a condition over both inputs of an inner join that is a disjunction, the weaker
+// conditions it implies on each input alone (Spark's PushExtraPredicateThroughJoin): from
+// `(l1 AND r1) OR (l2 AND r2)`, `l1 OR l2` filters the left input early and `r1 OR r2` the right.
+void AddImpliedPredicates(const BoundExprPtr& conjunct, const PlanNode& left,
+                          const PlanNode& right, std::vector<BoundExprPtr>* to_left,
+                          std::vector<BoundExprPtr>* to_right) {
+  auto reads = [&](JoinSide wanted) {
+    return [&, wanted](const BoundExpr& e) { return ReferencedSide(e, left, right) == wanted; };
+  };
+  if (auto implied = ImpliedDisjunction(conjunct, reads(JoinSide::kLeft))) {
+    to_left->push_back(implied);
+  }
+  if (auto implied = ImpliedDisjunction(conjunct, reads(JoinSide::kRight))) {
+    to_right->push_back(implied);
+  }
+}
+
 PlanNodePtr PushThroughJoin(const PlanNodePtr& join, const std::vector<BoundExprPtr>& conjuncts) {
   const PlanNode& left = *join->children[0];
   const PlanNode& right = *join->children[1];
@@ -101,6 +106,7 @@ PlanNodePtr PushThroughJoin(const PlanNodePtr& join, const std::vector<BoundExpr
       to_right.push_back(conjunct);
     } else if (side == JoinSide::kBoth && inner) {
       to_condition.push_back(conjunct);
+      AddImpliedPredicates(conjunct, left, right, &to_left, &to_right);
     } else {
       above.push_back(conjunct);
     }
@@ -112,8 +118,11 @@ PlanNodePtr PushThroughJoin(const PlanNodePtr& join, const std::vector<BoundExpr
         inner || type == PlanJoinType::kLeftSemi || type == PlanJoinType::kRightOuter;
     const bool into_right = inner || type == PlanJoinType::kLeftSemi ||
                             type == PlanJoinType::kLeftOuter || type == PlanJoinType::kLeftAnti;
-    for (const auto& conjunct : SplitConjuncts(join->condition)) {
+    for (const auto& conjunct : FactorCommonConjuncts(SplitConjuncts(join->condition))) {
       JoinSide side = ReferencedSide(*conjunct, left, right);
+      if (side == JoinSide::kBoth && inner) {
+        AddImpliedPredicates(conjunct, left, right, &to_left, &to_right);
+      }
       if (side == JoinSide::kLeft && into_left) {
         to_left.push_back(conjunct);
       } else if (side == JoinSide::kRight && into_right) {
@@ -171,7 +180,7 @@ PlanNodePtr PushThroughWindow(const PlanNodePtr& window,
 PlanNodePtr Push(const PlanNodePtr& node, std::vector<BoundExprPtr> conjuncts) {
   switch (node->kind) {
     case PlanNode::Kind::kFilter: {
-      std::vector<BoundExprPtr> all = SplitConjuncts(node->condition);
+      std::vector<BoundExprPtr> all = FactorCommonConjuncts(SplitConjuncts(node->condition));
       all.insert(all.end(), conjuncts.begin(), conjuncts.end());
       return Push(node->children[0], std::move(all));
     }

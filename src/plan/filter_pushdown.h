@@ -12,7 +12,9 @@
 // joins, the left of right outer joins). A conjunct passes a Distinct unchanged, and goes into
 // every child of a Union (whose children output the union's field names), and below a Window
 // when it reads only columns that every window call partitions by. Anything else stays where
-// it was.
+// it was. Disjunctions first have the conjuncts common to all their branches factored out, and a
+// disjunction over both inputs of an inner join also filters each input by what its branches
+// imply for that input alone (plan/boolean_simplification.h).
 #pragma once
 
 #include "plan/logical_plan.h"

@@ -3,7 +3,8 @@
 //   1. filters: each Filter directly above a scan offers its conjuncts;
 //   2. aggregates, then limit / top-N / offset: offered only for a scan with no filter left
 //      above it, through nothing but projections (so never to a scan below a join);
-//   3. column pruning and Build(): a top-down walk carrying the fields each parent needs.
+//   3. column pruning and Build(): a top-down walk carrying the fields each parent needs;
+//   4. inner joins reordered by the statistics the built scans report (plan/join_reorder.h).
 #include "plan/pushdown.h"
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 
 #include "arrow/type.h"
 #include "plan/filter_pushdown.h"
+#include "plan/join_reorder.h"
 #include "plan/predicate_translation.h"
 
 namespace parley {
@@ -590,7 +592,7 @@ Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan) {
   ARROW_ASSIGN_OR_RAISE(negotiated,
                         RewriteBottomUp(negotiated, PlanNode::Kind::kLimit, OfferLimit));
   ARROW_RETURN_NOT_OK(PruneColumns(negotiated, OutputNames(*negotiated)));
-  return negotiated;
+  return ReorderJoins(negotiated);
 }
 
 Status PlanScanPartitions(PlanNode* scan) {

@@ -363,6 +363,13 @@ Result<ExprPtr> Parser::ParsePrimary() {
           PeekWord("FROM", 3)) {
         return ParseExtract();
       }
+      if ((token.IsWord("SUBSTRING") || token.IsWord("SUBSTR") || token.IsWord("TRIM") ||
+           token.IsWord("POSITION")) &&
+          PeekOperator("(", 1)) {
+        // The plain call form when the keyword form does not parse.
+        return ParseEither<ExprPtr>([&] { return ParseKeywordStringCall(); },
+                                    [&] { return ParseName(); });
+      }
       if (token.IsWord("CASE")) return ParseCase();
       if ((token.IsWord("CAST") || token.IsWord("TRY_CAST")) && PeekOperator("(", 1)) {
         return ParseCast();
@@ -538,6 +545,51 @@ Result<ExprPtr> Parser::ParseExtract() {
   RETURN_NOT_OK(ExpectWord("FROM"));
   ARROW_ASSIGN_OR_RAISE(ExprPtr source, ParseExpression());
   expr->children.push_back(std::move(source));
+  RETURN_NOT_OK(ExpectOperator(")"));
+  return Close(std::move(expr), start);
+}
+
+Result<ExprPtr> Parser::ParseKeywordStringCall() {
+  Mark start = Here();
+  ExprPtr expr = MakeExpr(ExprKind::kFunction);
+  const Token& name = Next();
+  RETURN_NOT_OK(ExpectOperator("("));
+  if (name.IsWord("POSITION")) {
+    expr->name_parts.push_back("locate");
+    ARROW_ASSIGN_OR_RAISE(ExprPtr needle, ParseBinary(kComparisonLevel));
+    RETURN_NOT_OK(ExpectWord("IN"));
+    ARROW_ASSIGN_OR_RAISE(ExprPtr haystack, ParseBinary(kComparisonLevel));
+    expr->children.push_back(std::move(needle));
+    expr->children.push_back(std::move(haystack));
+  } else if (name.IsWord("TRIM")) {
+    std::string function = "trim";
+    if (AcceptWord("LEADING")) {
+      function = "ltrim";
+    } else if (AcceptWord("TRAILING")) {
+      function = "rtrim";
+    } else {
+      AcceptWord("BOTH");
+    }
+    expr->name_parts.push_back(function);
+    if (!PeekWord("FROM")) {
+      ARROW_ASSIGN_OR_RAISE(ExprPtr characters, ParseExpression());
+      expr->children.push_back(std::move(characters));
+    }
+    RETURN_NOT_OK(ExpectWord("FROM"));
+    ARROW_ASSIGN_OR_RAISE(ExprPtr source, ParseExpression());
+    expr->children.push_back(std::move(source));
+  } else {
+    expr->name_parts.push_back("substring");
+    ARROW_ASSIGN_OR_RAISE(ExprPtr source, ParseExpression());
+    expr->children.push_back(std::move(source));
+    RETURN_NOT_OK(ExpectWord("FROM"));
+    ARROW_ASSIGN_OR_RAISE(ExprPtr pos, ParseExpression());
+    expr->children.push_back(std::move(pos));
+    if (AcceptWord("FOR")) {
+      ARROW_ASSIGN_OR_RAISE(ExprPtr length, ParseExpression());
+      expr->children.push_back(std::move(length));
+    }
+  }
   RETURN_NOT_OK(ExpectOperator(")"));
   return Close(std::move(expr), start);
 }

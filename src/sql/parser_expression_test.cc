@@ -353,6 +353,24 @@ TEST(ParserExtractTest, IsACallWithTheFieldAsAString) {
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseExpression("EXTRACT(YEAR d)"));
 }
 
+// ---- SUBSTRING, TRIM and POSITION keyword forms ----
+
+TEST(ParserKeywordStringCallTest, BecomeOrdinaryCalls) {
+  EXPECT_EQ(Render("SUBSTRING(s FROM 2 FOR 3)"), "substring(s, 2, 3)");
+  EXPECT_EQ(Render("substr(s FROM a + 1)"), "substring(s, (a + 1))");
+  EXPECT_EQ(Render("TRIM(BOTH 'x' FROM s)"), "trim('x', s)");
+  EXPECT_EQ(Render("TRIM(LEADING FROM s)"), "ltrim(s)");
+  EXPECT_EQ(Render("trim(TRAILING 'ab' FROM s)"), "rtrim('ab', s)");
+  EXPECT_EQ(Render("TRIM('x' FROM s)"), "trim('x', s)");
+  EXPECT_EQ(Render("POSITION('a' IN s)"), "locate('a', s)");
+  // The plain call forms stay plain calls.
+  EXPECT_EQ(Render("substring(s, 1, 2)"), "substring(s, 1, 2)");
+  EXPECT_EQ(Render("trim(s)"), "trim(s)");
+  EXPECT_EQ(Render("position('a', s)"), "position('a', s)");
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseExpression("SUBSTRING(s FROM)"));
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseExpression("TRIM(BOTH 'x' s)"));
+}
+
 TEST(ParserCastTest, DoubleColon) {
   ASSERT_OK_AND_ASSIGN(ExprPtr cast, ParseExpression("a.b::decimal(10, 2)"));
   EXPECT_EQ(cast->kind, ExprKind::kCast);

@@ -279,6 +279,10 @@ class Parser {
   // Whether another `[sign] value unit` pair of an interval starts here.
   bool PeekIntervalValue() const;
   Result<ExprPtr> ParseExtract();
+  // The keyword forms of three string functions, as calls: SUBSTRING(s FROM p [FOR n]) is
+  // substring(s, p, n); TRIM([BOTH|LEADING|TRAILING] [chars] FROM s) is trim, ltrim or rtrim
+  // of (chars, s); POSITION(sub IN s) is locate(sub, s).
+  Result<ExprPtr> ParseKeywordStringCall();
   Result<ExprPtr> ParseName();
   Result<ExprPtr> ParseFunctionCall(ExprPtr function, const Mark& start);
   // WITHIN GROUP, FILTER, IGNORE|RESPECT NULLS and OVER after a call's ')'.

@@ -1,0 +1,38 @@
+// The registry of built-in functions, filled once by each family's Register* function.
+#include "functions/function_registry.h"
+
+#include "functions/kernels.h"
+
+namespace parley {
+
+const FunctionRegistry& FunctionRegistry::Builtin() {
+  static const FunctionRegistry* registry = [] {
+    auto* built = new FunctionRegistry();
+    RegisterConditionalFunctions(built);
+    RegisterDatetimeFunctions(built);
+    RegisterMathFunctions(built);
+    RegisterStringFunctions(built);
+    return built;
+  }();
+  return *registry;
+}
+
+void FunctionRegistry::AddTypeRule(const std::vector<std::string>& names, TypeRule rule) {
+  for (const auto& name : names) type_rules_[name] = rule;
+}
+
+void FunctionRegistry::AddLowering(const std::string& name, Lowering lowering) {
+  lowerings_[name] = std::move(lowering);
+}
+
+const TypeRule* FunctionRegistry::FindTypeRule(const std::string& name) const {
+  auto it = type_rules_.find(name);
+  return it == type_rules_.end() ? nullptr : &it->second;
+}
+
+const Lowering* FunctionRegistry::FindLowering(const std::string& name) const {
+  auto it = lowerings_.find(name);
+  return it == lowerings_.end() ? nullptr : &it->second;
+}
+
+}  // namespace parley

@@ -1,0 +1,153 @@
+// Argument checks and implicit casts shared by the type rules.
+#include "functions/function_rules.h"
+
+#include <fmt/format.h>
+
+#include "analysis/analysis_error.h"
+#include "analysis/expression_binder.h"
+#include "analysis/types.h"
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+
+namespace parley {
+namespace {
+
+std::string Ordinal(size_t index) {
+  static const char* kOrdinals[] = {"first",   "second", "third", "fourth", "fifth",
+                                    "sixth",   "seventh", "eighth", "ninth", "tenth"};
+  if (index < std::size(kOrdinals)) return kOrdinals[index];
+  return fmt::format("{}th", index + 1);
+}
+
+bool IsNull(const arrow::DataType& type) { return type.id() == arrow::Type::NA; }
+
+bool IsDatetime(const arrow::DataType& type) {
+  return type.id() == arrow::Type::DATE32 || type.id() == arrow::Type::TIMESTAMP;
+}
+
+}  // namespace
+
+Status CheckArgCount(const FunctionCall& call, size_t min, size_t max) {
+  size_t count = call.args.size();
+  if (count >= min && count <= max) return Status::OK();
+  std::string expected = min == max ? std::to_string(min) : fmt::format("[{}, {}]", min, max);
+  if (max == SIZE_MAX) expected = fmt::format("at least {}", min);
+  return AnalysisError(
+      "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+      fmt::format("The `{}` requires {} parameters but the actual number is {}.", call.name,
+                  expected, count),
+      call.expr.pos);
+}
+
+Status UnexpectedInputType(const FunctionCall& call, size_t index, std::string_view required) {
+  const sql::Expr& operand = *call.expr.children[index];
+  return AnalysisError(
+      "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+      fmt::format("Cannot resolve \"{}\" due to data type mismatch: The {} parameter requires "
+                  "the \"{}\" type, however \"{}\" has the type \"{}\".",
+                  call.expr.source_text, Ordinal(index), required, operand.source_text,
+                  SqlTypeName(*call.args[index]->type)),
+      call.expr.pos);
+}
+
+Result<BoundExprPtr> StringArg(const FunctionCall& call, size_t index) {
+  const auto& arg = call.args[index];
+  const auto& type = *arg->type;
+  if (IsStringLike(type) || IsNull(type) || IsNumeric(type) || IsDatetime(type) ||
+      type.id() == arrow::Type::BOOL) {
+    return CastTo(arg, arrow::utf8());
+  }
+  return UnexpectedInputType(call, index, "STRING");
+}
+
+Result<BoundExprPtr> IntArg(const FunctionCall& call, size_t index) {
+  const auto& arg = call.args[index];
+  const auto& type = *arg->type;
+  if (IsIntegral(type) || IsStringLike(type) || IsNull(type)) return CastTo(arg, arrow::int32());
+  return UnexpectedInputType(call, index, "INT");
+}
+
+Result<BoundExprPtr> DoubleArg(const FunctionCall& call, size_t index) {
+  const auto& arg = call.args[index];
+  const auto& type = *arg->type;
+  if (IsNumeric(type) || IsStringLike(type) || IsNull(type)) return CastTo(arg, arrow::float64());
+  return UnexpectedInputType(call, index, "DOUBLE");
+}
+
+Result<BoundExprPtr> NumericArg(const FunctionCall& call, size_t index) {
+  const auto& arg = call.args[index];
+  const auto& type = *arg->type;
+  if (IsNumeric(type)) return arg;
+  if (IsStringLike(type)) return CastTo(arg, arrow::float64());
+  if (IsNull(type)) return CastTo(arg, arrow::int32());
+  return UnexpectedInputType(call, index, "NUMERIC");
+}
+
+Result<BoundExprPtr> DateArg(const FunctionCall& call, size_t index) {
+  const auto& arg = call.args[index];
+  const auto& type = *arg->type;
+  if (IsDatetime(type) || IsStringLike(type) || IsNull(type)) return CastTo(arg, arrow::date32());
+  return UnexpectedInputType(call, index, "DATE");
+}
+
+Result<BoundExprPtr> TimestampArg(const FunctionCall& call, size_t index) {
+  const auto& arg = call.args[index];
+  const auto& type = *arg->type;
+  if (type.id() == arrow::Type::TIMESTAMP) return arg;
+  if (IsDatetime(type) || IsStringLike(type) || IsNull(type)) {
+    return CastTo(arg, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"));
+  }
+  return UnexpectedInputType(call, index, "TIMESTAMP");
+}
+
+Result<std::optional<std::string>> ConstantStringArg(const FunctionCall& call, size_t index) {
+  ARROW_ASSIGN_OR_RAISE(auto arg, StringArg(call, index));
+  if (arg->kind != BoundExpr::Kind::kLiteral) {
+    return AnalysisError(
+        "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+        fmt::format("Cannot resolve \"{}\" due to data type mismatch: the input \"{}\" should "
+                    "be a foldable \"STRING\" expression; however, got \"{}\".",
+                    call.expr.source_text, call.expr.children[index]->source_text,
+                    call.expr.children[index]->source_text),
+        call.expr.pos);
+  }
+  if (!arg->literal->is_valid) return std::nullopt;
+  return LiteralString(*arg);
+}
+
+Result<std::vector<BoundExprPtr>> ArgsOfCommonType(
+    const FunctionCall& call, const std::vector<BoundExprPtr>& args,
+    const std::shared_ptr<arrow::DataType>& null_type) {
+  std::shared_ptr<arrow::DataType> type = arrow::null();
+  for (const auto& arg : args) {
+    auto common = CommonType(type, arg->type);
+    if (common == nullptr) {
+      return AnalysisError(
+          "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+          fmt::format("Cannot resolve \"{}\" due to data type mismatch: Input to `{}` should "
+                      "all be the same type, but it's (\"{}\" and \"{}\").",
+                      call.expr.source_text, call.name, SqlTypeName(*type),
+                      SqlTypeName(*arg->type)),
+          call.expr.pos);
+    }
+    type = common;
+  }
+  if (type->id() == arrow::Type::NA) type = null_type;
+  std::vector<BoundExprPtr> out;
+  for (const auto& arg : args) out.push_back(CastTo(arg, type));
+  return out;
+}
+
+BoundExprPtr StringLiteral(std::string value) {
+  return MakeBoundLiteral(std::make_shared<arrow::StringScalar>(std::move(value)));
+}
+
+BoundExprPtr IntLiteral(int32_t value) {
+  return MakeBoundLiteral(std::make_shared<arrow::Int32Scalar>(value));
+}
+
+std::string LiteralString(const BoundExpr& literal) {
+  return static_cast<const arrow::StringScalar&>(*literal.literal).ToString();
+}
+
+}  // namespace parley

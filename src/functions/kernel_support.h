@@ -1,0 +1,90 @@
+// Helpers for writing Parley's Arrow kernels (kernels.h): reading inputs by row whether they
+// are arrays or scalars, handing a built array back to Arrow, and registering a function.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arrow/array/builder_base.h"
+#include "arrow/compute/function.h"
+#include "arrow/compute/kernel.h"
+#include "arrow/compute/registry.h"
+#include "arrow/scalar.h"
+#include "parley/connector/status.h"
+
+namespace parley::kernels {
+
+/// \brief A fixed-width input (int32, date32, timestamp...) read by row.
+template <typename T>
+class Column {
+ public:
+  explicit Column(const arrow::compute::ExecValue& value) : value_(value) {}
+
+  bool IsValid(int64_t row) const {
+    return value_.is_scalar() ? value_.scalar->is_valid : value_.array.IsValid(row);
+  }
+  T Value(int64_t row) const {
+    if (value_.is_scalar()) {
+      const auto& scalar =
+          static_cast<const arrow::internal::PrimitiveScalarBase&>(*value_.scalar);
+      return *static_cast<const T*>(scalar.data());
+    }
+    return value_.array.GetValues<T>(1)[row];
+  }
+
+ private:
+  const arrow::compute::ExecValue& value_;
+};
+
+/// \brief A utf8 input read by row.
+class StringColumn {
+ public:
+  explicit StringColumn(const arrow::compute::ExecValue& value) : value_(value) {}
+
+  bool IsValid(int64_t row) const {
+    return value_.is_scalar() ? value_.scalar->is_valid : value_.array.IsValid(row);
+  }
+  std::string_view Value(int64_t row) const {
+    if (value_.is_scalar()) {
+      return static_cast<const arrow::BaseBinaryScalar&>(*value_.scalar).view();
+    }
+    const int32_t* offsets = value_.array.GetValues<int32_t>(1);
+    const char* data = reinterpret_cast<const char*>(value_.array.buffers[2].data);
+    return std::string_view(data + offsets[row], offsets[row + 1] - offsets[row]);
+  }
+
+ private:
+  const arrow::compute::ExecValue& value_;
+};
+
+/// \brief Hand the builder's array to Arrow as the kernel's output.
+inline Status FinishInto(arrow::ArrayBuilder* builder, arrow::compute::ExecResult* out) {
+  std::shared_ptr<arrow::ArrayData> data;
+  ARROW_RETURN_NOT_OK(builder->FinishInternal(&data));
+  out->value = std::move(data);
+  return Status::OK();
+}
+
+/// \brief Register a scalar function `name` with one kernel that allocates its own output.
+inline Status AddFunction(arrow::compute::FunctionRegistry* registry, const std::string& name,
+                          std::vector<arrow::compute::InputType> inputs,
+                          arrow::compute::OutputType output,
+                          arrow::compute::ArrayKernelExec exec, const std::string& summary) {
+  namespace cp = arrow::compute;
+  int arity = static_cast<int>(inputs.size());
+  auto function = std::make_shared<cp::ScalarFunction>(name, cp::Arity(arity),
+                                                       cp::FunctionDoc(summary, "", {}));
+  cp::ScalarKernel kernel(std::move(inputs), std::move(output), exec);
+  kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
+  kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
+  ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
+  return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
+}
+
+/// \brief Registration of each family's kernels (datetime_kernels.cc, string_kernels.cc, decimal_kernels.cc).
+Status RegisterDatetimeKernels(arrow::compute::FunctionRegistry* registry);
+Status RegisterStringKernels(arrow::compute::FunctionRegistry* registry);
+Status RegisterDecimalKernels(arrow::compute::FunctionRegistry* registry);
+
+}  // namespace parley::kernels

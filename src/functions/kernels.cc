@@ -1,0 +1,24 @@
+// One-time registration of Parley's kernels with Arrow.
+#include "functions/kernels.h"
+
+#include <mutex>
+
+#include "functions/expression_kernels.h"
+#include "functions/kernel_support.h"
+
+namespace parley {
+
+Status RegisterParleyKernels() {
+  static std::once_flag once;
+  static Status status;
+  std::call_once(once, [] {
+    auto* registry = arrow::compute::GetFunctionRegistry();
+    status = kernels::RegisterDatetimeKernels(registry);
+    if (status.ok()) status = kernels::RegisterStringKernels(registry);
+    if (status.ok()) status = kernels::RegisterDecimalKernels(registry);
+    if (status.ok()) status = RegisterExpressionKernels();
+  });
+  return status;
+}
+
+}  // namespace parley

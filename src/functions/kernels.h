@@ -1,0 +1,45 @@
+// Parley's own Arrow compute kernels: the few functions whose Spark semantics no Arrow kernel
+// has. They are registered in Arrow's default function registry under `parley_*` names and
+// called like any other Arrow function; a row with a NULL input is NULL.
+//   parley_add_months(date32, int32) -> date32: Spark's add_months (the day clamps to the last
+//     day of the target month).
+//   parley_timestamp_add_months(timestamp[us], int32) -> the same timestamp type: the UTC date
+//     moved as add_months does, the time of day kept.
+//   parley_months_between(timestamp[us], timestamp[us], boolean round_off) -> double:
+//     Spark's months_between in UTC.
+//   parley_make_date(int32 year, int32 month, int32 day) -> date32; a date that does not exist
+//     fails with DATETIME_FIELD_OUT_OF_BOUNDS.
+//   parley_substring(utf8, int32 pos, int32 len) -> utf8: Spark's substring with 1-based
+//     positions, counted from the end when negative.
+//   parley_locate(utf8 needle, utf8 haystack, int32 start) -> int32: the 1-based position in
+//     characters of the first needle at or after `start` (1-based), 0 when absent or when
+//     start < 1; a NULL start gives 0 and an empty needle 1, as Spark's locate.
+//   parley_decimal_divide(decimal128, decimal128, decimal128 marker) -> the marker's type: the
+//     quotient rounded half up to the marker's scale, as Spark divides decimals (Arrow's
+//     kernel fails beyond 76 digits of p1 + p2 + 1); DIVIDE_BY_ZERO for a zero divisor,
+//     NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION for a quotient the type cannot hold.
+//   parley_decimal_mod(decimal128, decimal128, decimal128 marker) -> the marker's type: the
+//     exact remainder (with the dividend's sign) at the marker's scale.
+// The evaluating kernels parley_try and parley_guard are in expression_kernels.h.
+#pragma once
+
+#include <cstdint>
+
+#include "parley/connector/status.h"
+
+namespace parley {
+
+/// \brief Register the kernels above with Arrow's default function registry; idempotent and
+/// thread-safe.
+Status RegisterParleyKernels();
+
+/// \brief Days since 1970-01-01 of a proleptic Gregorian date (month 1-12, day 1-31).
+int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day);
+
+/// \brief Spark's add_months on days since the epoch.
+int32_t AddMonthsToDays(int32_t days, int32_t months);
+
+/// \brief add_months on microseconds since the epoch (UTC), keeping the time of day.
+int64_t AddMonthsToMicros(int64_t micros, int32_t months);
+
+}  // namespace parley

@@ -1,0 +1,253 @@
+// Math functions with Spark's result types: abs, sign, round / bround (HALF_UP / HALF_EVEN to
+// a constant scale), ceil / floor, mod / pmod, power, sqrt, exp and the logarithms (NULL
+// outside their domain, as in Spark).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/analysis_error.h"
+#include "analysis/expression_binder.h"
+#include "analysis/types.h"
+#include "arrow/compute/api.h"
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+#include "functions/function_rules.h"
+
+namespace parley {
+namespace {
+
+namespace cp = arrow::compute;
+
+constexpr int kMaxPrecision = 38;
+
+const arrow::DecimalType& AsDecimal(const arrow::DataType& type) {
+  return static_cast<const arrow::DecimalType&>(type);
+}
+
+bool IsDecimal(const arrow::DataType& type) { return type.id() == arrow::Type::DECIMAL128; }
+
+cp::Expression CastExpr(cp::Expression value, std::shared_ptr<arrow::DataType> type) {
+  cp::CastOptions options = cp::CastOptions::Safe(std::move(type));
+  options.allow_decimal_truncate = true;
+  options.allow_float_truncate = true;
+  return cp::call("cast", {std::move(value)}, std::move(options));
+}
+
+// round(x, scale) and bround(x, scale): the scale a constant INT.
+TypeRule Round(std::string bound) {
+  return [bound](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 2));
+    ARROW_ASSIGN_OR_RAISE(auto value, NumericArg(call, 0));
+    int32_t scale = 0;
+    if (call.args.size() == 2) {
+      ARROW_ASSIGN_OR_RAISE(auto given, IntArg(call, 1));
+      if (given->kind != BoundExpr::Kind::kLiteral) {
+        return AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                             fmt::format("Cannot resolve \"{}\" due to data type mismatch: the "
+                                         "input `scale` should be a foldable \"INT\" "
+                                         "expression.",
+                                         call.expr.source_text),
+                             call.expr.pos);
+      }
+      if (!given->literal->is_valid) return MakeBoundLiteral(arrow::MakeNullScalar(value->type));
+      scale = static_cast<const arrow::Int32Scalar&>(*given->literal).value;
+    }
+    auto type = value->type;
+    if (IsDecimal(*type)) {
+      int precision = AsDecimal(*type).precision();
+      int digits = AsDecimal(*type).scale();
+      int integral = precision - digits + 1;
+      if (scale < 0) {
+        type = arrow::decimal128(std::min(integral - scale, kMaxPrecision), 0);
+      } else {
+        int new_scale = std::min(digits, scale);
+        type = arrow::decimal128(std::min(integral + new_scale, kMaxPrecision), new_scale);
+      }
+    }
+    return Call(bound, {value, IntLiteral(scale)}, type);
+  };
+}
+
+Lowering LowerRound(cp::RoundMode mode) {
+  return [mode](const BoundExpr& call, std::vector<cp::Expression> args) -> Result<cp::Expression> {
+    int32_t scale = static_cast<const arrow::Int32Scalar&>(*call.args[1]->literal).value;
+    const auto& input = call.args[0]->type;
+    cp::Expression value = args[0];
+    if (IsDecimal(*input)) {
+      // One more integral digit first: Arrow's round does not widen (9.95 -> 10.0).
+      const auto& dec = AsDecimal(*input);
+      int precision = std::min(dec.precision() + 1, kMaxPrecision);
+      value = CastExpr(value, arrow::decimal128(precision, dec.scale()));
+      return CastExpr(cp::call("round", {value}, cp::RoundOptions(scale, mode)), call.type);
+    }
+    if (IsIntegral(*input)) {
+      if (scale >= 0) return value;
+      auto wide = CastExpr(value, arrow::decimal128(kMaxPrecision, 0));
+      auto rounded = cp::call("round", {wide}, cp::RoundOptions(scale, mode));
+      return cp::call("cast", {rounded}, cp::CastOptions::Safe(call.type));
+    }
+    return cp::call("round", {value}, cp::RoundOptions(scale, mode));
+  };
+}
+
+// ceil and floor: BIGINT for integers and floating point, DECIMAL(p - s + 1, 0) for decimals.
+TypeRule CeilFloor(std::string bound) {
+  return [bound](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+    ARROW_ASSIGN_OR_RAISE(auto value, NumericArg(call, 0));
+    std::shared_ptr<arrow::DataType> type = arrow::int64();
+    if (IsDecimal(*value->type)) {
+      const auto& dec = AsDecimal(*value->type);
+      type = arrow::decimal128(std::min(dec.precision() - dec.scale() + 1, kMaxPrecision), 0);
+    }
+    return Call(bound, {value}, type);
+  };
+}
+
+Lowering LowerCeilFloor(std::string kernel) {
+  return [kernel](const BoundExpr& call, std::vector<cp::Expression> args) -> Result<cp::Expression> {
+    const auto& input = call.args[0]->type;
+    if (IsIntegral(*input)) return cp::call("cast", {args[0]}, cp::CastOptions::Safe(call.type));
+    cp::Expression value = args[0];
+    if (IsDecimal(*input)) {
+      const auto& dec = AsDecimal(*input);
+      value = CastExpr(value, arrow::decimal128(std::min(dec.precision() + 1, kMaxPrecision),
+                                                dec.scale()));
+    }
+    // The rounded value is whole; a cast that drops its zero fraction checks only the range.
+    return CastExpr(cp::call(kernel, {value}), call.type);
+  };
+}
+
+// A function of DOUBLE to DOUBLE computed by one Arrow kernel; with `positive_only`, NULL
+// where the argument is not positive (the logarithms).
+void AddDouble(FunctionRegistry* registry, std::vector<std::string> names, std::string bound,
+               std::string kernel, bool positive_only) {
+  registry->AddTypeRule(names, [bound](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+    ARROW_ASSIGN_OR_RAISE(auto value, DoubleArg(call, 0));
+    return Call(bound, {value}, arrow::float64());
+  });
+  registry->AddLowering(bound, [kernel, positive_only](const BoundExpr&,
+                                                       std::vector<cp::Expression> args) {
+    auto value = cp::call(kernel, {args[0]});
+    if (!positive_only) return Result<cp::Expression>(value);
+    auto outside = cp::call("less_equal", {args[0], cp::literal(0.0)});
+    return Result<cp::Expression>(cp::call(
+        "if_else", {outside, cp::literal(arrow::MakeNullScalar(arrow::float64())), value}));
+  });
+}
+
+// The operands of mod / pmod in their common numeric type and the type of the remainder.
+Result<std::pair<std::vector<BoundExprPtr>, std::shared_ptr<arrow::DataType>>> ModOperands(
+    const FunctionCall& call) {
+  ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
+  ARROW_ASSIGN_OR_RAISE(auto left, NumericArg(call, 0));
+  ARROW_ASSIGN_OR_RAISE(auto right, NumericArg(call, 1));
+  auto common = CommonType(left->type, right->type);
+  auto type = IsDecimal(*common) ? DecimalResultType('%', *left->type, *right->type) : common;
+  return std::make_pair(std::vector<BoundExprPtr>{CastTo(left, common), CastTo(right, common)},
+                        type);
+}
+
+// try_add, try_subtract, try_multiply, try_divide, try_mod: the operator, NULL where it fails.
+TypeRule TryOperator(std::string op) {
+  return [op](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
+    ARROW_ASSIGN_OR_RAISE(auto inner, call.bind_operator(op, call.args[0], call.args[1]));
+    if (inner->kind != BoundExpr::Kind::kCall) return inner;
+    return Call("TRY", {inner}, inner->type);
+  };
+}
+
+}  // namespace
+
+void RegisterMathFunctions(FunctionRegistry* registry) {
+  registry->AddTypeRule({"try_add"}, TryOperator("+"));
+  registry->AddTypeRule({"try_subtract"}, TryOperator("-"));
+  registry->AddTypeRule({"try_multiply"}, TryOperator("*"));
+  registry->AddTypeRule({"try_divide"}, TryOperator("/"));
+  registry->AddTypeRule({"try_mod"}, TryOperator("%"));
+  registry->AddTypeRule({"abs"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+    if (!IsNumeric(*call.args[0]->type) && call.args[0]->type->id() != arrow::Type::NA) {
+      return UnexpectedInputType(call, 0, "NUMERIC");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto value, NumericArg(call, 0));
+    return Call("abs", {value}, value->type);
+  });
+  registry->AddLowering("abs", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call("abs_checked", std::move(args)));
+  });
+  registry->AddTypeRule({"sign", "signum"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+    ARROW_ASSIGN_OR_RAISE(auto value, DoubleArg(call, 0));
+    return Call("sign", {value}, arrow::float64());
+  });
+  registry->AddLowering("sign", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call(
+        "cast", {cp::call("sign", std::move(args))}, cp::CastOptions::Safe(arrow::float64())));
+  });
+
+  registry->AddTypeRule({"round"}, Round("round"));
+  registry->AddTypeRule({"bround"}, Round("bround"));
+  registry->AddLowering("round", LowerRound(cp::RoundMode::HALF_TOWARDS_INFINITY));
+  registry->AddLowering("bround", LowerRound(cp::RoundMode::HALF_TO_EVEN));
+  registry->AddTypeRule({"ceil", "ceiling"}, CeilFloor("ceil"));
+  registry->AddTypeRule({"floor"}, CeilFloor("floor"));
+  registry->AddLowering("ceil", LowerCeilFloor("ceil"));
+  registry->AddLowering("floor", LowerCeilFloor("floor"));
+
+  registry->AddTypeRule({"mod"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_ASSIGN_OR_RAISE(auto operands, ModOperands(call));
+    return Call("%", std::move(operands.first), operands.second);
+  });
+  registry->AddTypeRule({"pmod"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    // pmod(a, n) = r < 0 ? (r + n) % n : r, where r = a % n.
+    ARROW_ASSIGN_OR_RAISE(auto operands, ModOperands(call));
+    auto type = operands.second;
+    auto divisor = CastTo(operands.first[1], type);
+    auto remainder = Call("%", operands.first, type);
+    auto zero = CastTo(IntLiteral(0), type);
+    auto negative = MakeCall("<", {remainder, zero}, arrow::boolean());
+    auto shifted = Call("%", {MakeCall("+", {remainder, divisor}, type), divisor}, type);
+    auto call_expr = std::const_pointer_cast<BoundExpr>(
+        MakeCall("CASE_WHEN", {negative, shifted, remainder}, type));
+    call_expr->has_else = true;
+    return BoundExprPtr(call_expr);
+  });
+
+  registry->AddTypeRule({"power", "pow"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
+    ARROW_ASSIGN_OR_RAISE(auto base, DoubleArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto exponent, DoubleArg(call, 1));
+    return Call("power", {base, exponent}, arrow::float64());
+  });
+  registry->AddLowering("power", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call("power", std::move(args)));
+  });
+  AddDouble(registry, {"sqrt"}, "sqrt", "sqrt", false);
+  AddDouble(registry, {"exp"}, "exp", "exp", false);
+  AddDouble(registry, {"ln"}, "ln", "ln", true);
+  AddDouble(registry, {"log10"}, "log10", "log10", true);
+  AddDouble(registry, {"log2"}, "log2", "log2", true);
+  registry->AddTypeRule({"log"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 2));
+    if (call.args.size() == 1) {
+      ARROW_ASSIGN_OR_RAISE(auto value, DoubleArg(call, 0));
+      return Call("ln", {value}, arrow::float64());
+    }
+    ARROW_ASSIGN_OR_RAISE(auto base, DoubleArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto value, DoubleArg(call, 1));
+    return Call("log", {base, value}, arrow::float64());
+  });
+  registry->AddLowering("log", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    auto outside = cp::call("or", {cp::call("less_equal", {args[0], cp::literal(0.0)}),
+                                   cp::call("less_equal", {args[1], cp::literal(0.0)})});
+    auto value = cp::call("divide", {cp::call("ln", {args[1]}), cp::call("ln", {args[0]})});
+    return Result<cp::Expression>(cp::call(
+        "if_else", {outside, cp::literal(arrow::MakeNullScalar(arrow::float64())), value}));
+  });
+}
+
+}  // namespace parley
