@@ -45,7 +45,6 @@ bool SameAggregate(const AggregateCall& a, const AggregateCall& b) {
 
 }  // namespace
 
-
 Result<std::shared_ptr<arrow::DataType>> AggregateResultType(const std::string& function,
                                                              const sql::Expr& call,
                                                              const BoundExprPtr& arg) {

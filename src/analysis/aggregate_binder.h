@@ -69,9 +69,9 @@ class AggregateBinder {
   std::vector<std::string> key_displays_;
   std::vector<AggregateCall> calls_;
   std::set<std::string> aggregate_fields_;
+  SubqueryHook subquery_hook_;
   std::vector<std::vector<size_t>> sets_;
   AggregateHook window_hook_;
-  SubqueryHook subquery_hook_;
 };
 
 }  // namespace parley

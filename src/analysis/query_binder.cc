@@ -60,8 +60,8 @@ BoundExprPtr RefTo(const OutputField& field) {
 
 class SelectBinder {
  public:
-  /// `ctes`: the CTEs in scope; `outer`: the queries around a subquery, null for a query that
-  /// is not one.
+  /// `ctes`: the common table expressions the query sees; `outer`: the queries around a
+  /// subquery, null for a query that is not one.
   SelectBinder(const sql::SelectStatement& select, CatalogManager* catalogs,
                const CteScope* ctes, const OuterQuery* outer = nullptr)
       : select_(select),
@@ -98,9 +98,9 @@ class SelectBinder {
     }
     if (IsAggregateQuery()) {
       aggregate_.emplace(scope_);
-      aggregate_->SetWindowHook([this](const sql::Expr& call) { return BindWindow(call); });
       aggregate_->SetSubqueryHook(
           [this](const sql::Expr& expr) { return BindSubqueryValue(expr, true); });
+      aggregate_->SetWindowHook([this](const sql::Expr& call) { return BindWindow(call); });
       ARROW_RETURN_NOT_OK(BindGroupBy());
       ARROW_RETURN_NOT_OK(GroupByCorrelation());
     }
@@ -702,32 +702,23 @@ class SelectBinder {
 
 }  // namespace
 
-namespace {
-
-// The CTEs `select`'s body sees: its own WITH (each CTE seeing those before it) in front of
-// `ctes`, held in `scopes`.
-const CteScope* WithCtes(const sql::SelectStatement& select, const CteScope* ctes,
-                         std::vector<CteScope>* scopes) {
-  scopes->reserve(select.with.size());
-  for (const auto& cte : select.with) {
-    scopes->push_back({&cte, ctes});
-    ctes = &scopes->back();
-  }
-  return ctes;
-}
-
-}  // namespace
-
 Result<BoundSubquery> BindSubquery(const sql::SelectStatement& select, CatalogManager* catalogs,
                                    const OuterQuery& outer) {
   if (select.kind != sql::QueryKind::kSelect) {
-    return AnalysisError("UNSUPPORTED_FEATURE.QUERY_SHAPE",
-                         "A set operation, VALUES list or parenthesised query as a subquery "
-                         "expression is not supported yet.",
+    return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
+                         "A subquery that is a set operation, a VALUES list or a parenthesised "
+                         "query is not supported yet.",
                          select.pos);
   }
+  // The subquery sees the CTEs around it, then its own.
+  const CteScope* ctes = outer.ctes;
   std::vector<CteScope> scopes;
-  SelectBinder binder(select, catalogs, WithCtes(select, outer.ctes, &scopes), &outer);
+  scopes.reserve(select.with.size());
+  for (const auto& cte : select.with) {
+    scopes.push_back({&cte, ctes});
+    ctes = &scopes.back();
+  }
+  SelectBinder binder(select, catalogs, ctes, &outer);
   ARROW_ASSIGN_OR_RAISE(auto plan, binder.Bind());
   return binder.Subquery(std::move(plan));
 }
@@ -894,8 +885,13 @@ Result<PlanNodePtr> BindValues(const sql::SelectStatement& select,
 
 Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManager* catalogs,
                                const CteScope* ctes) {
+  // Each CTE sees those before it; the body sees them all, innermost first.
   std::vector<CteScope> scopes;
-  ctes = WithCtes(select, ctes, &scopes);
+  scopes.reserve(select.with.size());
+  for (const auto& cte : select.with) {
+    scopes.push_back({&cte, ctes});
+    ctes = &scopes.back();
+  }
   PlanNodePtr body;
   switch (select.kind) {
     case sql::QueryKind::kSelect:

@@ -3,11 +3,10 @@
 //
 // A query's WITH clause makes its CTEs visible to its body (analysis/cte_scope.h). A SELECT's
 // plan: FROM clause (analysis/from_binder.h)|OneRow -> [joins of WHERE's subqueries] ->
-// [Filter] -> [joins of the select list's subqueries] -> [Window] -> Project -> [Distinct] ->
-// [Sort] -> [Limit] -> [Project dropping ORDER BY helper columns]; an aggregate query has
-// [Expand] -> Aggregate -> [joins of subqueries after grouping] -> [Filter (HAVING)] under its
-// Window or Project. A set operation (analysis/set_operation_binder.h), VALUES list or
-// parenthesised query gets its ORDER BY, LIMIT and OFFSET over its output
+// [Filter] -> [joins of the select list's subqueries] -> [Aggregate -> [joins of subqueries
+// after grouping] -> [Filter (HAVING)]] -> Project -> [Distinct] -> [Sort] -> [Limit] ->
+// [Project dropping ORDER BY helper columns]. A set operation (analysis/set_operation_binder.h),
+// VALUES list or parenthesised query gets its ORDER BY, LIMIT and OFFSET over its output
 // (analysis/result_clauses.h).
 #pragma once
 

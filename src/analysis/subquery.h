@@ -42,7 +42,7 @@ struct OuterQuery {
   std::set<std::string> taken;
   /// The statement's counter of subqueries, for unique output names.
   int* counter = nullptr;
-  /// The common table expressions visible where the subquery is written.
+  /// The common table expressions visible to the subquery.
   const CteScope* ctes = nullptr;
 };
 

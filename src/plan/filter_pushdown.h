@@ -11,10 +11,10 @@
 // and semi joins, the null-supplying side of outer joins (the right of left outer and anti
 // joins, the left of right outer joins). A conjunct passes a Distinct unchanged, and goes into
 // every child of a Union (whose children output the union's field names), and below a Window
-// when it reads only columns that every window call partitions by. Anything else stays where
-// it was. Disjunctions first have the conjuncts common to all their branches factored out, and a
-// disjunction over both inputs of an inner join also filters each input by what its branches
-// imply for that input alone (plan/boolean_simplification.h).
+// when it reads only columns that every window call partitions by. Disjunctions first
+// have the conjuncts common to all their branches factored out, and a disjunction over both
+// inputs of an inner join also filters each input by what its branches imply for that input
+// alone (plan/boolean_simplification.h). Anything else stays where it was.
 #pragma once
 
 #include "plan/logical_plan.h"
