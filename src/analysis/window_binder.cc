@@ -13,6 +13,7 @@
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
+#include "plan/expression_equality.h"
 
 namespace parley {
 namespace {
@@ -93,9 +94,8 @@ Result<const sql::WindowSpec*> WindowBinder::Resolve(const sql::WindowSpec& spec
 Result<BoundExprPtr> WindowBinder::BindColumn(const sql::Expr& expr) {
   ARROW_ASSIGN_OR_RAISE(auto bound, bind_input_(expr));
   if (bound->kind == BoundExpr::Kind::kColumn) return bound;
-  std::string text = bound->ToString();
   for (size_t i = 0; i < computed_exprs_.size(); ++i) {
-    if (computed_exprs_[i]->ToString() == text) {
+    if (SameExpression(*computed_exprs_[i], *bound)) {
       const auto& field = computed_fields_[i];
       return MakeColumnRef(field.name, field.display, field.type);
     }
@@ -135,6 +135,7 @@ Status WindowBinder::BindArguments(const sql::Expr& call, WindowCall* out) {
     ARROW_ASSIGN_OR_RAISE(auto value, BindColumn(*call.children[0]));
     out->args.push_back(value);
     out->type = value->type;
+    out->ignore_nulls = call.ignore_nulls.value_or(false);
     if (n >= 2) {
       ARROW_ASSIGN_OR_RAISE(out->offset, IntegerConstant(*call.children[1], call));
     }

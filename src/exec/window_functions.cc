@@ -140,17 +140,41 @@ Result<ArrayPtr> TakeRows(const ArrayPtr& values, arrow::Int64Builder* indices) 
   return cp::Take(*values, *take);
 }
 
+// The row `call` reads for row i, or -1 when it is outside the partition. With IGNORE NULLS
+// the offset counts only rows whose value is not NULL (`valid_before[r]`: how many of the rows
+// before r are; `valid_rows`: those rows in order).
+int64_t OffsetRow(const WindowCall& call, const WindowLayout& layout,
+                  const std::vector<int64_t>& valid_before,
+                  const std::vector<int64_t>& valid_rows, int64_t i) {
+  const int64_t start = layout.partition_start[i];
+  const int64_t end = layout.partition_end[i];
+  const bool lag = call.function == "lag";
+  if (!call.ignore_nulls || call.offset == 0) {
+    const int64_t row = i + (lag ? -call.offset : call.offset);
+    return row >= start && row < end ? row : -1;
+  }
+  const int64_t ordinal = lag ? valid_before[i] - call.offset
+                              : valid_before[i + 1] + call.offset - 1;
+  return ordinal >= valid_before[start] && ordinal < valid_before[end] ? valid_rows[ordinal]
+                                                                       : -1;
+}
+
 Result<ArrayPtr> Offset(const WindowCall& call, const std::vector<ArrayPtr>& args,
                         const WindowLayout& layout) {
   const int64_t n = layout.size();
-  const int64_t step = call.function == "lag" ? -call.offset : call.offset;
+  std::vector<int64_t> valid_before(n + 1, 0);
+  std::vector<int64_t> valid_rows;
+  for (int64_t i = 0; i < n; ++i) {
+    if (args[0]->IsValid(i)) valid_rows.push_back(i);
+    valid_before[i + 1] = static_cast<int64_t>(valid_rows.size());
+  }
   arrow::Int64Builder indices;
   arrow::BooleanBuilder outside;
   ARROW_RETURN_NOT_OK(indices.Reserve(n));
   ARROW_RETURN_NOT_OK(outside.Reserve(n));
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t row = i + step;
-    const bool in = row >= layout.partition_start[i] && row < layout.partition_end[i];
+    const int64_t row = OffsetRow(call, layout, valid_before, valid_rows, i);
+    const bool in = row >= 0;
     if (in) {
       indices.UnsafeAppend(row);
     } else {

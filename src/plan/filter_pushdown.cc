@@ -142,6 +142,39 @@ PlanNodePtr PushThroughJoin(const PlanNodePtr& join, const std::vector<BoundExpr
   return WithFilter(join, above);
 }
 
+// A window computes each partition on its own, so a conjunct that reads only columns every call
+// partitions by keeps or drops whole partitions and may go below it; anything else stays above.
+PlanNodePtr PushThroughWindow(const PlanNodePtr& window,
+                              const std::vector<BoundExprPtr>& conjuncts) {
+  std::set<std::string> keys;
+  for (size_t i = 0; i < window->window_calls.size(); ++i) {
+    std::set<std::string> call_keys;
+    for (const auto& key : window->window_calls[i].partition_by) {
+      if (key->kind == BoundExpr::Kind::kColumn) call_keys.insert(key->field);
+    }
+    if (i == 0) {
+      keys = std::move(call_keys);
+    } else {
+      std::set<std::string> common;
+      for (const auto& key : keys) {
+        if (call_keys.count(key) > 0) common.insert(key);
+      }
+      keys = std::move(common);
+    }
+  }
+  std::vector<BoundExprPtr> below;
+  std::vector<BoundExprPtr> above;
+  for (const auto& conjunct : conjuncts) {
+    std::vector<std::string> fields;
+    conjunct->CollectFields(&fields);
+    bool on_keys = !fields.empty();
+    for (const auto& field : fields) on_keys = on_keys && keys.count(field) > 0;
+    (on_keys ? below : above).push_back(conjunct);
+  }
+  window->children[0] = Push(window->children[0], std::move(below));
+  return WithFilter(window, above);
+}
+
 // The plan of `node` under a filter of `conjuncts`, with the conjuncts (and every filter below)
 // pushed as far down as they may go.
 PlanNodePtr Push(const PlanNodePtr& node, std::vector<BoundExprPtr> conjuncts) {
@@ -164,6 +197,8 @@ PlanNodePtr Push(const PlanNodePtr& node, std::vector<BoundExprPtr> conjuncts) {
     case PlanNode::Kind::kDistinct:
       node->children[0] = Push(node->children[0], std::move(conjuncts));
       return node;
+    case PlanNode::Kind::kWindow:
+      return PushThroughWindow(node, conjuncts);
     default:
       for (auto& child : node->children) child = Push(child, {});
       return WithFilter(node, conjuncts);

@@ -10,7 +10,8 @@
 // own residual condition sends its one-sided conjuncts down as Spark does: both sides for inner
 // and semi joins, the null-supplying side of outer joins (the right of left outer and anti
 // joins, the left of right outer joins). A conjunct passes a Distinct unchanged, and goes into
-// every child of a Union (whose children output the union's field names). Disjunctions first
+// every child of a Union (whose children output the union's field names), and below a Window
+// when it reads only columns that every window call partitions by. Disjunctions first
 // have the conjuncts common to all their branches factored out, and a disjunction over both
 // inputs of an inner join also filters each input by what its branches imply for that input
 // alone (plan/boolean_simplification.h). Anything else stays where it was.

@@ -45,7 +45,7 @@ struct WindowCall {
   bool star = false;  // count(*)
   /// lag, lead: how many rows back or ahead; ntile: the number of buckets.
   int64_t offset = 1;
-  /// first_value, last_value: skip NULL values.
+  /// first_value, last_value, lag, lead: skip NULL values.
   bool ignore_nulls = false;
   std::vector<BoundExprPtr> partition_by;
   std::vector<SortKey> order_by;
