@@ -33,6 +33,33 @@
 namespace parley {
 namespace {
 
+// A column type as DESCRIBE prints it, Spark's catalog form: lower-case names, nested types as
+// array<t>, map<k,v> and struct<name:t,...> (field names as they are).
+std::string DescribeTypeName(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::LIST:
+    case arrow::Type::LARGE_LIST:
+    case arrow::Type::FIXED_SIZE_LIST:
+      return "array<" +
+             DescribeTypeName(*static_cast<const arrow::BaseListType&>(type).value_type()) + ">";
+    case arrow::Type::MAP: {
+      const auto& map = static_cast<const arrow::MapType&>(type);
+      return "map<" + DescribeTypeName(*map.key_type()) + "," +
+             DescribeTypeName(*map.item_type()) + ">";
+    }
+    case arrow::Type::STRUCT: {
+      std::string out = "struct<";
+      for (int i = 0; i < type.num_fields(); ++i) {
+        if (i > 0) out += ",";
+        out += type.field(i)->name() + ":" + DescribeTypeName(*type.field(i)->type());
+      }
+      return out + ">";
+    }
+    default:
+      return ToLowerAscii(SqlTypeName(type));
+  }
+}
+
 // Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
 // alternatives, matching ignores case. Without a pattern every name matches.
 class NamePattern {
@@ -282,7 +309,7 @@ class SessionImpl : public Session {
       return column.comment;
     };
     for (const auto& column : table->columns()) {
-      ARROW_RETURN_NOT_OK(add(column.name, ToLowerAscii(SqlTypeName(*column.type)), comment_of(column)));
+      ARROW_RETURN_NOT_OK(add(column.name, DescribeTypeName(*column.type), comment_of(column)));
     }
     // As Spark: identity partitions are listed as columns; other transforms as "Part <i>".
     auto partitioning = table->partitioning();
@@ -304,7 +331,7 @@ class SessionImpl : public Session {
       ARROW_RETURN_NOT_OK(add("# col_name", "data_type", "comment"));
       for (const Column* column : partition_columns) {
         ARROW_RETURN_NOT_OK(
-            add(column->name, ToLowerAscii(SqlTypeName(*column->type)), comment_of(*column)));
+            add(column->name, DescribeTypeName(*column->type), comment_of(*column)));
       }
     } else if (!partitioning.empty()) {
       ARROW_RETURN_NOT_OK(add("# Partitioning", "", ""));

@@ -63,9 +63,7 @@ def parley_error(path):
 # ---- Types and values, normalized the same way on both sides.
 
 def spark_type(t):
-    """The type name DESCRIBE prints: Spark's for primitive types, Arrow's for nested ones."""
-    if pa.types.is_nested(t):
-        return str(t)
+    """The type name DESCRIBE prints: Spark's catalog form (array<t>, map<k,v>, struct<f:t>)."""
     if pa.types.is_int8(t):
         return "tinyint"
     if pa.types.is_int16(t):
