@@ -14,7 +14,9 @@ What it does, in order (see docs/performance.md):
      (one embedded Session per query, on that warehouse), then DuckDB over views of the Delta
      tables' own Parquet files, so both read the same bytes. Each engine does one untimed run
      then --runs timed runs per query; the table shows medians.
-  4. Checks that Parley's results agree with DuckDB's (numbers within 1e-6 relative).
+  4. Checks that Parley's results agree with DuckDB's (numbers within 1e-6 relative; where
+     Parley, as Spark, returns a decimal average or quotient and DuckDB a double, the double is
+     first rounded to the decimal's scale).
   5. Prints a Markdown table: median times, Parley/DuckDB per query, their geometric mean
      (target from the query-language issue: at most 2x on 2 cores) and the five worst ratios.
 
@@ -115,14 +117,30 @@ def run_duckdb(root, names, texts, runs, results_dir):
     return out
 
 
+def as_parley_types(theirs, ours):
+    """DuckDB's result with each double column that Parley (as Spark) types as a decimal -- an
+    average or quotient of decimals -- rounded half up to that decimal's scale."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    columns = []
+    for mine, column in zip(ours.schema, theirs.columns):
+        if pa.types.is_decimal(mine.type) and pa.types.is_floating(column.type):
+            rounded = pc.round(column, ndigits=mine.type.scale, round_mode="half_up")
+            column = pc.cast(rounded, pa.decimal128(38, mine.type.scale))
+        columns.append(column)
+    return pa.table(columns, names=theirs.column_names)
+
+
 def check(name, parley_dir, duck_dir):
     import pyarrow.feather as feather
     ours = os.path.join(parley_dir, name, "query_0.arrow")
     if not os.path.exists(ours):
         return "no result"
-    problems = compare_tables(feather.read_table(ours),
-                              feather.read_table(os.path.join(duck_dir, f"{name}.arrow")),
-                              ordered=True)
+    ours = feather.read_table(ours)
+    theirs = feather.read_table(os.path.join(duck_dir, f"{name}.arrow"))
+    if ours.num_columns == theirs.num_columns:
+        theirs = as_parley_types(theirs, ours)
+    problems = compare_tables(ours, theirs, ordered=True)
     for problem in problems[:5]:
         log(f"WARNING: {name} differs from DuckDB: {problem}")
     return "DIFFERS" if problems else "agrees"
