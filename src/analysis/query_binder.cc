@@ -120,19 +120,7 @@ class SelectBinder {
       sort->sort_keys = sort_keys_;
       plan = sort;
     }
-    if (select_.limit || select_.offset) {
-      auto limit = std::make_shared<PlanNode>();
-      limit->kind = PlanNode::Kind::kLimit;
-      limit->children = {plan};
-      limit->output = plan->output;
-      if (select_.limit) {
-        ARROW_ASSIGN_OR_RAISE(limit->limit, LimitValue(*select_.limit, "limit"));
-      }
-      if (select_.offset) {
-        ARROW_ASSIGN_OR_RAISE(limit->offset, LimitValue(*select_.offset, "offset"));
-      }
-      plan = limit;
-    }
+    ARROW_ASSIGN_OR_RAISE(plan, ApplyLimit(std::move(plan), select_));
     if (hidden_columns_ > 0) {
       auto project = std::make_shared<PlanNode>();
       project->kind = PlanNode::Kind::kProject;

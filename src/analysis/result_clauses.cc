@@ -49,8 +49,9 @@ PlanNodePtr MakeProject(PlanNodePtr input, std::vector<OutputField> output,
   return project;
 }
 
-// LIMIT and OFFSET of `query` over `plan`, if any.
-Result<PlanNodePtr> WithLimit(PlanNodePtr plan, const sql::SelectStatement& query) {
+}  // namespace
+
+Result<PlanNodePtr> ApplyLimit(PlanNodePtr plan, const sql::SelectStatement& query) {
   if (!query.limit && !query.offset) return plan;
   auto limit = std::make_shared<PlanNode>();
   limit->kind = PlanNode::Kind::kLimit;
@@ -65,10 +66,8 @@ Result<PlanNodePtr> WithLimit(PlanNodePtr plan, const sql::SelectStatement& quer
   return limit;
 }
 
-}  // namespace
-
 Result<PlanNodePtr> ApplyResultClauses(PlanNodePtr plan, const sql::SelectStatement& query) {
-  if (query.order_by.empty()) return WithLimit(std::move(plan), query);
+  if (query.order_by.empty()) return ApplyLimit(std::move(plan), query);
   Scope scope;
   for (const auto& field : plan->output) {
     scope.push_back({{}, field.display, field.name, field.type});
@@ -109,7 +108,7 @@ Result<PlanNodePtr> ApplyResultClauses(PlanNodePtr plan, const sql::SelectStatem
   sort->children = {plan};
   sort->output = plan->output;
   sort->sort_keys = std::move(keys);
-  ARROW_ASSIGN_OR_RAISE(plan, WithLimit(sort, query));
+  ARROW_ASSIGN_OR_RAISE(plan, ApplyLimit(sort, query));
   if (!computed) return plan;
   // The helper columns go last, after the limit, as in a SELECT.
   std::vector<OutputField> kept(output.begin(), output.begin() + visible);

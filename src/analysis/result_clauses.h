@@ -12,6 +12,10 @@ namespace parley {
 /// constant. Errors: INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE, .IS_NEGATIVE.
 Result<int64_t> LimitValue(const sql::Expr& expr, const char* clause);
 
+/// \brief `plan` under a Limit node for the LIMIT and OFFSET of `query`; `plan` itself when it
+/// has neither. Errors: INVALID_LIMIT_LIKE_EXPRESSION.*.
+Result<PlanNodePtr> ApplyLimit(PlanNodePtr plan, const sql::SelectStatement& query);
+
 /// \brief `plan` under the ORDER BY, OFFSET and LIMIT of `query` (Sort -> Limit), each bound
 /// against `plan`'s output; an ORDER BY expression that is not an output column is computed in
 /// a projection below the sort and dropped above it. Errors: ORDER_BY_POS_OUT_OF_RANGE,
