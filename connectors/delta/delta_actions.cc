@@ -212,6 +212,22 @@ Status AddAction(const std::string& name, const json& body, CommitActions* actio
     if (!body.is_object()) throw ActionError{"the '" + name + "' action is not an object"};
     if (name == "add" || name == "remove") {
       actions->file_changes.push_back({name == "add", ParseFileAction(body, name == "add")});
+    } else if (name == "cdc") {
+      FileAction file;
+      file.path = RequiredString(body, "path", "cdc");
+      auto values = body.find("partitionValues");
+      if (values != body.end() && values->is_object()) {
+        for (const auto& [key, value] : values->items()) {
+          file.partition_values[key] =
+              value.is_null() ? std::nullopt
+                              : std::optional<std::string>(value.is_string()
+                                                               ? value.get<std::string>()
+                                                               : value.dump());
+        }
+      }
+      file.size = OptionalInt64(body, "size", "cdc").value_or(0);
+      file.tags = StringMap(body, "tags");
+      actions->change_files.push_back(std::move(file));
     } else if (name == "metaData") {
       if (actions->metadata.has_value()) throw ActionError{"two 'metaData' actions"};
       actions->metadata = ParseMetadata(body);
@@ -330,6 +346,19 @@ json FileActionToJson(const FileAction& file, bool is_add) {
     body["defaultRowCommitVersion"] = *file.default_row_commit_version;
   }
   return {{is_add ? "add" : "remove", std::move(body)}};
+}
+
+json ChangeFileToJson(const FileAction& file) {
+  json values = json::object();
+  for (const auto& [key, value] : file.partition_values) {
+    values[key] = value ? json(*value) : json(nullptr);
+  }
+  json body = {{"path", file.path},
+               {"partitionValues", std::move(values)},
+               {"size", file.size},
+               {"dataChange", false}};
+  if (!file.tags.empty()) body["tags"] = json(file.tags);
+  return {{"cdc", std::move(body)}};
 }
 
 json TransactionToJson(const SetTransaction& txn) {

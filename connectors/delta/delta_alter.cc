@@ -1,5 +1,6 @@
 // ALTER TABLE on a Delta table: the changes applied to a copy of the metadata (and, when a
-// property needs it, the protocol), committed as one metadata-only commit.
+// property needs it, the protocol), committed as one metadata-only commit; turning row tracking
+// on also re-adds the files that have no row ids yet with fresh ones (a backfill).
 #include <string>
 #include <utility>
 
@@ -162,6 +163,7 @@ Status AlterDeltaTable(const TableState& state, const std::vector<TableChange>& 
     }
   }
   ARROW_RETURN_NOT_OK(ValidateConfiguration(metadata.configuration));
+  NameMaterializedColumns(&metadata);
   arrow::Schema schema(fields);
   ARROW_ASSIGN_OR_RAISE(metadata.schema_string, SchemaToDeltaJson(schema));
   Transaction transaction;
@@ -171,6 +173,18 @@ Status AlterDeltaTable(const TableState& state, const std::vector<TableChange>& 
       protocol.reader_features != snapshot.protocol.reader_features ||
       protocol.writer_features != snapshot.protocol.writer_features) {
     transaction.protocol = protocol;
+  }
+  ARROW_ASSIGN_OR_RAISE(transaction.row_id_high_water_mark,
+                        ReadHighWaterMarkFor(protocol, metadata, &snapshot));
+  if (transaction.row_id_high_water_mark) {
+    // Backfill: files written before rows were tracked are re-added (dataChange=false) with
+    // fresh row ids, so that every live file has them from this version on.
+    for (const auto& file : snapshot.files) {
+      if (file.base_row_id) continue;
+      FileAction add = file;
+      add.data_change = false;
+      transaction.adds.push_back(std::move(add));
+    }
   }
   transaction.metadata = std::move(metadata);
   transaction.operation = "ALTER TABLE";

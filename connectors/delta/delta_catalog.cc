@@ -157,6 +157,19 @@ class DeltaCatalog : public StagingTableCatalog,
   Result<std::shared_ptr<Table>> LoadTable(const Identifier& ident) override {
     return Load(ident, std::nullopt, std::nullopt);
   }
+  std::set<TableCatalogCapability> capabilities() const override {
+    return {TableCatalogCapability::kSupportChangelog};
+  }
+  // The table's change data feed (delta_change_feed.cc).
+  Result<std::shared_ptr<Changelog>> LoadChangelog(const Identifier& ident,
+                                                   const ChangelogInfo& info) override {
+    ARROW_ASSIGN_OR_RAISE(Located located, Locate(ident, nullptr));
+    if (!located.external && !IsTableDirectory(*filesystem_, RootOf(located.location))) {
+      return TableNotFound(located.display);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto state, LoadState(located, std::nullopt, std::nullopt));
+    return MakeDeltaChangeFeed(std::move(state), info);
+  }
   Result<std::shared_ptr<Table>> LoadTableAtVersion(const Identifier& ident,
                                                     const std::string& version) override {
     if (version.empty() || !std::all_of(version.begin(), version.end(), ::isdigit)) {
@@ -534,9 +547,9 @@ class DeltaStagedTable : public StagedTable, public SupportsWrite {
     Transaction transaction;
     int64_t read_version = -1;
     std::string verb = "CREATE";
+    std::shared_ptr<const Snapshot> current;
     if (exists && kind_ != StageKind::kCreate) {
-      ARROW_ASSIGN_OR_RAISE(auto current,
-                            LoadSnapshot(state_->filesystem, root, std::nullopt));
+      ARROW_ASSIGN_OR_RAISE(current, LoadSnapshot(state_->filesystem, root, std::nullopt));
       ARROW_RETURN_NOT_OK(CheckWriteSupported(current->protocol, current->metadata, name()));
       read_version = current->version;
       transaction.removes = current->files;
@@ -567,6 +580,9 @@ class DeltaStagedTable : public StagedTable, public SupportsWrite {
                                      {"numOutputRows", std::to_string(rows)},
                                      {"numOutputBytes", std::to_string(bytes)}};
     transaction.checkpoint_interval = CheckpointInterval(created_.protocol, created_.metadata);
+    ARROW_ASSIGN_OR_RAISE(transaction.row_id_high_water_mark,
+                          ReadHighWaterMarkFor(created_.protocol, created_.metadata,
+                                               current.get()));
     auto committed = CommitTransaction(state_->filesystem, root, located_.display, read_version,
                                        std::move(transaction));
     if (!committed.ok()) {

@@ -89,6 +89,7 @@ Result<NewTableMetadata> MetadataForCreate(const TableInfo& info,
   auto comment = info.properties.find(kPropComment);
   if (comment != info.properties.end()) metadata.description = comment->second;
   ARROW_RETURN_NOT_OK(ValidateConfiguration(metadata.configuration));
+  NameMaterializedColumns(&metadata);
 
   arrow::FieldVector fields;
   for (const auto& column : info.columns) {

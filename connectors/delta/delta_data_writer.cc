@@ -7,7 +7,9 @@
 // directories `<physical column>=<escaped value>`. Partition columns are left out of the files;
 // data columns are written under their physical names (and field ids in `id` column mapping
 // mode). Commit() closes the files and returns their `add` actions with statistics; Abort()
-// deletes them. The factory and the messages serialize as JSON.
+// deletes them. The factory and the messages serialize as JSON. A change data writer puts
+// `cdc-...` files under `_change_data/` with the `_change_type` column, and a rewrite may add
+// the materialized row tracking columns (WriteSpec).
 #include <nlohmann/json.hpp>
 
 #include <random>
@@ -23,6 +25,7 @@
 #include "arrow/type.h"
 #include "delta_internal.h"
 #include "delta_write_internal.h"
+#include "parley/connector/changelog.h"
 #include "parquet/arrow/writer.h"
 #include "parquet/properties.h"
 
@@ -100,7 +103,20 @@ Result<std::shared_ptr<const WriterContext>> MakeContext(WriteSpec spec) {
       data_fields.push_back(field);
     }
   }
-  context->file_schema = PhysicalSchema(arrow::Schema(data_fields), spec.mode);
+  auto physical = PhysicalSchema(arrow::Schema(data_fields), spec.mode);
+  arrow::FieldVector file_fields = physical->fields();
+  int next = schema.num_fields();
+  if (spec.change_data) {
+    context->data_indices.push_back(next++);
+    file_fields.push_back(arrow::field(kChangeTypeColumn, arrow::utf8()));
+  }
+  if (!spec.materialized_row_id.empty() && !spec.materialized_row_commit_version.empty()) {
+    for (const auto* name : {&spec.materialized_row_id, &spec.materialized_row_commit_version}) {
+      context->data_indices.push_back(next++);
+      file_fields.push_back(arrow::field(*name, arrow::int64()));
+    }
+  }
+  context->file_schema = arrow::schema(std::move(file_fields));
   context->spec = std::move(spec);
   return context;
 }
@@ -181,8 +197,8 @@ class DeltaDataWriter : public DataWriter {
       add.modification_time =
           std::chrono::duration_cast<std::chrono::milliseconds>(info.mtime().time_since_epoch())
               .count();
-      add.data_change = true;
-      add.stats = file.stats->ToJson();
+      add.data_change = !context_->spec.change_data;
+      if (!context_->spec.change_data) add.stats = file.stats->ToJson();
       bytes_written_ += info.size();
       adds.push_back(std::move(add));
     }
@@ -233,11 +249,14 @@ class DeltaDataWriter : public DataWriter {
                         std::map<std::string, std::optional<std::string>> values) {
     OpenFile file;
     char prefix[32];
-    std::snprintf(prefix, sizeof(prefix), "part-%05d-", partition_id_);
-    file.relative_path = directory + prefix + RandomUuid() + ".c000.snappy.parquet";
+    const bool change_data = context_->spec.change_data;
+    std::snprintf(prefix, sizeof(prefix), change_data ? "cdc-%05d-" : "part-%05d-",
+                  partition_id_);
+    file.relative_path = std::string(change_data ? "_change_data/" : "") + directory + prefix +
+                         RandomUuid() + ".c000.snappy.parquet";
     file.partition_values = std::move(values);
     std::string path = context_->root + "/" + file.relative_path;
-    if (!directory.empty()) {
+    if (!directory.empty() || change_data) {
       ARROW_RETURN_NOT_OK(context_->filesystem->CreateDir(path.substr(0, path.rfind('/'))));
     }
     ARROW_ASSIGN_OR_RAISE(file.sink, context_->filesystem->OpenOutputStream(path));
@@ -268,7 +287,10 @@ json EncodeSpec(const WriteSpec& spec) {
           {"schema", spec.schema_json},
           {"mode", static_cast<int>(spec.mode)},
           {"partition_columns", spec.partition_columns},
-          {"indexed_columns", spec.indexed_columns}};
+          {"indexed_columns", spec.indexed_columns},
+          {"change_data", spec.change_data},
+          {"materialized_row_id", spec.materialized_row_id},
+          {"materialized_row_commit_version", spec.materialized_row_commit_version}};
 }
 
 Status NotSerializable(const std::string& what, const std::string& detail) {
@@ -309,6 +331,10 @@ Result<std::shared_ptr<DataWriterFactory>> DeserializeDeltaWriterFactory(std::st
     spec.mode = static_cast<ColumnMappingMode>(document.at("mode").get<int>());
     spec.partition_columns = document.at("partition_columns").get<std::vector<std::string>>();
     spec.indexed_columns = document.at("indexed_columns").get<int>();
+    spec.change_data = document.at("change_data").get<bool>();
+    spec.materialized_row_id = document.at("materialized_row_id").get<std::string>();
+    spec.materialized_row_commit_version =
+        document.at("materialized_row_commit_version").get<std::string>();
     return MakeDeltaWriterFactory(std::move(spec));
   } catch (const json::exception& error) {
     return NotSerializable("writer factory", error.what());

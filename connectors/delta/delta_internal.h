@@ -11,6 +11,9 @@
 //   delta_scan.cc        the scan builder, the scan and its batch
 //   delta_reader.cc      input partitions, the reader factory, readers, their encodings
 //   delta_table.cc       the Table and the path TableProvider (delta_table.h)
+//   delta_row_tracking.cc  row tracking: high-water mark, fresh row ids, column names
+//   delta_metadata_column.cc  the `_metadata` column: its type and values
+//   delta_change_feed.cc  the Change Data Feed of a range of versions as a Changelog
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -26,6 +29,7 @@
 #include "arrow/type_fwd.h"
 #include "delta_log.h"
 #include "delta_schema.h"
+#include "parley/connector/changelog.h"
 #include "parley/connector/expressions.h"
 #include "parley/connector/read.h"
 #include "parley/connector/table.h"
@@ -37,6 +41,35 @@ namespace parley::delta {
 /// \brief Register Arrow's compute kernels (libarrow_compute) once per process. Every entry
 /// point that casts or filters calls it, whether or not the engine has done so.
 Status EnsureComputeInitialized();
+
+// ---- Row tracking (§7; delta_row_tracking.cc)
+
+inline constexpr char kRowTrackingFeature[] = "rowTracking";
+inline constexpr char kRowTrackingDomain[] = "delta.rowTracking";
+inline constexpr char kEnableRowTracking[] = "delta.enableRowTracking";
+inline constexpr char kMaterializedRowIdColumn[] = "delta.rowTracking.materializedRowIdColumnName";
+inline constexpr char kMaterializedRowCommitVersionColumn[] =
+    "delta.rowTracking.materializedRowCommitVersionColumnName";
+
+/// \brief Whether writers must assign row ids: `rowTracking` is a writer feature and
+/// `delta.rowTrackingSuspended` is not true.
+bool RowTrackingSupported(const Protocol& protocol, const Metadata& metadata);
+
+/// \brief Whether `delta.enableRowTracking` is true: every live file has row ids, so readers
+/// may expose them.
+bool RowTrackingEnabled(const Metadata& metadata);
+
+/// \brief The rowIdHighWaterMark of the `delta.rowTracking` domain, -1 when there is none.
+/// Fails with DELTA_ROW_ID_HIGH_WATER_MARK_INVALID for a domain without one.
+Result<int64_t> RowIdHighWaterMark(const std::map<std::string, DomainMetadata>& domains);
+
+/// \brief The rowIdHighWaterMark of one `delta.rowTracking` domain action.
+Result<int64_t> ParseHighWaterMark(const DomainMetadata& domain);
+
+// ---- Change Data Feed (delta_change_data.cc, delta_change_feed.cc)
+
+/// \brief Whether the table's change data feed is on (`delta.enableChangeDataFeed=true`).
+bool ChangeDataFeedEnabled(const Metadata& metadata);
 
 // ---- Errors
 
@@ -66,6 +99,8 @@ nlohmann::json ProtocolToJson(const Protocol& protocol);
 nlohmann::json MetadataToJson(const Metadata& metadata);
 nlohmann::json FileActionToJson(const FileAction& file, bool is_add);
 nlohmann::json TransactionToJson(const SetTransaction& txn);
+/// \brief A `cdc` action: path, partitionValues, size, dataChange false (and tags).
+nlohmann::json ChangeFileToJson(const FileAction& file);
 nlohmann::json DomainToJson(const DomainMetadata& domain);
 
 // ---- Checkpoints (delta_checkpoint.cc)
@@ -224,6 +259,13 @@ Result<std::map<std::string, std::shared_ptr<arrow::Scalar>>> TypedPartitionValu
 /// \brief The scan builder of one read of `table`.
 std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableState> table);
 
+// ---- Change Data Feed reads (delta_change_feed.cc)
+
+/// \brief The change data feed of `table` (its latest state) over info.range, as a Changelog
+/// whose rows are what `table_changes` returns. See delta_change_feed.cc for the errors.
+Result<std::shared_ptr<Changelog>> MakeDeltaChangeFeed(std::shared_ptr<const TableState> table,
+                                                       const ChangelogInfo& info);
+
 // ---- Tasks (delta_reader.cc)
 
 /// \brief One piece of an input partition: (a byte range of) one data file and what the log
@@ -235,6 +277,10 @@ struct ReadTask {
   /// partitionValues as in the log (keys are physical names under column mapping).
   std::map<std::string, std::optional<std::string>> partition_values;
   std::optional<DeletionVectorDescriptor> deletion_vector;
+  /// What `_metadata` reports of the file: its modification time (epoch ms) and row tracking.
+  int64_t modification_time = 0;
+  std::optional<int64_t> base_row_id;
+  std::optional<int64_t> default_row_commit_version;
   /// The piece reads the row groups whose midpoint lies in [start, start + length) of the
   /// file, as Spark splits a file; length < 0 reads the whole file.
   int64_t start = 0;
@@ -248,9 +294,34 @@ struct ReadSpec {
   std::string schema_json;
   ColumnMappingMode mode = ColumnMappingMode::kNone;
   std::vector<std::string> partition_columns;
-  /// The output columns (Scan::ReadSchema()), in table order.
+  /// The output columns (Scan::ReadSchema()), in table order, then `_metadata` when read.
   std::vector<std::string> read_columns;
+  /// Row tracking is enabled: `_metadata` has the row fields, read from these materialized
+  /// columns when a file has them (delta.rowTracking.materialized*ColumnName).
+  bool row_tracking = false;
+  std::string materialized_row_id;
+  std::string materialized_row_commit_version;
 };
+
+// ---- The `_metadata` column (delta_metadata_column.cc)
+
+inline constexpr char kMetadataColumn[] = "_metadata";
+
+/// \brief The type of `_metadata`: struct<file_path, file_name, file_size,
+/// file_modification_time, row_index> and, when row tracking is enabled, row_id,
+/// row_commit_version, base_row_id and default_row_commit_version (§7).
+std::shared_ptr<arrow::DataType> MetadataStructType(bool row_tracking);
+
+/// \brief The `_metadata` values of `rows` rows of the file of `task`, the first at physical
+/// index `first_row` (rows counted before deletion vectors apply). row_id is the materialized
+/// value when non-null, else baseRowId + row index; row_commit_version the materialized value,
+/// else defaultRowCommitVersion. `materialized_*` are the file's materialized columns for those
+/// rows, nullptr when the file lacks them. Fails with DELTA_ROW_TRACKING_MISSING_BASE_ROW_ID
+/// when a row needs a baseRowId or defaultRowCommitVersion the file's add does not have.
+Result<std::shared_ptr<arrow::Array>> MetadataColumnValues(
+    const ReadTask& task, bool row_tracking, int64_t first_row, int64_t rows,
+    const std::shared_ptr<arrow::Array>& materialized_row_id,
+    const std::shared_ptr<arrow::Array>& materialized_row_commit_version);
 
 /// \brief How a scan's files become input partitions, Spark's FilePartition rule (its
 /// spark.sql.files.* defaults; see delta_scan.cc).

@@ -122,6 +122,8 @@ struct CommitActions {
     FileAction file;
   };
   std::vector<FileChange> file_changes;
+  /// `cdc` actions (Change Data Feed files): path, partitionValues, size and tags set.
+  std::vector<FileAction> change_files;
   std::vector<SetTransaction> transactions;
   std::vector<DomainMetadata> domains;
   /// The `commitInfo` action as JSON text, empty when absent.

@@ -18,7 +18,7 @@ const std::set<std::string>& WritableFeatures() {
       "appendOnly",   "invariants",       "columnMapping",      "timestampNtz",
       "deletionVectors", "changeDataFeed", "domainMetadata",    "vacuumProtocolCheck",
       "v2Checkpoint", "typeWidening",     "typeWidening-preview", "checkConstraints",
-      "generatedColumns", "identityColumns"};
+      "generatedColumns", "identityColumns", "rowTracking"};
   return kFeatures;
 }
 
@@ -42,6 +42,10 @@ const std::map<std::string, Kind>& KnownProperties() {
       {"delta.enableDeletionVectors", Kind::kBool},
       {"delta.enableExpiredLogCleanup", Kind::kBool},
       {"delta.enableTypeWidening", Kind::kBool},
+      {"delta.enableRowTracking", Kind::kBool},
+      {"delta.rowTrackingSuspended", Kind::kBool},
+      {"delta.rowTracking.materializedRowIdColumnName", Kind::kText},
+      {"delta.rowTracking.materializedRowCommitVersionColumnName", Kind::kText},
       {"delta.isolationLevel", Kind::kText},
       {"delta.targetFileSize", Kind::kPositiveInt},
       {"delta.tuneFileSizesForRewrites", Kind::kBool},
@@ -216,6 +220,10 @@ Protocol RequiredProtocol(const std::map<std::string, std::string>& configuratio
     if (key.starts_with("delta.feature.")) writer_features.insert(key.substr(14));
   }
   if (IsTrue(configuration, "delta.enableTypeWidening")) both("typeWidening");
+  // Row tracking is a writer feature that needs domain metadata for its high-water mark.
+  if (IsTrue(configuration, kEnableRowTracking) || writer_features.contains(kRowTrackingFeature)) {
+    writer_features.insert({kRowTrackingFeature, "domainMetadata"});
+  }
   std::optional<std::vector<std::string>> current_readers, current_writers;
   if (current) {
     reader = std::max(reader, current->min_reader_version);

@@ -3,9 +3,11 @@
 //
 // Encodings are JSON objects with no live handle:
 //   partition  {"kind":"parley-delta-partition","path","size","partitionValues",
-//               "deletionVector":{storageType,pathOrInlineDv,offset,sizeInBytes,cardinality}}
+//               "modificationTime","deletionVector":{storageType,pathOrInlineDv,offset,
+//               sizeInBytes,cardinality},"baseRowId","defaultRowCommitVersion"}
 //   factory    {"kind":"parley-delta-factory","location","schema" (Delta schema JSON with
-//               annotations),"mode","partitionColumns","readColumns"}
+//               annotations),"mode","partitionColumns","readColumns","rowTracking",
+//               "materializedRowId","materializedRowCommitVersion"}
 // Rebuilding validates them and fails with CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE
 // otherwise; the filesystem is opened again from the location.
 //
@@ -14,6 +16,8 @@
 // table types; partition columns are parsed from the log's partitionValues; the file's deletion
 // vector drops rows by their physical index (rows are counted across row groups in file order).
 // The file is opened through a byte-counting wrapper whose total is the task's bytesRead.
+// `_metadata`, when read, is computed per batch from the piece and the physical row indexes
+// (delta_metadata_column.cc), before the deletion vector drops rows.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -123,8 +127,13 @@ json PieceToJson(const ReadTask& task) {
               {"size", task.size},
               {"partitionValues", std::move(values)},
               {"start", task.start},
-              {"length", task.length}};
+              {"length", task.length},
+              {"modificationTime", task.modification_time}};
   if (task.deletion_vector) out["deletionVector"] = DeletionVectorToJson(*task.deletion_vector);
+  if (task.base_row_id) out["baseRowId"] = *task.base_row_id;
+  if (task.default_row_commit_version) {
+    out["defaultRowCommitVersion"] = *task.default_row_commit_version;
+  }
   return out;
 }
 
@@ -133,7 +142,11 @@ Result<ReadTask> PieceFromJson(const json& in) {
       !in.contains("size") || !in["size"].is_number_integer() ||
       !in.contains("partitionValues") || !in["partitionValues"].is_object() ||
       !in.contains("start") || !in["start"].is_number_integer() || !in.contains("length") ||
-      !in["length"].is_number_integer()) {
+      !in["length"].is_number_integer() || !in.contains("modificationTime") ||
+      !in["modificationTime"].is_number_integer() ||
+      (in.contains("baseRowId") && !in["baseRowId"].is_number_integer()) ||
+      (in.contains("defaultRowCommitVersion") &&
+       !in["defaultRowCommitVersion"].is_number_integer())) {
     return NotSerializable("partition", "a piece is not a parley-delta piece JSON object");
   }
   ReadTask task;
@@ -141,6 +154,11 @@ Result<ReadTask> PieceFromJson(const json& in) {
   task.size = in["size"].get<int64_t>();
   task.start = in["start"].get<int64_t>();
   task.length = in["length"].get<int64_t>();
+  task.modification_time = in["modificationTime"].get<int64_t>();
+  if (in.contains("baseRowId")) task.base_row_id = in["baseRowId"].get<int64_t>();
+  if (in.contains("defaultRowCommitVersion")) {
+    task.default_row_commit_version = in["defaultRowCommitVersion"].get<int64_t>();
+  }
   for (const auto& [key, value] : in["partitionValues"].items()) {
     if (value.is_null()) {
       task.partition_values[key] = std::nullopt;
@@ -198,6 +216,8 @@ struct ReaderContext {
   /// Per output column: the annotated table field and whether it is a partition column.
   std::vector<std::shared_ptr<arrow::Field>> read_fields;
   std::vector<bool> is_partition;
+  /// Whether `_metadata` is read (the last output column).
+  bool with_metadata = false;
 };
 
 Result<std::shared_ptr<const ReaderContext>> MakeContext(ReadSpec spec) {
@@ -208,12 +228,19 @@ Result<std::shared_ptr<const ReaderContext>> MakeContext(ReadSpec spec) {
   auto plain_schema = PlainSchema(*context->annotated_schema);
   for (const auto& name : spec.read_columns) {
     int index = context->annotated_schema->GetFieldIndex(name);
+    if (index < 0 && name == kMetadataColumn) {
+      context->with_metadata = true;
+      continue;
+    }
     if (index < 0) return Status::Invalid("read column ", QuoteIdentifier(name), " is not in the table");
     context->read_fields.push_back(context->annotated_schema->field(index));
     context->is_partition.push_back(std::find(spec.partition_columns.begin(),
                                               spec.partition_columns.end(),
                                               name) != spec.partition_columns.end());
     plain.push_back(plain_schema->field(index));
+  }
+  if (context->with_metadata) {
+    plain.push_back(arrow::field(kMetadataColumn, MetadataStructType(spec.row_tracking), false));
   }
   context->read_schema = arrow::schema(std::move(plain));
   ARROW_ASSIGN_OR_RAISE(auto opened, OpenLocation(spec.location));
@@ -329,6 +356,15 @@ class PieceReader {
       file_columns_[i] = file_schema->field(index)->name();
       CollectLeaves(reader_->manifest().schema_fields[index], &leaves);
     }
+    if (context_->with_metadata && context_->spec.row_tracking) {
+      for (const auto* name : {&context_->spec.materialized_row_id,
+                               &context_->spec.materialized_row_commit_version}) {
+        int index = file_schema->GetFieldIndex(*name);
+        if (index < 0) continue;  // absent: every row has its fresh value
+        materialized_.push_back(*name);
+        CollectLeaves(reader_->manifest().schema_fields[index], &leaves);
+      }
+    }
     // The piece's row groups are consecutive; the rows before them count for row indexes.
     auto metadata = reader_->parquet_reader()->metadata();
     std::vector<int> row_groups;
@@ -385,13 +421,14 @@ class PieceReader {
       if (batch == nullptr) return nullptr;
       int64_t first_row = next_row_;
       next_row_ += batch->num_rows();
-      ARROW_ASSIGN_OR_RAISE(auto shaped, Shape(*batch));
+      ARROW_ASSIGN_OR_RAISE(auto shaped, Shape(*batch, first_row));
       ARROW_ASSIGN_OR_RAISE(shaped, ApplyDeletionVector(std::move(shaped), first_row));
       if (shaped->num_rows() > 0) return shaped;
     }
   }
 
-  Result<std::shared_ptr<arrow::RecordBatch>> Shape(const arrow::RecordBatch& batch) const {
+  Result<std::shared_ptr<arrow::RecordBatch>> Shape(const arrow::RecordBatch& batch,
+                                                    int64_t first_row) const {
     const int64_t rows = batch.num_rows();
     arrow::ArrayVector columns;
     for (size_t i = 0; i < context_->read_fields.size(); ++i) {
@@ -408,6 +445,19 @@ class PieceReader {
                                                     field, context_->spec.mode));
       }
       columns.push_back(std::move(column));
+    }
+    if (context_->with_metadata) {
+      auto stored = [&](const std::string& name) -> std::shared_ptr<arrow::Array> {
+        bool present = std::find(materialized_.begin(), materialized_.end(), name) !=
+                       materialized_.end();
+        return present ? batch.GetColumnByName(name) : nullptr;
+      };
+      ARROW_ASSIGN_OR_RAISE(
+          auto metadata,
+          MetadataColumnValues(task_, context_->spec.row_tracking, first_row, rows,
+                               stored(context_->spec.materialized_row_id),
+                               stored(context_->spec.materialized_row_commit_version)));
+      columns.push_back(std::move(metadata));
     }
     return arrow::RecordBatch::Make(context_->read_schema, rows, std::move(columns));
   }
@@ -446,6 +496,8 @@ class PieceReader {
   std::vector<uint64_t> deleted_;
   /// Per output column: the file column name ("" when absent or a partition column).
   std::vector<std::string> file_columns_;
+  /// The materialized row tracking columns this file has (read for `_metadata`).
+  std::vector<std::string> materialized_;
   std::map<size_t, std::shared_ptr<arrow::Scalar>> partition_values_;
 };
 
@@ -512,7 +564,10 @@ class DeltaReaderFactory : public PartitionReaderFactory {
                 {"schema", spec.schema_json},
                 {"mode", ModeName(spec.mode)},
                 {"partitionColumns", spec.partition_columns},
-                {"readColumns", spec.read_columns}}
+                {"readColumns", spec.read_columns},
+                {"rowTracking", spec.row_tracking},
+                {"materializedRowId", spec.materialized_row_id},
+                {"materializedRowCommitVersion", spec.materialized_row_commit_version}}
         .dump();
   }
 
@@ -552,9 +607,15 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeDeltaReaderFactory(
       !in.contains("location") || !in["location"].is_string() || !in.contains("schema") ||
       !in["schema"].is_string() || !in.contains("mode") || !in["mode"].is_string() ||
       !strings("partitionColumns", &spec.partition_columns) ||
-      !strings("readColumns", &spec.read_columns)) {
+      !strings("readColumns", &spec.read_columns) || !in.contains("rowTracking") ||
+      !in["rowTracking"].is_boolean() || !in.contains("materializedRowId") ||
+      !in["materializedRowId"].is_string() || !in.contains("materializedRowCommitVersion") ||
+      !in["materializedRowCommitVersion"].is_string()) {
     return NotSerializable("reader factory", "expected a parley-delta-factory JSON object");
   }
+  spec.row_tracking = in["rowTracking"].get<bool>();
+  spec.materialized_row_id = in["materializedRowId"].get<std::string>();
+  spec.materialized_row_commit_version = in["materializedRowCommitVersion"].get<std::string>();
   spec.location = in["location"].get<std::string>();
   spec.schema_json = in["schema"].get<std::string>();
   auto mode = ColumnMappingModeOf({{"delta.columnMapping.mode", in["mode"].get<std::string>()}});

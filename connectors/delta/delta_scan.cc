@@ -120,7 +120,13 @@ class DeltaScan : public Scan, public SupportsReportStatistics {
   std::shared_ptr<arrow::Schema> ReadSchema() const override {
     arrow::FieldVector fields;
     for (const auto& name : spec_.read_columns) {
-      fields.push_back(table_->schema->GetFieldByName(name));
+      auto field = table_->schema->GetFieldByName(name);
+      if (field == nullptr && name == kMetadataColumn) {
+        fields.push_back(
+            arrow::field(kMetadataColumn, MetadataStructType(spec_.row_tracking), false));
+      } else {
+        fields.push_back(std::move(field));
+      }
     }
     return arrow::schema(std::move(fields));
   }
@@ -177,6 +183,9 @@ class DeltaScanBuilder : public ScanBuilder,
     read_columns_.clear();
     for (const auto& field : table_->schema->fields()) {
       if (required.contains(field->name())) read_columns_.push_back(field->name());
+    }
+    if (required.contains(kMetadataColumn) && !table_->schema->GetFieldByName(kMetadataColumn)) {
+      read_columns_.push_back(kMetadataColumn);
     }
     return Status::OK();
   }
@@ -238,6 +247,9 @@ class DeltaScanBuilder : public ScanBuilder,
       task.size = file.size;
       task.partition_values = file.partition_values;
       task.deletion_vector = file.deletion_vector;
+      task.modification_time = file.modification_time;
+      task.base_row_id = file.base_row_id;
+      task.default_row_commit_version = file.default_row_commit_version;
       tasks.push_back(std::move(task));
     }
     statistics.size_in_bytes = bytes;
@@ -249,6 +261,16 @@ class DeltaScanBuilder : public ScanBuilder,
     spec.mode = table_->mode;
     spec.partition_columns = table_->partition_columns;
     spec.read_columns = read_columns_;
+    const auto& configuration = snapshot.metadata.configuration;
+    spec.row_tracking = RowTrackingEnabled(snapshot.metadata);
+    if (spec.row_tracking) {
+      auto name = [&](const char* key) {
+        auto it = configuration.find(key);
+        return it == configuration.end() ? std::string() : it->second;
+      };
+      spec.materialized_row_id = name(kMaterializedRowIdColumn);
+      spec.materialized_row_commit_version = name(kMaterializedRowCommitVersionColumn);
+    }
     std::string description =
         "version " + std::to_string(snapshot.version) + ", files " +
         std::to_string(tasks.size()) + " of " + std::to_string(snapshot.files.size()) +

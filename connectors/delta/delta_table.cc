@@ -14,6 +14,7 @@
 #include "arrow/type.h"
 #include "delta_internal.h"
 #include "delta_write_internal.h"
+#include "parley/connector/metadata_columns.h"
 #include "parley/connector/table.h"
 
 namespace parley::delta {
@@ -186,12 +187,20 @@ Result<std::shared_ptr<const TableState>> CompleteTableState(std::shared_ptr<Tab
 
 namespace {
 
-class DeltaTable : public Table, public SupportsRead, public SupportsWrite, public TruncatableTable {
+class DeltaTable : public Table,
+                   public SupportsRead,
+                   public SupportsWrite,
+                   public TruncatableTable,
+                   public SupportsMetadataColumns {
  public:
   explicit DeltaTable(std::shared_ptr<const TableState> state) : state_(std::move(state)) {}
 
   std::string name() const override { return state_->name; }
   std::vector<Column> columns() const override { return SchemaToColumns(*state_->schema); }
+  std::vector<Column> metadataColumns() const override {
+    return {{kMetadataColumn, MetadataStructType(RowTrackingEnabled(state_->snapshot->metadata)),
+             false, "file and row metadata", std::nullopt}};
+  }
   std::vector<std::shared_ptr<Transform>> partitioning() const override {
     return IdentityPartitioning(state_->partition_columns);
   }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -43,11 +44,15 @@ std::string RenderCommit(const Transaction& transaction, int64_t read_version, i
   if (transaction.protocol) body += ProtocolToJson(*transaction.protocol).dump() + "\n";
   if (transaction.metadata) body += MetadataToJson(*transaction.metadata).dump() + "\n";
   if (transaction.txn) body += TransactionToJson(*transaction.txn).dump() + "\n";
+  for (const auto& domain : transaction.domains) body += DomainToJson(domain).dump() + "\n";
   for (const auto& remove : transaction.removes) {
     body += FileActionToJson(remove, /*is_add=*/false).dump() + "\n";
   }
   for (const auto& add : transaction.adds) {
     body += FileActionToJson(add, /*is_add=*/true).dump() + "\n";
+  }
+  for (const auto& change : transaction.change_files) {
+    body += ChangeFileToJson(change).dump() + "\n";
   }
   return body;
 }
@@ -173,12 +178,26 @@ Result<int64_t> CommitTransaction(const std::shared_ptr<arrow::fs::FileSystem>& 
   }
   if (transaction.txn) transaction.txn->last_updated = now;
   const std::string txn_id = RandomUuid();
+  // Row tracking: the adds that get fresh ids, and the domains without the mark's.
+  std::vector<size_t> fresh;
+  const std::vector<DomainMetadata> domains = transaction.domains;
+  if (transaction.row_id_high_water_mark) {
+    for (size_t i = 0; i < transaction.adds.size(); ++i) {
+      if (!transaction.adds[i].base_row_id) fresh.push_back(i);
+    }
+  }
   int64_t version = read_version + 1;
   for (int attempt = 0;; ++attempt) {
     if (attempt == kMaxCommitAttempts) {
       return InvalidError("DELTA_MAX_COMMIT_RETRIES_EXCEEDED",
                           "This commit to " + table + " failed as it was tried " +
                               std::to_string(attempt) + " times without succeeding.");
+    }
+    if (transaction.row_id_high_water_mark && !fresh.empty()) {
+      int64_t mark = *transaction.row_id_high_water_mark;
+      ARROW_RETURN_NOT_OK(AssignFreshRowIds(&transaction.adds, fresh, &mark, version));
+      transaction.domains = domains;
+      transaction.domains.push_back(HighWaterMarkDomain(mark));
     }
     ARROW_ASSIGN_OR_RAISE(bool won,
                           PutIfAbsent(log_dir, CommitFileName(version),
@@ -190,6 +209,11 @@ Result<int64_t> CommitTransaction(const std::shared_ptr<arrow::fs::FileSystem>& 
     }
     ARROW_ASSIGN_OR_RAISE(CommitActions winner, ReadCommit(*filesystem, root, version));
     ARROW_RETURN_NOT_OK(CheckConflicts(transaction, winner, table));
+    for (const auto& domain : winner.domains) {
+      if (domain.domain != kRowTrackingDomain || !transaction.row_id_high_water_mark) continue;
+      ARROW_ASSIGN_OR_RAISE(int64_t mark, ParseHighWaterMark(domain));
+      transaction.row_id_high_water_mark = std::max(*transaction.row_id_high_water_mark, mark);
+    }
     ++version;
   }
   const int64_t interval = transaction.checkpoint_interval;

@@ -54,15 +54,7 @@ class DeltaBatchWrite : public BatchWrite {
 
   Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
       const PhysicalWriteInfo&) override {
-    WriteSpec spec;
-    spec.location = table_->location;
-    spec.schema_json = table_->snapshot->metadata.schema_string;
-    spec.mode = table_->mode;
-    spec.partition_columns = table_->partition_columns;
-    spec.indexed_columns = static_cast<int>(IntProperty(
-        table_->snapshot->metadata.configuration, "delta.dataSkippingNumIndexedCols", 32));
-    if (spec.indexed_columns < 0) spec.indexed_columns = 1 << 20;
-    return MakeDeltaWriterFactory(std::move(spec));
+    return MakeDeltaWriterFactory(DataWriteSpec(*table_));
   }
 
   Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(
@@ -113,6 +105,9 @@ class DeltaBatchWrite : public BatchWrite {
     if (txn_) transaction.txn = *txn_;
     transaction.checkpoint_interval =
         CheckpointInterval(table_->snapshot->protocol, table_->snapshot->metadata);
+    ARROW_ASSIGN_OR_RAISE(transaction.row_id_high_water_mark,
+                          ReadHighWaterMarkFor(table_->snapshot->protocol,
+                                               table_->snapshot->metadata, table_->snapshot.get()));
     return CommitTransaction(table_->filesystem, table_->root, table_->name,
                              table_->snapshot->version, std::move(transaction))
         .status();
@@ -309,6 +304,18 @@ class DeltaWriteBuilder : public WriteBuilder,
 };
 
 }  // namespace
+
+WriteSpec DataWriteSpec(const TableState& table) {
+  WriteSpec spec;
+  spec.location = table.location;
+  spec.schema_json = table.snapshot->metadata.schema_string;
+  spec.mode = table.mode;
+  spec.partition_columns = table.partition_columns;
+  spec.indexed_columns = static_cast<int>(
+      IntProperty(table.snapshot->metadata.configuration, "delta.dataSkippingNumIndexedCols", 32));
+  if (spec.indexed_columns < 0) spec.indexed_columns = 1 << 20;
+  return spec;
+}
 
 Result<std::unique_ptr<WriteBuilder>> MakeDeltaWriteBuilder(std::shared_ptr<const TableState> table,
                                                             LogicalWriteInfo info,

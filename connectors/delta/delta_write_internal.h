@@ -6,6 +6,7 @@
 //   delta_checkpoint_writer.cc  classic Parquet checkpoints and `_last_checkpoint`
 //   delta_protocol.cc     table properties, the protocol a table needs, the writer check
 //   delta_write.cc        WriteBuilder, Write and BatchWrite of a Delta table
+//   delta_row_tracking.cc row ids for new files and the high-water mark (delta_internal.h)
 #pragma once
 
 #include <functional>
@@ -35,6 +36,15 @@ struct WriteSpec {
   std::vector<std::string> partition_columns;
   /// `delta.dataSkippingNumIndexedCols`.
   int indexed_columns = 32;
+  /// Change data (§6): the rows carry one more STRING column, `_change_type`, written as is;
+  /// files go under `_change_data/` named `cdc-...`, and their actions (to commit as `cdc`
+  /// actions) have dataChange=false and no statistics.
+  bool change_data = false;
+  /// Row tracking materialization (§7), when both are set: the rows carry two more BIGINT
+  /// columns (after `_change_type` if any), the stable row id and row commit version to keep
+  /// (null: the file's fresh value), written under these names.
+  std::string materialized_row_id;
+  std::string materialized_row_commit_version;
 };
 
 /// \brief The writer factory of a write; rebuilds the filesystem from spec.location.
@@ -48,6 +58,22 @@ Result<CommitMessagePtr> DeserializeDeltaCommitMessage(std::string_view bytes);
 
 /// \brief The add actions a Delta writer's commit message carries.
 Result<std::vector<FileAction>> AddsOfMessage(const WriterCommitMessage& message);
+
+// ---- Change Data Feed files (delta_change_data.cc)
+
+/// \brief Write the change rows of one commit of `table` as Parquet files under
+/// `_change_data/` (per partition directory, partition columns left out) and return their
+/// `cdc` actions, for Transaction::change_files. `changes` hold the table's columns in table
+/// order then `_change_type` (insert, delete, update_preimage or update_postimage). A commit
+/// that writes any change file must put every change of the commit in them, inserts too (§6).
+/// On failure the files written are deleted. Fails with DELTA_CHANGE_DATA_INVALID_ROWS when
+/// the rows do not have that shape or hold another change type.
+Result<std::vector<FileAction>> WriteChangeData(
+    const TableState& table, const std::vector<std::shared_ptr<arrow::RecordBatch>>& changes);
+
+/// \brief The write spec of `table`'s data files (WriteSpec above, neither change data nor
+/// materialized columns).
+WriteSpec DataWriteSpec(const TableState& table);
 
 // ---- Writes (delta_write.cc)
 
@@ -78,6 +104,8 @@ struct Transaction {
   std::vector<FileAction> adds;
   /// Files of the read snapshot removed; their deletion timestamp is set at commit.
   std::vector<FileAction> removes;
+  /// Change Data Feed files written for this commit (`cdc` actions, WriteChangeData()).
+  std::vector<FileAction> change_files;
   std::optional<SetTransaction> txn;
   /// commitInfo: the operation ("WRITE", "CREATE TABLE", ...), its parameters and metrics.
   std::string operation;
@@ -90,6 +118,14 @@ struct Transaction {
   std::function<bool(const FileAction&)> read_predicate;
   /// Checkpoint after committing a multiple of this version; 0 never (CheckpointInterval()).
   int64_t checkpoint_interval = 10;
+  /// Row tracking (§7), set when the committed table tracks rows: the rowIdHighWaterMark of
+  /// the read snapshot (-1 when none). Each add without a baseRowId then gets fresh row ids
+  /// above the mark and the commit's version as defaultRowCommitVersion, and the commit carries
+  /// the new mark; when a concurrent commit wins the version, the ids move above the winner's
+  /// mark and the version to the one tried next.
+  std::optional<int64_t> row_id_high_water_mark;
+  /// Domain metadata actions to commit besides the high-water mark.
+  std::vector<DomainMetadata> domains;
 };
 
 /// \brief Write `transaction` as the commit after `read_version` (-1: the table's first
@@ -106,6 +142,29 @@ struct Transaction {
 Result<int64_t> CommitTransaction(const std::shared_ptr<arrow::fs::FileSystem>& filesystem,
                                   const std::string& root, const std::string& table,
                                   int64_t read_version, Transaction transaction);
+
+// ---- Row tracking (delta_row_tracking.cc)
+
+/// \brief The `delta.rowTracking` domain action holding `high_water_mark`.
+DomainMetadata HighWaterMarkDomain(int64_t high_water_mark);
+
+/// \brief What Transaction::row_id_high_water_mark should be for a commit of a table with
+/// `protocol` and `metadata` read at `snapshot` (nullptr: a new table): nullopt when the table
+/// does not track rows.
+Result<std::optional<int64_t>> ReadHighWaterMarkFor(const Protocol& protocol,
+                                                    const Metadata& metadata,
+                                                    const Snapshot* snapshot);
+
+/// \brief Name the materialized row id and row commit version columns in the configuration of
+/// a table with `delta.enableRowTracking=true` (`_row-id-col-<uuid>`,
+/// `_row-commit-version-col-<uuid>`, as delta-spark), keeping names already there.
+void NameMaterializedColumns(Metadata* metadata);
+
+/// \brief Give each add at the indexes `fresh` baseRowId = mark + 1 and
+/// defaultRowCommitVersion = `version`, advancing the mark by its numRecords. Fails with
+/// DELTA_ROW_TRACKING_MISSING_NUM_RECORDS for a file whose statistics lack numRecords.
+Status AssignFreshRowIds(std::vector<FileAction>* adds, const std::vector<size_t>& fresh,
+                         int64_t* high_water_mark, int64_t version);
 
 // ---- Checkpoints (delta_checkpoint_writer.cc)
 
@@ -149,7 +208,8 @@ Status ValidateConfiguration(const std::map<std::string, std::string>& configura
 /// \brief The lowest protocol that supports a table with `configuration` and `schema`
 /// (annotated), never below `current` when given: (1,2) by default; column mapping (2,5);
 /// change data feed writer 4; deletion vectors, timestampNtz, column defaults or V2
-/// checkpoints as table features (3,7).
+/// checkpoints as table features (3,7); row tracking as the writer features rowTracking and
+/// domainMetadata (writer 7).
 Protocol RequiredProtocol(const std::map<std::string, std::string>& configuration,
                           const arrow::Schema& schema, const std::optional<Protocol>& current);
 

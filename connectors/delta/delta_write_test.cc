@@ -11,6 +11,8 @@
 #include "arrow/api.h"
 #include "arrow/json/from_string.h"
 #include "connectors/delta/delta_catalog.h"
+#include "connectors/delta/delta_internal.h"
+#include "connectors/delta/delta_write_internal.h"
 #include "connectors/delta/delta_log.h"
 #include "connectors/delta/delta_table.h"
 #include "arrow/filesystem/localfs.h"
@@ -285,9 +287,160 @@ TEST_F(DeltaWriteTest, UnsupportedWriterFeatureIsRefused) {
   Create();
   fs::path log = warehouse_ / "default" / "t" / "_delta_log";
   std::ofstream(log / "00000000000000000001.json")
-      << R"({"protocol":{"minReaderVersion":1,"minWriterVersion":7,"writerFeatures":["rowTracking"]}})";
+      << R"({"protocol":{"minReaderVersion":1,"minWriterVersion":7,"writerFeatures":["clustering"]}})";
   ASSERT_RAISES_CONDITION("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE",
                           Write(*Load(), Rows(R"([[1, "a"]])")));
+}
+
+// ---- Row tracking
+
+class DeltaRowTrackingTest : public DeltaWriteTest {
+ protected:
+  std::shared_ptr<const Snapshot> Latest() {
+    auto filesystem = std::make_shared<arrow::fs::LocalFileSystem>();
+    return LoadSnapshot(filesystem, (warehouse_ / "default" / "t").string()).ValueOrDie();
+  }
+  // "baseRowId/defaultRowCommitVersion" of each live file ("-" when unset).
+  std::multiset<std::string> RowIds() {
+    std::multiset<std::string> out;
+    for (const auto& file : Latest()->files) {
+      out.insert((file.base_row_id ? std::to_string(*file.base_row_id) : "-") + "/" +
+                 (file.default_row_commit_version
+                      ? std::to_string(*file.default_row_commit_version)
+                      : "-"));
+    }
+    return out;
+  }
+  int64_t HighWaterMark() { return RowIdHighWaterMark(Latest()->domains).ValueOrDie(); }
+};
+
+TEST_F(DeltaRowTrackingTest, CreateAddsTheFeaturesAndNamesTheMaterializedColumns) {
+  Create("delta.enableRowTracking", "true");
+  auto snapshot = Latest();
+  EXPECT_EQ(snapshot->protocol.min_reader_version, 1);
+  EXPECT_EQ(snapshot->protocol.min_writer_version, 7);
+  EXPECT_EQ(*snapshot->protocol.writer_features,
+            (std::vector<std::string>{"appendOnly", "domainMetadata", "invariants",
+                                      "rowTracking"}));
+  const auto& configuration = snapshot->metadata.configuration;
+  EXPECT_TRUE(configuration.at(kMaterializedRowIdColumn).starts_with("_row-id-col-"));
+  EXPECT_TRUE(configuration.at(kMaterializedRowCommitVersionColumn)
+                  .starts_with("_row-commit-version-col-"));
+  EXPECT_EQ(HighWaterMark(), -1);
+}
+
+TEST_F(DeltaRowTrackingTest, AppendsTakeFreshIdsAboveTheHighWaterMark) {
+  Create("delta.enableRowTracking", "true");
+  ASSERT_OK(Write(*Load(), Rows(R"([[1, "a"], [2, "b"]])")));
+  ASSERT_OK(Write(*Load(), Rows(R"([[3, "c"], [4, "d"], [5, "e"]])")));
+  EXPECT_EQ(RowIds(), (std::multiset<std::string>{"0/1", "2/2"}));
+  EXPECT_EQ(HighWaterMark(), 4);
+}
+
+TEST_F(DeltaRowTrackingTest, RebasedAppendMovesAboveTheWinnersMark) {
+  Create("delta.enableRowTracking", "true");
+  ASSERT_OK_AND_ASSIGN(auto first, Prepare(*Load(), Rows(R"([[1, "a"], [2, "b"]])")));
+  ASSERT_OK_AND_ASSIGN(auto second, Prepare(*Load(), Rows(R"([[3, "c"], [4, "d"], [5, "e"]])")));
+  ASSERT_OK(second.Commit());
+  // Both read version 0, where no id was taken: the first moves to version 2, above ids 0-2.
+  ASSERT_OK(first.Commit());
+  EXPECT_EQ(RowIds(), (std::multiset<std::string>{"3/2", "0/1"}));
+  EXPECT_EQ(HighWaterMark(), 4);
+}
+
+TEST_F(DeltaRowTrackingTest, EnablingOnATableWithDataBackfillsRowIds) {
+  Create();
+  ASSERT_OK(Write(*Load(), Rows(R"([[1, "a"], [2, "b"]])")));
+  EXPECT_EQ(RowIds(), (std::multiset<std::string>{"-/-"}));
+  TableChange change;
+  change.kind = TableChange::Kind::kSetProperty;
+  change.property_key = "delta.enableRowTracking";
+  change.property_value = "true";
+  ASSERT_OK(catalog_->AlterTable(kIdent, {change}).status());
+  EXPECT_EQ(RowIds(), (std::multiset<std::string>{"0/2"}));
+  EXPECT_EQ(HighWaterMark(), 1);
+  auto snapshot = Latest();
+  EXPECT_TRUE(RowTrackingSupported(snapshot->protocol, snapshot->metadata));
+  EXPECT_TRUE(snapshot->metadata.configuration.contains(kMaterializedRowIdColumn));
+  // The backfill re-adds the file without changing data: the table reads the same.
+  EXPECT_EQ(Read(*Load()), (std::multiset<std::string>{"1:a", "2:b"}));
+  ASSERT_OK(Write(*Load(), Rows(R"([[3, "c"]])")));
+  EXPECT_EQ(RowIds(), (std::multiset<std::string>{"2/3", "0/2"}));
+}
+
+TEST_F(DeltaRowTrackingTest, TablesWithoutTheFeatureGetNoRowIds) {
+  Create();
+  ASSERT_OK(Write(*Load(), Rows(R"([[1, "a"]])")));
+  EXPECT_EQ(RowIds(), (std::multiset<std::string>{"-/-"}));
+  EXPECT_TRUE(Latest()->domains.empty());
+}
+
+// ---- Change Data Feed files
+
+TEST_F(DeltaWriteTest, ChangeDataFilesAreCommittedAndReadAsTheFeed) {
+  Create("delta.enableChangeDataFeed", "true", /*partitioned=*/true);
+  ASSERT_OK(Write(*Load(), Rows(R"([[1, "a"], [2, "b"]])")));
+  const std::string location = (warehouse_ / "default" / "t").string();
+  ASSERT_OK_AND_ASSIGN(auto state, LoadTableState(location, "t", std::nullopt, std::nullopt));
+  // The changes of an update of id 1 to 10 and an insert of 5, as a rewrite would give them.
+  auto schema = arrow::schema({arrow::field("id", arrow::int32()), arrow::field("p", arrow::utf8()),
+                               arrow::field("_change_type", arrow::utf8())});
+  auto rows = arrow::json::ArrayFromJSONString(
+                  arrow::struct_(schema->fields()),
+                  R"([[1, "a", "update_preimage"], [10, "a", "update_postimage"], [5, "b", "insert"]])")
+                  .ValueOrDie();
+  auto changes = arrow::RecordBatch::FromStructArray(rows).ValueOrDie();
+  ASSERT_OK_AND_ASSIGN(auto files, WriteChangeData(*state, {changes}));
+  ASSERT_EQ(files.size(), 2u);
+  for (const auto& file : files) {
+    EXPECT_TRUE(file.path.starts_with("_change_data/p=")) << file.path;
+    EXPECT_FALSE(file.data_change);
+    EXPECT_TRUE(file.partition_values.contains("p"));
+    EXPECT_TRUE(fs::exists(fs::path(location) / file.path));
+  }
+  Transaction transaction;
+  transaction.change_files = files;
+  transaction.operation = "UPDATE";
+  ASSERT_OK(CommitTransaction(state->filesystem, state->root, state->name,
+                              state->snapshot->version, transaction)
+                .status());
+  ASSERT_OK_AND_ASSIGN(state, LoadTableState(location, "t", std::nullopt, std::nullopt));
+  ChangelogInfo info;
+  info.range.kind = ChangelogRange::Kind::kVersion;
+  info.range.starting_version = "1";
+  ASSERT_OK_AND_ASSIGN(auto feed, MakeDeltaChangeFeed(state, info));
+  ASSERT_OK_AND_ASSIGN(auto builder, feed->NewScanBuilder({}));
+  ASSERT_OK_AND_ASSIGN(auto scan, builder->Build());
+  ASSERT_OK_AND_ASSIGN(auto run, testing::RunScan(*scan));
+  std::multiset<std::string> seen;
+  for (int64_t row = 0; row < run.rows->num_rows(); ++row) {
+    std::string text;
+    for (const char* column : {"id", "p", "_change_type", "_commit_version"}) {
+      text += run.rows->GetColumnByName(column)->GetScalar(row).ValueOrDie()->ToString() + ":";
+    }
+    seen.insert(text);
+  }
+  // Version 1 has no change files: its adds are inserts. Version 2 reads its change files only.
+  EXPECT_EQ(seen, (std::multiset<std::string>{"1:a:insert:1:", "2:b:insert:1:",
+                                              "1:a:update_preimage:2:", "10:a:update_postimage:2:",
+                                              "5:b:insert:2:"}));
+}
+
+TEST_F(DeltaWriteTest, ChangeDataRowsMustHaveTheTableColumnsAndAKnownChangeType) {
+  Create("delta.enableChangeDataFeed", "true");
+  const std::string location = (warehouse_ / "default" / "t").string();
+  ASSERT_OK_AND_ASSIGN(auto state, LoadTableState(location, "t", std::nullopt, std::nullopt));
+  ASSERT_RAISES_CONDITION("DELTA_CHANGE_DATA_INVALID_ROWS",
+                          WriteChangeData(*state, {Rows(R"([[1, "a"]])")}).status());
+  auto schema = arrow::schema({arrow::field("id", arrow::int32()), arrow::field("p", arrow::utf8()),
+                               arrow::field("_change_type", arrow::utf8())});
+  auto rows = arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()),
+                                               R"([[1, "a", "upsert"]])")
+                  .ValueOrDie();
+  auto changes = arrow::RecordBatch::FromStructArray(rows).ValueOrDie();
+  ASSERT_RAISES_CONDITION("DELTA_CHANGE_DATA_INVALID_ROWS",
+                          WriteChangeData(*state, {changes}).status());
+  EXPECT_FALSE(fs::exists(fs::path(location) / "_change_data"));
 }
 
 }  // namespace

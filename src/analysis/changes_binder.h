@@ -26,4 +26,11 @@ Options ChangesClauseOptions(const sql::ChangesClause& clause);
 Result<BoundRelation> BindChanges(const sql::QualifiedName& name, const Options& options,
                                   SourcePosition pos, CatalogManager* catalogs);
 
+/// \brief Bind `table_changes('name', start[, end])`: the raw change rows of the named table
+/// (ChangelogTable::MakeRaw, no post-processing), start and end being versions (integers) or
+/// timestamps (strings), both inclusive. Errors: as BindChanges, and
+/// INVALID_SQL_ARGUMENT (Spark's TVF argument errors) for arguments that are not such literals.
+Result<BoundRelation> BindTableChanges(const std::vector<std::unique_ptr<sql::Expr>>& arguments,
+                                       SourcePosition pos, CatalogManager* catalogs);
+
 }  // namespace parley

@@ -171,8 +171,55 @@ class Binder {
       }
     }
     if (!found.ok() && IsNiladicFunction(expr)) return BindFunction(expr);
+    if (!found.ok() && ErrorCondition(found.status()) != "AMBIGUOUS_REFERENCE") {
+      for (size_t prefix = expr.name_parts.size() - 1; prefix >= 1; --prefix) {
+        std::vector<std::string> column_parts(expr.name_parts.begin(),
+                                              expr.name_parts.begin() + prefix);
+        auto column = ResolveColumn(column_parts, scope_, expr.pos);
+        if (!column.ok() || (*column)->type->id() != arrow::Type::STRUCT) continue;
+        return BindFieldAccess(expr, **column, prefix);
+      }
+    }
     ARROW_ASSIGN_OR_RAISE(const ScopeColumn* column, found);
     return MakeColumnRef(column->field, column->name, column->type);
+  }
+
+  // `column.field[.field...]` on a struct column: struct_field calls, one per field (matched
+  // case-insensitively). A missing field fails with FIELD_NOT_FOUND naming the fields there are.
+  Result<BoundExprPtr> BindFieldAccess(const sql::Expr& expr, const ScopeColumn& column,
+                                       size_t first_field) {
+    BoundExprPtr value = MakeColumnRef(column.field, column.name, column.type);
+    for (size_t i = first_field; i < expr.name_parts.size(); ++i) {
+      const std::string& name = expr.name_parts[i];
+      if (value->type->id() != arrow::Type::STRUCT) {
+        return AnalysisError("INVALID_EXTRACT_BASE_FIELD_TYPE",
+                             fmt::format("Can't extract a value from {}. Need a complex type "
+                                         "[STRUCT, ARRAY, MAP] but got \"{}\".",
+                                         QuotedName(std::vector<std::string>(
+                                             expr.name_parts.begin(), expr.name_parts.begin() + i)),
+                                         SqlTypeName(*value->type)),
+                             expr.pos);
+      }
+      std::shared_ptr<arrow::Field> field;
+      std::vector<std::string> names;
+      for (const auto& child : value->type->fields()) {
+        names.push_back(QuoteIdentifier(child->name()));
+        if (field == nullptr && NameEquals(child->name(), name)) field = child;
+      }
+      if (field == nullptr) {
+        return AnalysisError("FIELD_NOT_FOUND",
+                             fmt::format("No such struct field {} in {}.", QuoteIdentifier(name),
+                                         fmt::join(names, ", ")),
+                             expr.pos);
+      }
+      auto access = std::make_shared<BoundExpr>(*MakeCall(
+          "struct_field",
+          {value, MakeBoundLiteral(std::make_shared<arrow::StringScalar>(field->name()))},
+          field->type()));
+      access->display = field->name();  // Spark names `s.f` after the field
+      value = std::move(access);
+    }
+    return value;
   }
 
   // CURRENT_DATE and CURRENT_TIMESTAMP may be written without parentheses; as in Spark, a

@@ -10,6 +10,7 @@
 #include "analysis/changes_binder.h"
 #include "analysis/query_binder.h"
 #include "analysis/types.h"
+#include "parley/connector/metadata_columns.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
 #include "plan/join_condition.h"
@@ -84,8 +85,13 @@ class FromBinder {
         ARROW_ASSIGN_OR_RAISE(relation, BindJoin(item));
         break;
       }
-      case sql::FromItemKind::kTableFunction:
-        return Unsupported("A table-valued function", item.pos);
+      case sql::FromItemKind::kTableFunction: {
+        if (item.name.parts.size() != 1 || !EqualsIgnoreCase(item.name.parts[0], "table_changes")) {
+          return Unsupported("A table-valued function", item.pos);
+        }
+        ARROW_ASSIGN_OR_RAISE(relation, BindTableChanges(item.arguments, item.pos, catalogs_));
+        break;
+      }
     }
     return ApplyAlias(item, std::move(relation));
   }
@@ -156,6 +162,19 @@ class FromBinder {
     for (const auto& column : node->table->columns()) {
       node->output.push_back({column.name, column.name, column.type, column.nullable});
       relation.scope.push_back({qualifier, column.name, column.name, column.type});
+    }
+    // Metadata columns are hidden: out of `*`, reachable by name unless a data column has it.
+    if (auto* metadata = dynamic_cast<const SupportsMetadataColumns*>(node->table.get())) {
+      for (const auto& column : metadata->metadataColumns()) {
+        auto columns = node->table->columns();
+        if (std::any_of(columns.begin(), columns.end(), [&](const Column& data) {
+              return EqualsIgnoreCase(data.name, column.name);
+            })) {
+          continue;
+        }
+        node->output.push_back({column.name, column.name, column.type, column.nullable});
+        relation.scope.push_back({qualifier, column.name, column.name, column.type, true});
+      }
     }
     return relation;
   }

@@ -12,8 +12,10 @@
 #include <algorithm>
 
 #include "arrow/type.h"
+#include "catalog/identifiers.h"
 #include "plan/filter_pushdown.h"
 #include "plan/join_reorder.h"
+#include "parley/connector/metadata_columns.h"
 #include "plan/predicate_translation.h"
 
 namespace parley {
@@ -343,7 +345,16 @@ Status PruneAndBuild(PlanNode* scan, const std::vector<std::string>& required) {
   if (auto* prunable =
           dynamic_cast<SupportsPushDownRequiredColumns*>(negotiation.builder.get())) {
     arrow::FieldVector fields;
-    for (const auto& column : scan->table->columns()) {
+    std::vector<Column> columns = scan->table->columns();
+    if (auto* metadata = dynamic_cast<const SupportsMetadataColumns*>(scan->table.get())) {
+      for (auto& column : metadata->metadataColumns()) {
+        bool shadowed = std::any_of(columns.begin(), columns.end(), [&](const Column& data) {
+          return EqualsIgnoreCase(data.name, column.name);
+        });
+        if (!shadowed) columns.push_back(std::move(column));
+      }
+    }
+    for (const auto& column : columns) {
       if (std::find(required.begin(), required.end(), column.name) != required.end()) {
         fields.push_back(column.ToField());
         negotiation.required_columns.push_back(column.name);

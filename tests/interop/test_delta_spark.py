@@ -428,6 +428,60 @@ def test_spark_column_mapping_name_mode(spark, tmp_path):
     check_versions(spark, path, [0, 1, 2, 4])
 
 
+def test_spark_row_tracking_metadata(spark, tmp_path):
+    """Row tracking written by Spark: fresh ids from two appends, a DELETE that writes deletion
+    vectors, an UPDATE and a MERGE that materialize row ids and commit versions in the files they
+    write. Parley's _metadata.row_id and row_commit_version are Spark's at every version."""
+    path = str(tmp_path / "row-tracking")
+    table = f"delta.`{path}`"
+    sql(spark,
+        f"CREATE TABLE {table} (id BIGINT, grp STRING) USING delta TBLPROPERTIES "
+        f"('delta.enableRowTracking'='true', 'delta.enableDeletionVectors'='true')",
+        f"INSERT INTO {table} SELECT id, CAST(id % 3 AS STRING) FROM range(0, 40, 1, 2)",
+        f"INSERT INTO {table} SELECT id, 'second' FROM range(100, 110)",
+        f"DELETE FROM {table} WHERE id % 7 = 0",
+        f"UPDATE {table} SET grp = 'u' WHERE id % 5 = 1",
+        f"MERGE INTO {table} t USING (SELECT id FROM range(0, 200, 9)) s ON t.id = s.id "
+        f"WHEN MATCHED THEN UPDATE SET t.grp = 'm' "
+        f"WHEN NOT MATCHED THEN INSERT (id, grp) VALUES (s.id, 'new')")
+    configuration = [a["metaData"]["configuration"] for a in commit_actions(path, 0)
+                     if "metaData" in a][0]
+    assert configuration["delta.enableRowTracking"] == "true", configuration
+    assert any(a.get("add", {}).get("deletionVector") for a in commit_actions(path, 3))
+    for suffix in [f" VERSION AS OF {v}" for v in range(1, 5)] + [""]:
+        check_query(tmp_path, spark,
+                    f"SELECT id, grp, _metadata.row_id AS row_id, "
+                    f"_metadata.row_commit_version AS row_commit_version FROM {table}{suffix}")
+
+
+def test_spark_change_data_feed(spark, tmp_path):
+    """Spark's change data feed (copy-on-write DELETE, UPDATE and MERGE writing change files,
+    and appends inferred from add actions) read by Parley's table_changes as Spark reads it."""
+    path = str(tmp_path / "feed")
+    table = f"delta.`{path}`"
+    sql(spark,
+        f"CREATE TABLE {table} (id BIGINT, grp STRING) USING delta PARTITIONED BY (grp) "
+        f"TBLPROPERTIES ('delta.enableChangeDataFeed'='true', 'delta.enableDeletionVectors'='false')",
+        f"INSERT INTO {table} SELECT id, CAST(id % 3 AS STRING) FROM range(0, 30)",
+        f"DELETE FROM {table} WHERE id % 5 = 0",
+        f"UPDATE {table} SET id = id + 1000 WHERE id % 4 = 1",
+        f"MERGE INTO {table} t USING (SELECT id FROM range(0, 60, 7)) s ON t.id = s.id "
+        f"WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (id, grp) VALUES (s.id, 'n')")
+    assert any("cdc" in a for a in commit_actions(path, 3)), "UPDATE recorded no change files"
+    expected = spark_query(spark, f"SELECT id, grp, _change_type, _commit_version, "
+                                  f"_commit_timestamp FROM table_changes_by_path('{path}', 0)")
+    rows = parley(tmp_path, f"""
+        CREATE TABLE feed USING delta LOCATION '{path}';
+        SELECT id, grp, _change_type, _commit_version, _commit_timestamp
+          FROM table_changes('feed', 0)""")
+    got = rows_multiset(rows, expected.schema, True)
+    want = rows_multiset(expected.to_pylist(), expected.schema, False)
+    assert got == want, (f"change rows differ; missing {list((want - got).items())[:5]}; "
+                         f"unexpected {list((got - want).items())[:5]}")
+    assert {row["_change_type"] for row in rows} == {
+        "insert", "delete", "update_preimage", "update_postimage"}
+
+
 # ==== Parley writes, Spark reads (and writes on top, and Parley reads that).
 
 def test_parley_partitioned_table_to_spark(spark, tmp_path):

@@ -3,7 +3,8 @@
 Parley writes tables of every shape it produces (partitioned, with checkpoints, after overwrites,
 with column mapping) and delta-rs (`deltalake`) must read exactly the rows Parley reads back;
 delta-rs writes tables (including after its deletes and merges) and Parley must read exactly
-what delta-rs reads. Then: four Parley processes appending to one table at once end with every
+what delta-rs reads. Change data feeds: delta-rs's load_cdf reads Parley's as Parley's
+table_changes does, and Parley reads the change files delta-rs's DML writes. Then: four Parley processes appending to one table at once end with every
 commit and every row; a Parley process killed at each write fault point leaves the table at its
 previous version, readable by delta-rs; corrupt tables fail with a condition naming the file.
 
@@ -191,6 +192,67 @@ def test_delta_rs_tables_after_delete_and_merge(tmp_path):
     # Parley appends to the delta-rs table and delta-rs reads the result.
     parley(f"INSERT INTO delta.`{path}` VALUES (20, 'p', 'x')")
     assert assert_same(path, columns)[(20, "p", "x")] == 1
+
+
+# ---- Change Data Feed, both ways.
+
+CDF_COLUMNS = ["id", "p", "_change_type", "_commit_version"]
+
+
+def delta_rs_changes(path, start):
+    reader = DeltaTable(str(path)).load_cdf(starting_version=start)
+    return multiset(pa.table(reader.read_all()).to_pylist(), CDF_COLUMNS)
+
+
+def parley_changes(warehouse, path, start):
+    rows = parley(f"""
+        CREATE TABLE feed USING delta LOCATION '{path}';
+        SELECT id, p, _change_type, _commit_version FROM table_changes('feed', {start})""",
+                  warehouse)
+    return multiset(rows, CDF_COLUMNS)
+
+
+def test_change_data_feed_read_by_delta_rs(tmp_path):
+    """Parley's change data feed (appends, a partition overwrite, a truncate: changes inferred
+    from its add and remove actions) is what delta-rs's load_cdf reads, row for row."""
+    path = tmp_path / "feed"
+    parley(f"""
+        CREATE TABLE delta.`{path}` (id BIGINT, p STRING) USING delta PARTITIONED BY (p)
+          TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true');
+        INSERT INTO delta.`{path}` VALUES (1, 'a'), (2, 'b'), (3, 'a');
+        INSERT OVERWRITE delta.`{path}` PARTITION (p = 'a') VALUES (4);
+        INSERT INTO delta.`{path}` VALUES (5, NULL);
+        TRUNCATE TABLE delta.`{path}`;
+        INSERT INTO delta.`{path}` VALUES (6, 'c');
+    """)
+    ours = parley_changes(tmp_path / "warehouse", path, 0)
+    theirs = delta_rs_changes(path, 0)
+    assert ours == theirs, f"Parley {ours} != delta-rs {theirs}"
+    assert ours[(1, "a", "delete", 2)] == 1 and ours[(5, None, "delete", 4)] == 1, ours
+
+
+def test_change_data_feed_of_delta_rs_dml(tmp_path):
+    """delta-rs's DELETE, UPDATE and MERGE on a table with the change data feed write change
+    files; Parley's table_changes reads the same rows as delta-rs's load_cdf."""
+    path = tmp_path / "rs-feed"
+    data = pa.table({"id": pa.array([1, 2, 3, 4, 5], pa.int64()),
+                     "p": ["a", "a", "b", "b", "c"]})
+    write_deltalake(str(path), data, partition_by=["p"],
+                    configuration={"delta.enableChangeDataFeed": "true"})
+    table = DeltaTable(str(path))
+    table.delete("id = 2")
+    table.update(updates={"id": "id + 100"}, predicate="id = 3")
+    source = pa.table({"id": pa.array([1, 9], pa.int64()), "p": ["a", "z"]})
+    (table.merge(source, "t.id = s.id", source_alias="s", target_alias="t")
+     .when_matched_delete().when_not_matched_insert_all().execute())
+    versions = DeltaTable(str(path)).version()
+    change_files = [name for root, _, names in os.walk(path / "_change_data") for name in names]
+    assert change_files, "delta-rs wrote no change data files"
+    ours = parley_changes(tmp_path / "warehouse", path, 0)
+    theirs = delta_rs_changes(path, 0)
+    assert ours == theirs, f"Parley {ours} != delta-rs {theirs}"
+    assert ours[(3, "b", "update_preimage", 2)] == 1 and ours[(103, "b", "update_postimage", 2)] == 1
+    assert max(version for _, _, _, version in ours) == versions
 
 
 # ---- Concurrency: put-if-absent commits and conflict detection.

@@ -4,6 +4,7 @@
 #include "parley/connector/catalog.h"
 #include "parley/connector/changelog.h"
 #include "parley/connector/expressions.h"
+#include "parley/connector/metadata_columns.h"
 #include "parley/connector/plugin.h"
 #include "parley/connector/read.h"
 #include "parley/connector/status.h"
