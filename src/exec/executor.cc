@@ -19,6 +19,7 @@
 #include "exec/expression_lowering.h"
 #include "exec/join_lowering.h"
 #include "exec/replicate_rows.h"
+#include "exec/sample.h"
 #include "exec/window_lowering.h"
 
 namespace parley {
@@ -134,6 +135,12 @@ class Lowering {
         return LowerReplicateRows(*node);
       case PlanNode::Kind::kExpand:
         return LowerExpand(*node);
+      case PlanNode::Kind::kSample: {
+        // Gathered first: the rows then have one order, so a seed keeps the same rows.
+        ARROW_ASSIGN_OR_RAISE(auto input, Gather(node->children[0]));
+        ARROW_ASSIGN_OR_RAISE(auto sampled, BernoulliSample(std::move(input), node->sample));
+        return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(sampled)));
+      }
       case PlanNode::Kind::kWindow: {
         ARROW_ASSIGN_OR_RAISE(auto input, Gather(node->children[0]));
         ARROW_ASSIGN_OR_RAISE(auto output, ComputeWindow(*node, input));
