@@ -511,7 +511,7 @@ struct Statement {
                SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable,
                CreateNamespace, DropNamespace, AlterNamespace, ShowCreateTable,
                ShowTblProperties, Insert, TruncateTable, DescribeNamespace, DescribeHistory,
-               DescribeDetail, Vacuum>
+               DescribeDetail, Vacuum, DeleteFrom, Update, Merge>
       node;
 };
 
