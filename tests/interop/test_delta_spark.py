@@ -575,11 +575,12 @@ def test_parley_dml_matches_spark(spark, tmp_path):
 
     ours, theirs = str(tmp_path / "dml-parley"), str(tmp_path / "dml-spark")
     source = str(tmp_path / "dml-source")
+    ids = ", ".join(f"({i}L)" for i in range(30))
     parley(tmp_path, f"""
         CREATE TABLE delta.`{ours}` (id BIGINT, label STRING, score DOUBLE, grp STRING)
           USING delta PARTITIONED BY (grp);
         INSERT INTO delta.`{ours}` SELECT id, CASE WHEN id % 5 = 0 THEN NULL ELSE concat('l', id) END,
-          id * 1.5D, concat('g', id % 3) FROM range(0, 30);
+          id * 1.5D, concat('g', id % 3) FROM VALUES {ids} AS r(id);
         INSERT INTO delta.`{ours}` VALUES (100, 'x', 2.0D, NULL), (101, NULL, 70.0D, 'g2');
         CREATE TABLE delta.`{source}` (id BIGINT, op STRING, score DOUBLE) USING delta;
         INSERT INTO delta.`{source}` VALUES (2, 'd', 0.0D), (4, 'u', 44.0D), (13, 'u', 13.5D),
