@@ -6,6 +6,7 @@
 //   delta_checkpoint_writer.cc  classic Parquet checkpoints and `_last_checkpoint`
 //   delta_protocol.cc     table properties, the protocol a table needs, the writer check
 //   delta_write.cc        WriteBuilder, Write and BatchWrite of a Delta table
+//   delta_dml.cc          DELETE/UPDATE/MERGE: copy-on-write commits and metadata-only deletes
 #pragma once
 
 #include <functional>
@@ -20,6 +21,7 @@
 #include "delta_internal.h"
 #include "delta_log.h"
 #include "parley/connector/catalog.h"
+#include "parley/connector/row_level.h"
 #include "parley/connector/write.h"
 
 namespace parley::delta {
@@ -68,6 +70,13 @@ Result<std::unique_ptr<WriteBuilder>> MakeDeltaWriteBuilder(std::shared_ptr<cons
                                                             LogicalWriteInfo info,
                                                             std::shared_ptr<StagedData> staged);
 
+/// \brief The writer factory content for rows written into `table`.
+WriteSpec WriteSpecFor(const TableState& table);
+
+/// \brief DELTA_CANNOT_MODIFY_APPEND_ONLY when `table` has delta.appendOnly=true; `operation`
+/// names what would remove data.
+Status CheckNotAppendOnly(const TableState& table, std::string_view operation);
+
 // ---- Committing (delta_txn.cc)
 
 /// \brief One commit to make: its actions, what it reports in commitInfo, and what it read
@@ -106,6 +115,44 @@ struct Transaction {
 Result<int64_t> CommitTransaction(const std::shared_ptr<arrow::fs::FileSystem>& filesystem,
                                   const std::string& root, const std::string& table,
                                   int64_t read_version, Transaction transaction);
+
+// ---- Row-level DML (delta_dml.cc)
+
+/// \brief What a row-level operation's scan read: the data files it chose (from the
+/// operation's snapshot) and the pushed predicates that chose them. Filled at ScanBuilder::Build.
+struct RowLevelScanRecord {
+  std::vector<FileAction> files;
+  std::vector<PredicatePtr> partition_filters;
+  std::vector<PredicatePtr> data_filters;
+};
+
+/// \brief The scan builder of a Delta read; when `record` is given, Build() stores there the
+/// files it reads and the predicates that chose them.
+std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableState> table,
+                                                  std::shared_ptr<RowLevelScanRecord> record);
+
+/// \brief The copy-on-write commit of a DELETE/UPDATE/MERGE, assembled in one place: remove
+/// actions for every rewritten file (with its deletion vector, which the rewrite drops), add
+/// actions for the replacement files, commitInfo with the command as operation and Spark's
+/// operationMetrics names. Change data files and preserved row ids belong here too.
+Transaction RewriteTransaction(const TableState& table, RowLevelCommand command,
+                               const RowLevelScanRecord& read, std::vector<FileAction> adds,
+                               const RowLevelWriteSummary& summary);
+
+/// \brief The group-based row-level operation builder of `table` (its latest snapshot).
+/// Fails like a write when the writer cannot write the table (features, append-only).
+Result<std::unique_ptr<RowLevelOperationBuilder>> MakeDeltaRowLevelOperationBuilder(
+    std::shared_ptr<const TableState> table, RowLevelCommand command);
+
+/// \brief Whether a filter delete can drop whole files: every predicate is exactly evaluable
+/// on partition columns (none: every file).
+bool CanDeleteFilesWhere(const TableState& table, const std::vector<PredicatePtr>& predicates);
+
+/// \brief The metadata-only DELETE: remove the files whose partition values satisfy all
+/// predicates, in one commit (none when no file matches). Returns the rows removed, from the
+/// files' statistics, or -1 when a file has none.
+Result<int64_t> DeleteFilesWhere(std::shared_ptr<const TableState> table,
+                                 const std::vector<PredicatePtr>& predicates);
 
 // ---- Checkpoints (delta_checkpoint_writer.cc)
 

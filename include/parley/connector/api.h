@@ -6,6 +6,7 @@
 #include "parley/connector/expressions.h"
 #include "parley/connector/plugin.h"
 #include "parley/connector/read.h"
+#include "parley/connector/row_level.h"
 #include "parley/connector/status.h"
 #include "parley/connector/table.h"
 #include "parley/connector/types.h"
