@@ -1,5 +1,6 @@
 // Plan -> Acero declaration. Scans are materialised by their tasks and enter Acero as table
-// sources; each logical operator becomes the matching Acero node.
+// sources, a filter directly above a scan applied by the tasks; each other logical operator
+// becomes the matching Acero node.
 #include "exec/executor.h"
 
 #include <fmt/format.h>
@@ -87,8 +88,11 @@ class Lowering {
       case PlanNode::Kind::kValues:
         return LowerValues(*node);
       case PlanNode::Kind::kFilter: {
-        ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         ARROW_ASSIGN_OR_RAISE(auto condition, LowerExpression(*node->condition));
+        if (node->children[0]->kind == PlanNode::Kind::kScan) {
+          return LowerFilteredScan(node->children[0], std::move(condition));
+        }
+        ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         return ac::Declaration::Sequence(
             {std::move(input), {"filter", ac::FilterNodeOptions(std::move(condition))}});
       }
@@ -154,6 +158,25 @@ class Lowering {
       }
     }
     return Status::Invalid("unknown plan node");
+  }
+
+  // A filter directly above a scan runs inside the scan's tasks (scan_tasks.h). The scan's
+  // profile entry is its tasks' (rows as read); the filter's is recorded by Lower().
+  Result<ac::Declaration> LowerFilteredScan(const PlanNodePtr& scan, cp::Expression condition) {
+    auto start = std::chrono::steady_clock::now();
+    size_t tasks_before = metrics_.size();
+    ARROW_ASSIGN_OR_RAISE(auto table,
+                          RunScanTasks(scan.get(), options_, &metrics_, std::move(condition)));
+    if (profile_) {
+      auto& entry = profile_by_node_[scan.get()];
+      entry.tasks.assign(metrics_.begin() + tasks_before, metrics_.end());
+      entry.rows_out = 0;
+      for (const auto& task : entry.tasks) entry.rows_out += task.rows;
+      entry.seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      entry.custom_metrics = AggregateCustomMetrics(*scan->negotiation->scan, entry.tasks);
+    }
+    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
   }
 
   // A change post-processing stage needs all of its input (groups span every batch): the

@@ -1,6 +1,6 @@
 // Scan task execution. Tasks run on a thread pool sized to the cores; the driver
 // thread plans partitions, hands each task its partition, and gathers the batches in partition
-// order. Test mode round-trips factory and partitions through bytes, as crossing to an executor
+// order. A residual filter is applied by the tasks, batch by batch, in parallel. Test mode round-trips factory and partitions through bytes, as crossing to an executor
 // would, so a connector that holds a live handle fails here rather than on a cluster.
 #include "exec/scan_tasks.h"
 
@@ -103,6 +103,20 @@ Status VerifyBatch(const PlanNode& scan, const std::vector<PushedCheck>& checks,
   return Status::OK();
 }
 
+// The rows of `batch` for which the bound `filter` is TRUE.
+Result<std::shared_ptr<arrow::RecordBatch>> ApplyFilter(
+    const arrow::compute::Expression& filter, const std::shared_ptr<arrow::RecordBatch>& batch) {
+  auto mask = arrow::compute::ExecuteScalarExpression(filter, arrow::compute::ExecBatch(*batch));
+  if (!mask.ok()) return ToSparkError(mask.status());
+  if (mask->is_scalar()) {
+    const auto& scalar = static_cast<const arrow::BooleanScalar&>(*mask->scalar());
+    if (scalar.is_valid && scalar.value) return batch;
+    return batch->Slice(0, 0);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(batch, *mask));
+  return kept.record_batch();
+}
+
 struct TaskOutput {
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
   TaskMetrics metrics;
@@ -111,7 +125,8 @@ struct TaskOutput {
 Result<TaskOutput> RunTask(const PlanNode& scan, const PartitionReaderFactory& factory,
                            const InputPartition& partition, size_t index,
                            const std::shared_ptr<arrow::Schema>& schema,
-                           const std::vector<PushedCheck>& checks) {
+                           const std::vector<PushedCheck>& checks,
+                           const std::optional<arrow::compute::Expression>& filter) {
   auto start = std::chrono::steady_clock::now();
   TaskOutput output;
   output.metrics.partition = index;
@@ -129,6 +144,10 @@ Result<TaskOutput> RunTask(const PlanNode& scan, const PartitionReaderFactory& f
     }
     ARROW_RETURN_NOT_OK(VerifyBatch(scan, checks, *batch));
     output.metrics.rows += batch->num_rows();
+    if (filter) {
+      ARROW_ASSIGN_OR_RAISE(batch, ApplyFilter(*filter, batch));
+      if (batch->num_rows() == 0) continue;
+    }
     output.batches.push_back(std::move(batch));
   }
   output.metrics.custom = reader->CurrentMetricsValues();
@@ -139,8 +158,9 @@ Result<TaskOutput> RunTask(const PlanNode& scan, const PartitionReaderFactory& f
 
 }  // namespace
 
-Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRunOptions& options,
-                                                   std::vector<TaskMetrics>* metrics) {
+Result<std::shared_ptr<arrow::Table>> RunScanTasks(
+    PlanNode* scan, const ScanRunOptions& options, std::vector<TaskMetrics>* metrics,
+    const std::optional<arrow::compute::Expression>& filter) {
   ARROW_RETURN_NOT_OK(PlanScanPartitions(scan));
   auto& negotiation = *scan->negotiation;
   auto schema = negotiation.scan->ReadSchema();
@@ -156,16 +176,24 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRun
   if (options.verify_pushdown) {
     ARROW_ASSIGN_OR_RAISE(checks, PrepareChecks(*scan, *schema));
   }
+  std::optional<arrow::compute::Expression> bound_filter;
+  if (filter) {
+    auto bound = filter->Bind(*schema);
+    if (!bound.ok()) return ToSparkError(bound.status());
+    bound_filter = std::move(*bound);
+  }
   ARROW_ASSIGN_OR_RAISE(auto* pool, ScanTaskPool());
   std::vector<arrow::Future<TaskOutput>> futures;
   for (size_t i = 0; i < partitions.size(); ++i) {
     ARROW_ASSIGN_OR_RAISE(auto future, pool->Submit([scan, factory, partition = partitions[i], i,
-                                                     schema, &checks]() -> Result<TaskOutput> {
-      return RunTask(*scan, *factory, *partition, i, schema, checks);
+                                                     schema, &checks,
+                                                     &bound_filter]() -> Result<TaskOutput> {
+      return RunTask(*scan, *factory, *partition, i, schema, checks, bound_filter);
     }));
     futures.push_back(std::move(future));
   }
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  int64_t rows_read = 0;
   Status first_error;
   for (auto& future : futures) {
     auto result = future.result();
@@ -174,18 +202,18 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRun
       continue;
     }
     metrics->push_back(result->metrics);
+    rows_read += result->metrics.rows;
     for (auto& batch : result->batches) batches.push_back(std::move(batch));
   }
   ARROW_RETURN_NOT_OK(first_error);
   if (options.verify_pushdown && negotiation.limit_fully_pushed) {
-    int64_t rows = 0;
-    for (const auto& batch : batches) rows += batch->num_rows();
-    if (rows > *negotiation.pushed_limit) {
+    if (rows_read > *negotiation.pushed_limit) {
       return MakeError(arrow::StatusCode::Invalid,
                        "CONNECTOR_CONTRACT_VIOLATION.PUSHED_LIMIT_NOT_APPLIED",
                        fmt::format("The connector of table {} accepted LIMIT {} as complete but "
                                    "returned {} rows.",
-                                   scan->table_name.ToString(), *negotiation.pushed_limit, rows));
+                                   scan->table_name.ToString(), *negotiation.pushed_limit,
+                                   rows_read));
     }
   }
   return arrow::Table::FromRecordBatches(schema, std::move(batches));

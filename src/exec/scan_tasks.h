@@ -3,8 +3,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "arrow/compute/expression.h"
 #include "arrow/type_fwd.h"
 #include "plan/logical_plan.h"
 
@@ -32,8 +34,12 @@ struct ScanRunOptions {
 };
 
 /// \brief Run every partition of a negotiated scan node as its own task and return the rows
-/// as one table with the scan's read schema. Appends one TaskMetrics per task to `metrics`.
-Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRunOptions& options,
-                                                   std::vector<TaskMetrics>* metrics);
+/// as one table with the scan's read schema. Appends one TaskMetrics per task to `metrics`
+/// (its `rows` count what the reader returned). With a `filter` over the read schema (the
+/// residual filter directly above the scan), each task keeps only the rows of each batch for
+/// which it is TRUE, while the batch is fresh; its runtime errors carry Spark conditions.
+Result<std::shared_ptr<arrow::Table>> RunScanTasks(
+    PlanNode* scan, const ScanRunOptions& options, std::vector<TaskMetrics>* metrics,
+    const std::optional<arrow::compute::Expression>& filter = std::nullopt);
 
 }  // namespace parley
