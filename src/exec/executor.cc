@@ -300,7 +300,8 @@ class Lowering {
         ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[0]));
         // Arrow averages a decimal at its input scale; Spark's result has four more digits.
         if (call.function == "AVG" && call.type->id() == arrow::Type::DECIMAL128) {
-          arg = cp::call("cast", {arg}, cp::CastOptions::Safe(call.type));
+          ARROW_ASSIGN_OR_RAISE(arg,
+                                WidenDecimal(std::move(arg), *call.args[0]->type, call.type));
         }
         inputs.push_back(std::move(arg));
         input_names.push_back(arg_name);

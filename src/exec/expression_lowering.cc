@@ -224,6 +224,7 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
         arrow::is_decimal(expr.args[0]->type->id())) {
       const auto& from = static_cast<const arrow::DecimalType&>(*expr.args[0]->type);
       const auto& to = static_cast<const arrow::DecimalType&>(*expr.type);
+      if (to.scale() >= from.scale()) return WidenDecimal(args[0], from, expr.type);
       cp::Expression value = args[0];
       if (to.scale() < from.scale()) {
         value = cp::call("round", {value},
@@ -287,6 +288,19 @@ Result<arrow::compute::Expression> LowerExpression(const BoundExpr& expr) {
       return LowerCall(expr);
   }
   return Status::Invalid("unknown bound expression kind");
+}
+
+Result<cp::Expression> WidenDecimal(cp::Expression value, const arrow::DataType& from,
+                                    const std::shared_ptr<arrow::DataType>& to) {
+  ARROW_RETURN_NOT_OK(RegisterParleyKernels());
+  const auto& source = static_cast<const arrow::DecimalType&>(from);
+  const auto& target = static_cast<const arrow::DecimalType&>(*to);
+  if (target.scale() < source.scale() ||
+      target.precision() - target.scale() < source.precision() - source.scale()) {
+    return cp::call("cast", {std::move(value)}, cp::CastOptions::Safe(to));
+  }
+  return cp::call("parley_decimal_widen",
+                  {std::move(value), cp::literal(arrow::MakeNullScalar(to))});
 }
 
 Status ToSparkError(const Status& status) {

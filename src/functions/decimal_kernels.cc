@@ -3,6 +3,7 @@
 // operands exceed; Spark instead computes the exact product or quotient and rounds it half up
 // to the scale of its result type, and the remainder exactly at the larger scale of the
 // operands. Products are computed in 128 bits, and in 256 only for the values that need it.
+// A cast to a decimal type that keeps every digit (parley_decimal_widen) checks nothing.
 #include <fmt/format.h>
 
 #include <array>
@@ -203,6 +204,44 @@ Status DecimalMultiplyExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
   return kernels::FinishInto(&builder, out);
 }
 
+// A decimal column as the second input's type, which has at least its integer digits and its
+// scale: no value can fail, so none is checked. At the same scale the values are shared.
+Status DecimalWidenExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
+                        cp::ExecResult* out) {
+  const auto& from = static_cast<const arrow::DecimalType&>(*batch[0].type());
+  const auto& to = static_cast<const arrow::DecimalType&>(*batch[1].type());
+  int32_t shift = to.scale() - from.scale();
+  if (shift < 0 || to.precision() - to.scale() < from.precision() - from.scale()) {
+    return Status::Invalid("parley_decimal_widen: ", to.ToString(), " is narrower than ",
+                           from.ToString());
+  }
+  if (shift == 0 && batch[0].is_array()) {
+    auto data = batch[0].array.ToArrayData();
+    data->type = batch[1].type()->GetSharedPtr();
+    out->value = std::move(data);
+    return Status::OK();
+  }
+  Column<arrow::Decimal128> values(batch[0]);
+  const __int128 factor = PowersOfTen()[shift];
+  arrow::Decimal128Builder builder(batch[1].type()->GetSharedPtr(), ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!values.IsValid(row)) {
+      builder.UnsafeAppendNull();
+      continue;
+    }
+    auto bits = static_cast<unsigned __int128>(ToInt128(values.Value(row)) * factor);
+    builder.UnsafeAppend(arrow::Decimal128(static_cast<int64_t>(bits >> 64),
+                                           static_cast<uint64_t>(bits)));
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+Result<arrow::TypeHolder> SecondInputType(cp::KernelContext*,
+                                          const std::vector<arrow::TypeHolder>& types) {
+  return types[1];
+}
+
 Result<arrow::TypeHolder> ThirdInputType(cp::KernelContext*,
                                          const std::vector<arrow::TypeHolder>& types) {
   return types[2];
@@ -214,6 +253,9 @@ namespace kernels {
 
 Status RegisterDecimalKernels(cp::FunctionRegistry* registry) {
   cp::InputType decimal(arrow::Type::DECIMAL128);
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_widen", {decimal, decimal},
+                                  cp::OutputType(SecondInputType), DecimalWidenExec,
+                                  "A decimal as a type with at least its digits and scale"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_multiply",
                                   {decimal, decimal, decimal}, cp::OutputType(ThirdInputType),
                                   DecimalMultiplyExec, "Spark's decimal product"));
