@@ -8,6 +8,7 @@ namespace parley {
 const FunctionRegistry& FunctionRegistry::Builtin() {
   static const FunctionRegistry* registry = [] {
     auto* built = new FunctionRegistry();
+    RegisterArrayFunctions(built);
     RegisterConditionalFunctions(built);
     RegisterDatetimeFunctions(built);
     RegisterMathFunctions(built);

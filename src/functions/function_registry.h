@@ -64,6 +64,7 @@ class FunctionRegistry {
   std::map<std::string, Lowering> lowerings_;
 };
 
+void RegisterArrayFunctions(FunctionRegistry* registry);
 void RegisterConditionalFunctions(FunctionRegistry* registry);
 void RegisterDatetimeFunctions(FunctionRegistry* registry);
 void RegisterMathFunctions(FunctionRegistry* registry);

@@ -82,11 +82,12 @@ inline Status AddFunction(arrow::compute::FunctionRegistry* registry, const std:
   return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
 }
 
-/// \brief Registration of each family's kernels (datetime_kernels.cc, string_kernels.cc, decimal_kernels.cc,
-/// math_kernels.cc).
+/// \brief Registration of each family's kernels (datetime_kernels.cc, string_kernels.cc,
+/// decimal_kernels.cc, math_kernels.cc, array_kernels.cc).
 Status RegisterDatetimeKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterStringKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterDecimalKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterMathKernels(arrow::compute::FunctionRegistry* registry);
+Status RegisterArrayKernels(arrow::compute::FunctionRegistry* registry);
 
 }  // namespace parley::kernels

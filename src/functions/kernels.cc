@@ -17,6 +17,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterStringKernels(registry);
     if (status.ok()) status = kernels::RegisterDecimalKernels(registry);
     if (status.ok()) status = kernels::RegisterMathKernels(registry);
+    if (status.ok()) status = kernels::RegisterArrayKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
   });
   return status;

@@ -30,7 +30,8 @@
 //     NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION for a quotient the type cannot hold.
 //   parley_decimal_mod(decimal128, decimal128, decimal128 marker) -> the marker's type: the
 //     exact remainder (with the dividend's sign) at the marker's scale.
-// The evaluating kernels parley_try and parley_guard are in expression_kernels.h.
+// The array and map kernels (parley_array_element, parley_map_value, parley_make_array) are in
+// array_kernels.h/.cc; the evaluating kernels parley_try and parley_guard are in expression_kernels.h.
 #pragma once
 
 #include <cstdint>

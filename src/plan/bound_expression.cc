@@ -49,6 +49,18 @@ std::string SqlTypeName(const arrow::DataType& type) {
     case arrow::Type::LIST:
       return "ARRAY<" +
              SqlTypeName(*static_cast<const arrow::ListType&>(type).value_type()) + ">";
+    case arrow::Type::MAP: {
+      const auto& map = static_cast<const arrow::MapType&>(type);
+      return "MAP<" + SqlTypeName(*map.key_type()) + ", " + SqlTypeName(*map.item_type()) + ">";
+    }
+    case arrow::Type::STRUCT: {
+      std::string out = "STRUCT<";
+      for (int i = 0; i < type.num_fields(); ++i) {
+        if (i > 0) out += ", ";
+        out += "`" + type.field(i)->name() + "`: " + SqlTypeName(*type.field(i)->type());
+      }
+      return out + ">";
+    }
     case arrow::Type::DURATION: return "INTERVAL DAY TO SECOND";
     case arrow::Type::TIMESTAMP: {
       const auto& ts = static_cast<const arrow::TimestampType&>(type);
@@ -75,6 +87,7 @@ std::string BoundExpr::ToString() const {
   if (IsInfix(function) && args.size() == 2) {
     return "(" + args[0]->ToString() + " " + function + " " + args[1]->ToString() + ")";
   }
+  if (function == "[]") return args[0]->ToString() + "[" + args[1]->ToString() + "]";
   if (function == "NOT") return "(NOT " + args[0]->ToString() + ")";
   if (function == "NEGATE") return "(- " + args[0]->ToString() + ")";
   if (function == "IS_NULL") return "(" + args[0]->ToString() + " IS NULL)";

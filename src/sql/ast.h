@@ -23,7 +23,9 @@
 //   - INTERVAL literals have `interval` set and are kFunction nodes named `interval` with no
 //     arguments;
 //   - as in Spark's own parser, EXTRACT(field FROM e) is the call extract('field', e), and
-//     `e::type` is CAST(e AS type).
+//     `e::type` is CAST(e AS type);
+//   - `e[key]` (array element, map value, struct field) is a kFunction node named `[]` with
+//     children e and key.
 // Code that knows none of this sees unknown functions (or an IN without a list) rather than
 // wrong meanings; IsBasicSelect() tells such code whether a query uses anything it cannot know.
 #pragma once

@@ -329,13 +329,24 @@ Result<ExprPtr> Parser::ParseUnary() {
 }
 
 Result<ExprPtr> Parser::ParsePostfix(ExprPtr expr, const Mark& start) {
-  while (AcceptOperator("::")) {
-    ExprPtr cast = MakeExpr(ExprKind::kCast);
-    cast->children.push_back(std::move(expr));
-    ARROW_ASSIGN_OR_RAISE(cast->type, ParseType());
-    expr = Close(std::move(cast), start);
+  while (true) {
+    if (AcceptOperator("::")) {
+      ExprPtr cast = MakeExpr(ExprKind::kCast);
+      cast->children.push_back(std::move(expr));
+      ARROW_ASSIGN_OR_RAISE(cast->type, ParseType());
+      expr = Close(std::move(cast), start);
+    } else if (AcceptOperator("[")) {
+      ExprPtr subscript = MakeExpr(ExprKind::kFunction);
+      subscript->name_parts.push_back("[]");
+      subscript->children.push_back(std::move(expr));
+      ARROW_ASSIGN_OR_RAISE(auto key, ParseExpression());
+      subscript->children.push_back(std::move(key));
+      RETURN_NOT_OK(ExpectOperator("]"));
+      expr = Close(std::move(subscript), start);
+    } else {
+      return expr;
+    }
   }
-  return expr;
 }
 
 Result<ExprPtr> Parser::ParsePrimary() {
