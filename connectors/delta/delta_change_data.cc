@@ -62,7 +62,7 @@ bool ChangeDataFeedEnabled(const Metadata& metadata) {
 Result<std::vector<FileAction>> WriteChangeData(
     const TableState& table, const std::vector<std::shared_ptr<arrow::RecordBatch>>& changes) {
   for (const auto& batch : changes) ARROW_RETURN_NOT_OK(CheckChanges(table, *batch));
-  WriteSpec spec = DataWriteSpec(table);
+  WriteSpec spec = WriteSpecFor(table);
   spec.change_data = true;
   ARROW_ASSIGN_OR_RAISE(auto factory, MakeDeltaWriterFactory(std::move(spec)));
   ARROW_ASSIGN_OR_RAISE(auto writer, factory->CreateWriter(0, 0));

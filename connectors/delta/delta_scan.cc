@@ -20,6 +20,7 @@
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "delta_internal.h"
+#include "delta_write_internal.h"
 
 namespace parley::delta {
 namespace {
@@ -151,7 +152,9 @@ class DeltaScanBuilder : public ScanBuilder,
                          public SupportsPushDownV2Filters,
                          public SupportsPushDownRequiredColumns {
  public:
-  explicit DeltaScanBuilder(std::shared_ptr<const TableState> table) : table_(std::move(table)) {
+  DeltaScanBuilder(std::shared_ptr<const TableState> table,
+                   std::shared_ptr<RowLevelScanRecord> record)
+      : table_(std::move(table)), record_(std::move(record)) {
     for (const auto& field : table_->schema->fields()) read_columns_.push_back(field->name());
     partition_schema_ = PartitionSchema(*table_);
   }
@@ -202,6 +205,7 @@ class DeltaScanBuilder : public ScanBuilder,
     }
     std::vector<ReadTask> tasks;
     Statistics statistics;
+    if (record_) *record_ = {{}, partition_filters_, data_filters_};
     int64_t bytes = 0, rows = 0;
     bool rows_known = true;
     for (const FileAction& file : snapshot.files) {
@@ -242,6 +246,7 @@ class DeltaScanBuilder : public ScanBuilder,
       } else {
         rows_known = false;
       }
+      if (record_) record_->files.push_back(file);
       ReadTask task;
       task.path = ResolveDataPath(table_->root, file.path);
       task.size = file.size;
@@ -282,6 +287,7 @@ class DeltaScanBuilder : public ScanBuilder,
 
  private:
   std::shared_ptr<const TableState> table_;
+  std::shared_ptr<RowLevelScanRecord> record_;
   std::shared_ptr<arrow::Schema> partition_schema_;
   std::vector<std::string> read_columns_;
   std::vector<PredicatePtr> partition_filters_;
@@ -291,7 +297,12 @@ class DeltaScanBuilder : public ScanBuilder,
 }  // namespace
 
 std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableState> table) {
-  return std::make_unique<DeltaScanBuilder>(std::move(table));
+  return std::make_unique<DeltaScanBuilder>(std::move(table), nullptr);
+}
+
+std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableState> table,
+                                                  std::shared_ptr<RowLevelScanRecord> record) {
+  return std::make_unique<DeltaScanBuilder>(std::move(table), std::move(record));
 }
 
 }  // namespace parley::delta

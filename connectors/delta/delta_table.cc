@@ -191,7 +191,9 @@ class DeltaTable : public Table,
                    public SupportsRead,
                    public SupportsWrite,
                    public TruncatableTable,
-                   public SupportsMetadataColumns {
+                   public SupportsMetadataColumns,
+                   public SupportsDeleteV2,
+                   public SupportsRowLevelOperations {
  public:
   explicit DeltaTable(std::shared_ptr<const TableState> state) : state_(std::move(state)) {}
 
@@ -230,6 +232,21 @@ class DeltaTable : public Table,
   }
   const TableState& state() const { return *state_; }
 
+  bool CanDeleteWhere(const std::vector<PredicatePtr>& predicates) const override {
+    return CanDeleteFilesWhere(*state_, predicates);
+  }
+  Result<int64_t> DeleteWhere(const std::vector<PredicatePtr>& predicates) override {
+    ARROW_RETURN_NOT_OK(CheckWritable());
+    ARROW_ASSIGN_OR_RAISE(auto latest, LatestState());
+    return DeleteFilesWhere(std::move(latest), predicates);
+  }
+  Result<std::unique_ptr<RowLevelOperationBuilder>> NewRowLevelOperationBuilder(
+      const RowLevelOperationInfo& info) override {
+    ARROW_RETURN_NOT_OK(CheckWritable());
+    ARROW_ASSIGN_OR_RAISE(auto latest, LatestState());
+    return MakeDeltaRowLevelOperationBuilder(std::move(latest), info.command);
+  }
+
   Result<bool> TruncateTable() override {
     ARROW_ASSIGN_OR_RAISE(auto latest, LatestState());
     const Snapshot& snapshot = *latest->snapshot;
@@ -252,6 +269,14 @@ class DeltaTable : public Table,
   }
 
  private:
+  // A time-travelled snapshot is read-only.
+  Status CheckWritable() const {
+    if (!state_->time_travel) return Status::OK();
+    return InvalidError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
+                        "The feature is not supported: Table " + state_->name +
+                            " is an earlier version of a Delta table and cannot be changed.");
+  }
+
   Result<std::shared_ptr<const TableState>> LatestState() const {
     ARROW_ASSIGN_OR_RAISE(auto latest, LoadTableState(state_->location, state_->name,
                                                       std::nullopt, std::nullopt));

@@ -23,16 +23,6 @@ namespace {
 
 enum class Mode { kAppend, kTruncate, kOverwrite, kDynamic };
 
-Status AppendOnly(const TableState& table) {
-  return InvalidError("DELTA_CANNOT_MODIFY_APPEND_ONLY",
-                      "This table is configured to only allow appends: " + table.name +
-                          " has delta.appendOnly=true, so an overwrite cannot remove its data.");
-}
-
-bool IsAppendOnly(const TableState& table) {
-  auto it = table.snapshot->metadata.configuration.find("delta.appendOnly");
-  return it != table.snapshot->metadata.configuration.end() && it->second == "true";
-}
 
 std::string PartitionKey(const FileAction& file) {
   std::string key;
@@ -54,7 +44,7 @@ class DeltaBatchWrite : public BatchWrite {
 
   Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
       const PhysicalWriteInfo&) override {
-    return MakeDeltaWriterFactory(DataWriteSpec(*table_));
+    return MakeDeltaWriterFactory(WriteSpecFor(*table_));
   }
 
   Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(
@@ -254,7 +244,7 @@ class DeltaWriteBuilder : public WriteBuilder,
   }
 
   Status Overwrite(std::vector<PredicatePtr> predicates) override {
-    if (IsAppendOnly(*table_)) return AppendOnly(*table_);
+    ARROW_RETURN_NOT_OK(CheckNotAppendOnly(*table_, "an overwrite"));
     bool everything = true;
     for (const auto& predicate : predicates) {
       everything = everything && predicate->name() == "ALWAYS_TRUE";
@@ -265,7 +255,7 @@ class DeltaWriteBuilder : public WriteBuilder,
   }
 
   Status OverwriteDynamicPartitions() override {
-    if (IsAppendOnly(*table_)) return AppendOnly(*table_);
+    ARROW_RETURN_NOT_OK(CheckNotAppendOnly(*table_, "an overwrite"));
     mode_ = table_->partition_columns.empty() ? Mode::kTruncate : Mode::kDynamic;
     return Status::OK();
   }
@@ -305,16 +295,27 @@ class DeltaWriteBuilder : public WriteBuilder,
 
 }  // namespace
 
-WriteSpec DataWriteSpec(const TableState& table) {
+WriteSpec WriteSpecFor(const TableState& table) {
   WriteSpec spec;
   spec.location = table.location;
   spec.schema_json = table.snapshot->metadata.schema_string;
   spec.mode = table.mode;
   spec.partition_columns = table.partition_columns;
-  spec.indexed_columns = static_cast<int>(
-      IntProperty(table.snapshot->metadata.configuration, "delta.dataSkippingNumIndexedCols", 32));
+  spec.indexed_columns = static_cast<int>(IntProperty(
+      table.snapshot->metadata.configuration, "delta.dataSkippingNumIndexedCols", 32));
   if (spec.indexed_columns < 0) spec.indexed_columns = 1 << 20;
   return spec;
+}
+
+Status CheckNotAppendOnly(const TableState& table, std::string_view operation) {
+  auto it = table.snapshot->metadata.configuration.find("delta.appendOnly");
+  if (it == table.snapshot->metadata.configuration.end() || it->second != "true") {
+    return Status::OK();
+  }
+  return InvalidError("DELTA_CANNOT_MODIFY_APPEND_ONLY",
+                      "This table is configured to only allow appends: " + table.name +
+                          " has delta.appendOnly=true, so " + std::string(operation) +
+                          " cannot remove its data.");
 }
 
 Result<std::unique_ptr<WriteBuilder>> MakeDeltaWriteBuilder(std::shared_ptr<const TableState> table,

@@ -7,6 +7,7 @@
 //   delta_protocol.cc     table properties, the protocol a table needs, the writer check
 //   delta_write.cc        WriteBuilder, Write and BatchWrite of a Delta table
 //   delta_row_tracking.cc row ids for new files and the high-water mark (delta_internal.h)
+//   delta_dml.cc          DELETE/UPDATE/MERGE: copy-on-write commits and metadata-only deletes
 #pragma once
 
 #include <functional>
@@ -21,6 +22,7 @@
 #include "delta_internal.h"
 #include "delta_log.h"
 #include "parley/connector/catalog.h"
+#include "parley/connector/row_level.h"
 #include "parley/connector/write.h"
 
 namespace parley::delta {
@@ -71,10 +73,6 @@ Result<std::vector<FileAction>> AddsOfMessage(const WriterCommitMessage& message
 Result<std::vector<FileAction>> WriteChangeData(
     const TableState& table, const std::vector<std::shared_ptr<arrow::RecordBatch>>& changes);
 
-/// \brief The write spec of `table`'s data files (WriteSpec above, neither change data nor
-/// materialized columns).
-WriteSpec DataWriteSpec(const TableState& table);
-
 // ---- Writes (delta_write.cc)
 
 /// \brief The files a write into a staged table (CTAS, RTAS) produced, kept until the staged
@@ -93,6 +91,14 @@ struct StagedData {
 Result<std::unique_ptr<WriteBuilder>> MakeDeltaWriteBuilder(std::shared_ptr<const TableState> table,
                                                             LogicalWriteInfo info,
                                                             std::shared_ptr<StagedData> staged);
+
+/// \brief The write spec of `table`'s data files (neither change data nor materialized
+/// columns).
+WriteSpec WriteSpecFor(const TableState& table);
+
+/// \brief DELTA_CANNOT_MODIFY_APPEND_ONLY when `table` has delta.appendOnly=true; `operation`
+/// names what would remove data.
+Status CheckNotAppendOnly(const TableState& table, std::string_view operation);
 
 // ---- Committing (delta_txn.cc)
 
@@ -165,6 +171,43 @@ void NameMaterializedColumns(Metadata* metadata);
 /// DELTA_ROW_TRACKING_MISSING_NUM_RECORDS for a file whose statistics lack numRecords.
 Status AssignFreshRowIds(std::vector<FileAction>* adds, const std::vector<size_t>& fresh,
                          int64_t* high_water_mark, int64_t version);
+// ---- Row-level DML (delta_dml.cc)
+
+/// \brief What a row-level operation's scan read: the data files it chose (from the
+/// operation's snapshot) and the pushed predicates that chose them. Filled at ScanBuilder::Build.
+struct RowLevelScanRecord {
+  std::vector<FileAction> files;
+  std::vector<PredicatePtr> partition_filters;
+  std::vector<PredicatePtr> data_filters;
+};
+
+/// \brief The scan builder of a Delta read; when `record` is given, Build() stores there the
+/// files it reads and the predicates that chose them.
+std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableState> table,
+                                                  std::shared_ptr<RowLevelScanRecord> record);
+
+/// \brief The copy-on-write commit of a DELETE/UPDATE/MERGE, assembled in one place: remove
+/// actions for every rewritten file (with its deletion vector, which the rewrite drops), add
+/// actions for the replacement files, commitInfo with the command as operation and Spark's
+/// operationMetrics names. Change data files and preserved row ids belong here too.
+Transaction RewriteTransaction(const TableState& table, RowLevelCommand command,
+                               const RowLevelScanRecord& read, std::vector<FileAction> adds,
+                               const RowLevelWriteSummary& summary);
+
+/// \brief The group-based row-level operation builder of `table` (its latest snapshot).
+/// Fails like a write when the writer cannot write the table (features, append-only).
+Result<std::unique_ptr<RowLevelOperationBuilder>> MakeDeltaRowLevelOperationBuilder(
+    std::shared_ptr<const TableState> table, RowLevelCommand command);
+
+/// \brief Whether a filter delete can drop whole files: every predicate is exactly evaluable
+/// on partition columns (none: every file).
+bool CanDeleteFilesWhere(const TableState& table, const std::vector<PredicatePtr>& predicates);
+
+/// \brief The metadata-only DELETE: remove the files whose partition values satisfy all
+/// predicates, in one commit (none when no file matches). Returns the rows removed, from the
+/// files' statistics, or -1 when a file has none.
+Result<int64_t> DeleteFilesWhere(std::shared_ptr<const TableState> table,
+                                 const std::vector<PredicatePtr>& predicates);
 
 // ---- Checkpoints (delta_checkpoint_writer.cc)
 

@@ -260,8 +260,9 @@ class MemoryScan : public Scan, public Batch, public std::enable_shared_from_thi
 
 class MemoryScanBuilder : public ScanBuilder, public SupportsPushDownRequiredColumns {
  public:
-  explicit MemoryScanBuilder(std::shared_ptr<const MemoryTable> table)
-      : table_(std::move(table)), schema_(table_->schema()) {
+  MemoryScanBuilder(std::shared_ptr<const MemoryTable> table,
+                    std::shared_ptr<std::vector<std::shared_ptr<arrow::RecordBatch>>> batches)
+      : table_(std::move(table)), schema_(table_->schema()), snapshot_batches_(std::move(batches)) {
     for (int i = 0; i < schema_->num_fields(); ++i) columns_.push_back(i);
   }
 
@@ -284,8 +285,10 @@ class MemoryScanBuilder : public ScanBuilder, public SupportsPushDownRequiredCol
   }
 
   Result<std::shared_ptr<Scan>> Build() override {
+    auto batches = table_->batches();
+    if (snapshot_batches_) *snapshot_batches_ = batches;
     auto snapshot =
-        SnapshotRegistry::Instance().Register(table_->name(), schema_, table_->batches());
+        SnapshotRegistry::Instance().Register(table_->name(), schema_, std::move(batches));
     return std::make_shared<MemoryScan>(std::move(snapshot), columns_);
   }
 
@@ -293,12 +296,15 @@ class MemoryScanBuilder : public ScanBuilder, public SupportsPushDownRequiredCol
   std::shared_ptr<const MemoryTable> table_;
   std::shared_ptr<arrow::Schema> schema_;
   std::vector<int> columns_;  // indices into schema_, ascending; all columns until pruned
+  std::shared_ptr<std::vector<std::shared_ptr<arrow::RecordBatch>>> snapshot_batches_;
 };
 
 }  // namespace
 
-std::unique_ptr<ScanBuilder> MakeMemoryScanBuilder(std::shared_ptr<const MemoryTable> table) {
-  return std::make_unique<MemoryScanBuilder>(std::move(table));
+std::unique_ptr<ScanBuilder> MakeMemoryScanBuilder(
+    std::shared_ptr<const MemoryTable> table,
+    std::shared_ptr<std::vector<std::shared_ptr<arrow::RecordBatch>>> snapshot_batches) {
+  return std::make_unique<MemoryScanBuilder>(std::move(table), std::move(snapshot_batches));
 }
 
 }  // namespace parley::memory

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "memory_table.h"
 #include "parley/connector/read.h"
@@ -24,7 +25,11 @@
 namespace parley::memory {
 
 /// \brief Return the scan builder of one read of `table`. The builder implements
-/// SupportsPushDownRequiredColumns; Build() takes the snapshot (see file comment).
-std::unique_ptr<ScanBuilder> MakeMemoryScanBuilder(std::shared_ptr<const MemoryTable> table);
+/// SupportsPushDownRequiredColumns; Build() takes the snapshot (see file comment) and, when
+/// `snapshot_batches` is given, stores the snapshot's batches there (a row-level operation
+/// replaces exactly those).
+std::unique_ptr<ScanBuilder> MakeMemoryScanBuilder(
+    std::shared_ptr<const MemoryTable> table,
+    std::shared_ptr<std::vector<std::shared_ptr<arrow::RecordBatch>>> snapshot_batches = nullptr);
 
 }  // namespace parley::memory

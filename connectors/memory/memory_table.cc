@@ -172,7 +172,8 @@ bool MemoryTable::CanEvaluate(const std::vector<PredicatePtr>& predicates) const
 }
 
 Status MemoryTable::CommitWrite(const MemoryWriteMode& mode,
-                                std::vector<std::shared_ptr<arrow::RecordBatch>> batches) {
+                                std::vector<std::shared_ptr<arrow::RecordBatch>> batches,
+                                int64_t* removed) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::shared_ptr<arrow::RecordBatch>> kept;
   switch (mode.kind) {
@@ -180,6 +181,21 @@ Status MemoryTable::CommitWrite(const MemoryWriteMode& mode,
       kept = data_;
       break;
     case MemoryWriteMode::Kind::kTruncate:
+      break;
+    case MemoryWriteMode::Kind::kReplaceGroups:
+      for (const auto& group : mode.groups) {
+        if (std::find(data_.begin(), data_.end(), group) == data_.end()) {
+          return InvalidError("CONCURRENT_MODIFICATION",
+                              "The memory table " + name_ +
+                                  " changed since the row-level operation read it; nothing "
+                                  "was written.");
+        }
+      }
+      for (const auto& batch : data_) {
+        if (std::find(mode.groups.begin(), mode.groups.end(), batch) == mode.groups.end()) {
+          kept.push_back(batch);
+        }
+      }
       break;
     case MemoryWriteMode::Kind::kOverwriteByFilter: {
       std::vector<RowCondition> conditions;
@@ -235,6 +251,11 @@ Status MemoryTable::CommitWrite(const MemoryWriteMode& mode,
       }
       break;
     }
+  }
+  if (removed != nullptr) {
+    *removed = 0;
+    for (const auto& batch : data_) *removed += batch->num_rows();
+    for (const auto& batch : kept) *removed -= batch->num_rows();
   }
   kept.insert(kept.end(), batches.begin(), batches.end());
   data_ = std::move(kept);

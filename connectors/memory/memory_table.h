@@ -23,6 +23,7 @@
 
 #include "arrow/type_fwd.h"
 #include "parley/connector/read.h"
+#include "parley/connector/row_level.h"
 #include "parley/connector/table.h"
 #include "parley/connector/types.h"
 #include "parley/connector/write.h"
@@ -34,11 +35,14 @@ struct MemoryWriteMode;
 
 /// \brief An in-memory table: reads with column pruning pushdown; transactional writes (append,
 /// truncate, overwrite by equality predicates, dynamic partition overwrite) whose rows appear
-/// at BatchWrite::Commit in one step; TRUNCATE TABLE.
+/// at BatchWrite::Commit in one step; TRUNCATE TABLE; filter deletes and group-based row-level
+/// DML.
 class MemoryTable : public Table,
                     public SupportsRead,
                     public SupportsWrite,
                     public TruncatableTable,
+                    public SupportsDeleteV2,
+                    public SupportsRowLevelOperations,
                     public std::enable_shared_from_this<MemoryTable> {
  public:
   /// \brief Create an empty table. `name` is the display name returned by name().
@@ -65,15 +69,26 @@ class MemoryTable : public Table,
   /// \brief Remove every row; always true.
   Result<bool> TruncateTable() override;
 
+  /// \brief Filter deletes of the predicates CanEvaluate accepts (none: every row).
+  bool CanDeleteWhere(const std::vector<PredicatePtr>& predicates) const override;
+  /// \brief Delete the matching rows in one step; returns how many went.
+  Result<int64_t> DeleteWhere(const std::vector<PredicatePtr>& predicates) override;
+
+  /// \brief Group-based DELETE/UPDATE/MERGE (memory_row_level.cc): a group is a stored batch.
+  Result<std::unique_ptr<RowLevelOperationBuilder>> NewRowLevelOperationBuilder(
+      const RowLevelOperationInfo& info) override;
+
   /// \brief Whether the overwrite predicates are a conjunction the table can evaluate:
   /// ALWAYS_TRUE, `column = literal`, `column <=> literal` and `column IS NULL`, on top-level
   /// columns.
   bool CanEvaluate(const std::vector<PredicatePtr>& predicates) const;
 
   /// \brief Apply a committed write in one step: drop the rows `mode` replaces, then add
-  /// `batches` (each with exactly the table's schema).
+  /// `batches` (each with exactly the table's schema). `removed`, when given, receives how
+  /// many existing rows were dropped.
   Status CommitWrite(const MemoryWriteMode& mode,
-                     std::vector<std::shared_ptr<arrow::RecordBatch>> batches);
+                     std::vector<std::shared_ptr<arrow::RecordBatch>> batches,
+                     int64_t* removed = nullptr);
 
   /// \brief Append the rows of `data` after the existing rows. Each record batch of `data`
   /// (as cut by arrow::TableBatchReader) becomes one stored batch, and thus one input partition

@@ -269,6 +269,7 @@ std::string ModeDescription(const MemoryWriteMode& mode) {
     case MemoryWriteMode::Kind::kAppend: return "append";
     case MemoryWriteMode::Kind::kTruncate: return "truncate";
     case MemoryWriteMode::Kind::kOverwriteDynamic: return "dynamic partition overwrite";
+    case MemoryWriteMode::Kind::kReplaceGroups: return "replace the groups a row-level scan read";
     case MemoryWriteMode::Kind::kOverwriteByFilter: {
       std::string text = "overwrite where ";
       for (size_t i = 0; i < mode.predicates.size(); ++i) {
@@ -309,15 +310,16 @@ class MemoryWriteBuilder : public WriteBuilder,
                            public SupportsOverwriteV2,
                            public SupportsDynamicOverwrite {
  public:
-  MemoryWriteBuilder(std::shared_ptr<MemoryTable> table, std::shared_ptr<arrow::Schema> schema)
-      : table_(std::move(table)), schema_(std::move(schema)) {}
+  MemoryWriteBuilder(std::shared_ptr<MemoryTable> table, std::shared_ptr<arrow::Schema> schema,
+                     MemoryWriteMode mode)
+      : table_(std::move(table)), schema_(std::move(schema)), mode_(std::move(mode)) {}
 
   Result<std::shared_ptr<Write>> Build() override {
     return std::make_shared<MemoryWrite>(table_, schema_, mode_);
   }
 
   Status Truncate() override {
-    mode_ = {MemoryWriteMode::Kind::kTruncate, {}};
+    mode_ = {MemoryWriteMode::Kind::kTruncate, {}, {}};
     return Status::OK();
   }
 
@@ -331,12 +333,12 @@ class MemoryWriteBuilder : public WriteBuilder,
                           "The memory table " + table_->name() +
                               " cannot overwrite rows by these predicates.");
     }
-    mode_ = {MemoryWriteMode::Kind::kOverwriteByFilter, std::move(predicates)};
+    mode_ = {MemoryWriteMode::Kind::kOverwriteByFilter, std::move(predicates), {}};
     return Status::OK();
   }
 
   Status OverwriteDynamicPartitions() override {
-    mode_ = {MemoryWriteMode::Kind::kOverwriteDynamic, {}};
+    mode_ = {MemoryWriteMode::Kind::kOverwriteDynamic, {}, {}};
     return Status::OK();
   }
 
@@ -349,9 +351,11 @@ class MemoryWriteBuilder : public WriteBuilder,
 }  // namespace
 
 std::unique_ptr<WriteBuilder> MakeMemoryWriteBuilder(std::shared_ptr<MemoryTable> table,
-                                                     const LogicalWriteInfo& info) {
+                                                     const LogicalWriteInfo& info,
+                                                     MemoryWriteMode mode) {
   auto schema = table->schema();
-  return std::make_unique<MemoryWriteBuilder>(std::move(table), std::move(schema));
+  return std::make_unique<MemoryWriteBuilder>(std::move(table), std::move(schema),
+                                              std::move(mode));
 }
 
 }  // namespace parley::memory

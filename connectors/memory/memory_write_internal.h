@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "arrow/type_fwd.h"
 #include "parley/connector/write.h"
 
 namespace parley::memory {
@@ -23,14 +24,19 @@ class MemoryTable;
 
 /// \brief How a committed write changes a table's existing rows.
 struct MemoryWriteMode {
-  enum class Kind { kAppend, kTruncate, kOverwriteByFilter, kOverwriteDynamic };
+  enum class Kind { kAppend, kTruncate, kOverwriteByFilter, kOverwriteDynamic, kReplaceGroups };
   Kind kind = Kind::kAppend;
   /// kOverwriteByFilter: rows matching all of these are replaced.
   std::vector<PredicatePtr> predicates;
+  /// kReplaceGroups: the stored batches a row-level operation read; they are replaced, and the
+  /// commit fails when one of them is no longer in the table.
+  std::vector<std::shared_ptr<arrow::RecordBatch>> groups;
 };
 
-/// \brief The write builder of one write into `table`.
+/// \brief The write builder of one write into `table`, starting in `mode` (an append unless a
+/// row-level operation sets it).
 std::unique_ptr<WriteBuilder> MakeMemoryWriteBuilder(std::shared_ptr<MemoryTable> table,
-                                                     const LogicalWriteInfo& info);
+                                                     const LogicalWriteInfo& info,
+                                                     MemoryWriteMode mode = {});
 
 }  // namespace parley::memory

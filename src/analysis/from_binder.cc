@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 #include "analysis/analysis_error.h"
 #include "analysis/changes_binder.h"
 #include "analysis/query_binder.h"
+#include "analysis/result_clauses.h"
 #include "analysis/types.h"
 #include "parley/connector/metadata_columns.h"
 #include "arrow/type.h"
@@ -61,12 +63,51 @@ BoundExprPtr ColumnOf(const ScopeColumn& column) {
   return MakeColumnRef(column.field, column.name, column.type);
 }
 
+// `plan` under its TABLESAMPLE, as Spark plans it: a fraction (PERCENT, BUCKET x OUT OF y)
+// is a Sample node, `n ROWS` a Limit. Without REPEATABLE the seed is random.
+Result<PlanNodePtr> ApplySample(const sql::TableSample& sample, PlanNodePtr plan) {
+  auto node = std::make_shared<PlanNode>();
+  node->children = {plan};
+  node->output = plan->output;
+  if (sample.method == sql::SampleMethod::kRows) {
+    node->kind = PlanNode::Kind::kLimit;
+    ARROW_ASSIGN_OR_RAISE(node->limit, LimitValue(*sample.rows, "limit"));
+    return node;
+  }
+  double fraction = sample.method == sql::SampleMethod::kPercent
+                        ? sample.percent / 100.0
+                        : static_cast<double>(sample.numerator) /
+                              static_cast<double>(sample.denominator);
+  // Spark's slack for floating-point rounding (RandomSampler.roundingEpsilon).
+  constexpr double kEpsilon = 1e-6;
+  if (sample.method == sql::SampleMethod::kBucket && sample.denominator <= 0) {
+    return AnalysisError("INVALID_SAMPLING_FRACTION",
+                         fmt::format("Sampling fraction ({} OUT OF {}) must be on interval "
+                                     "[0, 1]", sample.numerator, sample.denominator),
+                         sample.pos);
+  }
+  if (fraction < -kEpsilon || fraction > 1 + kEpsilon) {
+    return AnalysisError("INVALID_SAMPLING_FRACTION",
+                         fmt::format("Sampling fraction ({}) must be on interval [0, 1]",
+                                     fraction),
+                         sample.pos);
+  }
+  node->kind = PlanNode::Kind::kSample;
+  node->sample.upper = std::clamp(fraction, 0.0, 1.0);
+  if (sample.seed) {
+    node->sample.seed = *sample.seed;
+  } else {
+    std::random_device device;
+    node->sample.seed = static_cast<int64_t>(static_cast<uint64_t>(device()) << 32 | device());
+  }
+  return node;
+}
+
 class FromBinder {
  public:
   FromBinder(CatalogManager* catalogs, const CteScope* ctes) : catalogs_(catalogs), ctes_(ctes) {}
 
   Result<BoundRelation> Bind(const sql::FromItem& item) {
-    if (item.sample) return Unsupported("TABLESAMPLE", item.sample->pos);
     BoundRelation relation;
     switch (item.kind) {
       case sql::FromItemKind::kTable: {
@@ -92,6 +133,9 @@ class FromBinder {
         ARROW_ASSIGN_OR_RAISE(relation, BindTableChanges(item.arguments, item.pos, catalogs_));
         break;
       }
+    }
+    if (item.sample) {
+      ARROW_ASSIGN_OR_RAISE(relation.plan, ApplySample(*item.sample, std::move(relation.plan)));
     }
     return ApplyAlias(item, std::move(relation));
   }

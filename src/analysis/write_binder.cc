@@ -40,6 +40,8 @@ int FindColumn(const std::vector<Column>& columns, const std::string& name) {
   return -1;
 }
 
+}  // namespace
+
 Result<BoundExprPtr> StoreAssign(const BoundExprPtr& value, const Column& column,
                                  const std::string& table_name, SourcePosition pos) {
   if (!CanStoreAssign(*value->type, *column.type)) {
@@ -54,7 +56,6 @@ Result<BoundExprPtr> StoreAssign(const BoundExprPtr& value, const Column& column
   return CastTo(value, column.type);
 }
 
-// The value of a column the query does not provide: its DEFAULT, else NULL.
 Result<BoundExprPtr> DefaultFor(const Column& column, const std::string& table_name,
                                 SourcePosition pos) {
   if (!column.default_value) {
@@ -71,6 +72,8 @@ Result<BoundExprPtr> DefaultFor(const Column& column, const std::string& table_n
   ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(*expr, Scope{}));
   return StoreAssign(value, column, table_name, pos);
 }
+
+namespace {
 
 PlanNodePtr MakeProject(const PlanNodePtr& input, const std::vector<Column>& columns,
                         std::vector<BoundExprPtr> exprs) {

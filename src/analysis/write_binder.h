@@ -30,6 +30,16 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
 Result<PlanNodePtr> ShapeForTable(const PlanNodePtr& query, const std::vector<Column>& columns,
                                   const std::string& table_name, SourcePosition pos);
 
+/// \brief `value` cast to `column`'s type as ANSI store assignment allows;
+/// INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST naming `table_name` and the column otherwise.
+Result<BoundExprPtr> StoreAssign(const BoundExprPtr& value, const Column& column,
+                                 const std::string& table_name, SourcePosition pos);
+
+/// \brief The value of a column a write does not provide: its DEFAULT, else NULL;
+/// INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA for a NOT NULL column without a default.
+Result<BoundExprPtr> DefaultFor(const Column& column, const std::string& table_name,
+                                SourcePosition pos);
+
 /// \brief The columns the table's partition transforms read, in transform order.
 std::vector<std::string> PartitionColumns(const Table& table);
 

@@ -1,9 +1,21 @@
-// Helpers of the write API: distribution constructors and truncation as an overwrite.
+// Helpers of the write API: distribution constructors, truncation as an overwrite, and the
+// names of row-level commands.
 #include "parley/connector/write.h"
+
+#include "parley/connector/row_level.h"
 
 #include "arrow/scalar.h"
 
 namespace parley {
+
+const char* RowLevelCommandName(RowLevelCommand command) {
+  switch (command) {
+    case RowLevelCommand::kDelete: return "DELETE";
+    case RowLevelCommand::kUpdate: return "UPDATE";
+    case RowLevelCommand::kMerge: return "MERGE";
+  }
+  return "UNKNOWN";
+}
 
 Status SupportsOverwriteV2::Truncate() {
   return Overwrite({MakePredicate("ALWAYS_TRUE", {})});

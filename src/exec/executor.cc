@@ -1,5 +1,6 @@
-// Plan -> Acero declaration. Scans are materialised by their tasks and enter Acero as table
-// sources; each logical operator becomes the matching Acero node.
+// Plan -> Acero declaration. Scans enter Acero as sources that their tasks feed while the plan
+// runs (with profiling, as tables they gathered first), a filter directly above a scan
+// applied by the tasks; each other logical operator becomes the matching Acero node.
 #include "exec/executor.h"
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include "exec/expression_lowering.h"
 #include "exec/join_lowering.h"
 #include "exec/replicate_rows.h"
+#include "exec/sample.h"
 #include "exec/window_lowering.h"
 
 namespace parley {
@@ -66,6 +68,22 @@ class Lowering {
     return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(*table)));
   }
 
+  // Wait for the tasks of every streamed scan and append their metrics, in the order the
+  // scans started; the first task error, if any. Called once, after the plan ran or failed.
+  Status FinishStreams() {
+    Status first_error;
+    for (auto& stream : streams_) {
+      auto metrics = stream->Finish();
+      if (!metrics.ok()) {
+        if (first_error.ok()) first_error = metrics.status();
+        continue;
+      }
+      metrics_.insert(metrics_.end(), metrics->begin(), metrics->end());
+    }
+    streams_.clear();
+    return first_error;
+  }
+
   std::map<const PlanNode*, OperatorProfile>& profile() { return profile_by_node_; }
   std::vector<TaskMetrics>& metrics() { return metrics_; }
 
@@ -73,6 +91,7 @@ class Lowering {
   Result<ac::Declaration> LowerNode(const PlanNodePtr& node) {
     switch (node->kind) {
       case PlanNode::Kind::kScan: {
+        if (!profile_) return StreamScan(node, std::nullopt);
         ARROW_ASSIGN_OR_RAISE(auto table, RunScanTasks(node.get(), options_, &metrics_));
         return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
       }
@@ -87,8 +106,11 @@ class Lowering {
       case PlanNode::Kind::kValues:
         return LowerValues(*node);
       case PlanNode::Kind::kFilter: {
-        ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         ARROW_ASSIGN_OR_RAISE(auto condition, LowerExpression(*node->condition));
+        if (node->children[0]->kind == PlanNode::Kind::kScan) {
+          return LowerFilteredScan(node->children[0], std::move(condition));
+        }
+        ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         return ac::Declaration::Sequence(
             {std::move(input), {"filter", ac::FilterNodeOptions(std::move(condition))}});
       }
@@ -134,6 +156,12 @@ class Lowering {
         return LowerReplicateRows(*node);
       case PlanNode::Kind::kExpand:
         return LowerExpand(*node);
+      case PlanNode::Kind::kSample: {
+        // Gathered first: the rows then have one order, so a seed keeps the same rows.
+        ARROW_ASSIGN_OR_RAISE(auto input, Gather(node->children[0]));
+        ARROW_ASSIGN_OR_RAISE(auto sampled, BernoulliSample(std::move(input), node->sample));
+        return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(sampled)));
+      }
       case PlanNode::Kind::kWindow: {
         ARROW_ASSIGN_OR_RAISE(auto input, Gather(node->children[0]));
         ARROW_ASSIGN_OR_RAISE(auto output, ComputeWindow(*node, input));
@@ -154,6 +182,37 @@ class Lowering {
       }
     }
     return Status::Invalid("unknown plan node");
+  }
+
+  // A scan whose tasks stream their batches (and apply `filter`) into the plan as they read.
+  Result<ac::Declaration> StreamScan(const PlanNodePtr& scan,
+                                     std::optional<cp::Expression> filter) {
+    ARROW_ASSIGN_OR_RAISE(auto stream, StartScanTasks(scan.get(), options_, std::move(filter)));
+    streams_.push_back(stream);
+    return ac::Declaration(
+        "source", ac::SourceNodeOptions(
+                      stream->schema(), [stream] { return stream->Next(); },
+                      cp::Ordering::Implicit()));
+  }
+
+  // A filter directly above a scan runs inside the scan's tasks (scan_tasks.h). The scan's
+  // profile entry is its tasks' (rows as read); the filter's is recorded by Lower().
+  Result<ac::Declaration> LowerFilteredScan(const PlanNodePtr& scan, cp::Expression condition) {
+    if (!profile_) return StreamScan(scan, std::move(condition));
+    auto start = std::chrono::steady_clock::now();
+    size_t tasks_before = metrics_.size();
+    ARROW_ASSIGN_OR_RAISE(auto table,
+                          RunScanTasks(scan.get(), options_, &metrics_, std::move(condition)));
+    if (profile_) {
+      auto& entry = profile_by_node_[scan.get()];
+      entry.tasks.assign(metrics_.begin() + tasks_before, metrics_.end());
+      entry.rows_out = 0;
+      for (const auto& task : entry.tasks) entry.rows_out += task.rows;
+      entry.seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      entry.custom_metrics = AggregateCustomMetrics(*scan->negotiation->scan, entry.tasks);
+    }
+    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
   }
 
   // A change post-processing stage needs all of its input (groups span every batch): the
@@ -277,7 +336,8 @@ class Lowering {
         ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[0]));
         // Arrow averages a decimal at its input scale; Spark's result has four more digits.
         if (call.function == "AVG" && call.type->id() == arrow::Type::DECIMAL128) {
-          arg = cp::call("cast", {arg}, cp::CastOptions::Safe(call.type));
+          ARROW_ASSIGN_OR_RAISE(arg,
+                                WidenDecimal(std::move(arg), *call.args[0]->type, call.type));
         }
         inputs.push_back(std::move(arg));
         input_names.push_back(arg_name);
@@ -323,6 +383,7 @@ class Lowering {
 
   const ScanRunOptions& options_;
   bool profile_;
+  std::vector<std::shared_ptr<ScanStream>> streams_;
   std::vector<TaskMetrics> metrics_;
   std::map<const PlanNode*, OperatorProfile> profile_by_node_;
 };
@@ -340,9 +401,15 @@ Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOption
                                     bool profile) {
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   Lowering lowering(options, profile);
-  ARROW_ASSIGN_OR_RAISE(auto declaration, lowering.Lower(plan));
-  auto table = ac::DeclarationToTable(std::move(declaration), /*use_threads=*/true);
+  auto declaration = lowering.Lower(plan);
+  if (!declaration.ok()) {
+    ARROW_UNUSED(lowering.FinishStreams());
+    return declaration.status();
+  }
+  auto table = ac::DeclarationToTable(std::move(*declaration), /*use_threads=*/true);
+  Status finished = lowering.FinishStreams();
   if (!table.ok()) return ToSparkError(table.status());
+  ARROW_RETURN_NOT_OK(finished);
   std::vector<std::string> names;
   for (const auto& field : plan->output) names.push_back(field.display);
   ARROW_ASSIGN_OR_RAISE(auto renamed, (*table)->RenameColumns(names));

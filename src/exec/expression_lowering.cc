@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "arrow/array/builder_base.h"
 #include "arrow/compute/api.h"
@@ -48,6 +49,40 @@ Result<cp::Expression> LowerIn(const BoundExpr& expr, const std::vector<cp::Expr
 }
 
 Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expression> args);
+
+// Spark's decimal +, -, NEGATE or * computed on 128-bit decimals, when they can be: a sum,
+// difference or negation whose exact result type fits in 38 digits (it is then Spark's type,
+// and nothing can overflow), or a product (parley_decimal_multiply checks each value against
+// Spark's type and widens only the values that overflow 128 bits). Otherwise nothing.
+std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
+                                                 const std::string& function,
+                                                 const std::vector<cp::Expression>& args) {
+  int integer_digits = 0;
+  int scale = 0;
+  int scale_sum = 0;
+  for (const auto& arg : expr.args) {
+    if (arg->type->id() != arrow::Type::DECIMAL128) return std::nullopt;
+    const auto& dec = static_cast<const arrow::DecimalType&>(*arg->type);
+    integer_digits = std::max(integer_digits, dec.precision() - dec.scale());
+    scale = std::max(scale, dec.scale());
+    scale_sum += dec.scale();
+  }
+  const auto& result = static_cast<const arrow::DecimalType&>(*expr.type);
+  if (expr.function == "*" && args.size() == 2) {
+    if (result.scale() > scale_sum) return std::nullopt;
+    return cp::call("parley_decimal_multiply",
+                    {args[0], args[1], cp::literal(arrow::MakeNullScalar(expr.type))});
+  }
+  bool additive = (expr.function == "+" || expr.function == "-") && args.size() == 2;
+  bool negation = expr.function == "NEGATE" && args.size() == 1;
+  if (!additive && !negation) return std::nullopt;
+  int exact_precision = integer_digits + scale + (additive ? 1 : 0);
+  if (exact_precision > arrow::Decimal128Type::kMaxPrecision ||
+      exact_precision != result.precision() || scale != result.scale()) {
+    return std::nullopt;
+  }
+  return cp::call(function, args);
+}
 
 // The operations that fail at run time in ANSI mode; their errors name the expression.
 bool CanFail(const std::string& f) {
@@ -118,6 +153,7 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
       {"COALESCE", "coalesce"}};
   if (auto it = kDirect.find(f); it != kDirect.end()) {
     if (expr.type->id() != arrow::Type::DECIMAL128) return cp::call(it->second, std::move(args));
+    if (auto narrow = LowerNarrowDecimal(expr, it->second, args)) return std::move(*narrow);
     // Arrow types decimal arithmetic its own way (a product of two DECIMAL(38) needs 77
     // digits), so compute in 256 bits and settle on Spark's type, which caps precision at 38.
     // A product's precision is the sum of the operands' plus one, which must stay within 76
@@ -188,6 +224,7 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
         arrow::is_decimal(expr.args[0]->type->id())) {
       const auto& from = static_cast<const arrow::DecimalType&>(*expr.args[0]->type);
       const auto& to = static_cast<const arrow::DecimalType&>(*expr.type);
+      if (to.scale() >= from.scale()) return WidenDecimal(args[0], from, expr.type);
       cp::Expression value = args[0];
       if (to.scale() < from.scale()) {
         value = cp::call("round", {value},
@@ -251,6 +288,19 @@ Result<arrow::compute::Expression> LowerExpression(const BoundExpr& expr) {
       return LowerCall(expr);
   }
   return Status::Invalid("unknown bound expression kind");
+}
+
+Result<cp::Expression> WidenDecimal(cp::Expression value, const arrow::DataType& from,
+                                    const std::shared_ptr<arrow::DataType>& to) {
+  ARROW_RETURN_NOT_OK(RegisterParleyKernels());
+  const auto& source = static_cast<const arrow::DecimalType&>(from);
+  const auto& target = static_cast<const arrow::DecimalType&>(*to);
+  if (target.scale() < source.scale() ||
+      target.precision() - target.scale() < source.precision() - source.scale()) {
+    return cp::call("cast", {std::move(value)}, cp::CastOptions::Safe(to));
+  }
+  return cp::call("parley_decimal_widen",
+                  {std::move(value), cp::literal(arrow::MakeNullScalar(to))});
 }
 
 Status ToSparkError(const Status& status) {

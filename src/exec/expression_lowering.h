@@ -11,6 +11,13 @@ namespace parley {
 /// \brief The Arrow compute expression evaluating `expr` over its input's fields by name.
 Result<arrow::compute::Expression> LowerExpression(const BoundExpr& expr);
 
+/// \brief `value`, of type DECIMAL128 `from`, as the DECIMAL128 `to` with a larger or equal
+/// scale: unchecked and (at the same scale) zero-copy when `to` keeps at least `from`'s integer
+/// digits, since no value can fail then; otherwise Arrow's checked cast.
+Result<arrow::compute::Expression> WidenDecimal(arrow::compute::Expression value,
+                                                const arrow::DataType& from,
+                                                const std::shared_ptr<arrow::DataType>& to);
+
 /// \brief Give a runtime error from Arrow its Spark condition (ARITHMETIC_OVERFLOW,
 /// DIVIDE_BY_ZERO, CAST_INVALID_INPUT, ...); statuses that already carry one pass unchanged.
 Status ToSparkError(const Status& status);

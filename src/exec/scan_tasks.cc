@@ -1,6 +1,6 @@
-// Scan task execution. Tasks run on a thread pool sized to the cores; the driver
-// thread plans partitions, hands each task its partition, and gathers the batches in partition
-// order. Test mode round-trips factory and partitions through bytes, as crossing to an executor
+// Scan task execution. Tasks run on a thread pool sized to the cores; the driver thread plans
+// partitions and hands each task its partition; the batches are gathered, or streamed, in
+// partition order. A residual filter is applied by the tasks, batch by batch, in parallel. Test mode round-trips factory and partitions through bytes, as crossing to an executor
 // would, so a connector that holds a live handle fails here rather than on a cluster.
 #include "exec/scan_tasks.h"
 
@@ -8,6 +8,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <utility>
 
 #include "arrow/record_batch.h"
 #include "arrow/table.h"
@@ -103,92 +107,289 @@ Status VerifyBatch(const PlanNode& scan, const std::vector<PushedCheck>& checks,
   return Status::OK();
 }
 
-struct TaskOutput {
-  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-  TaskMetrics metrics;
+// The rows of `batch` for which the bound `filter` is TRUE.
+Result<std::shared_ptr<arrow::RecordBatch>> ApplyFilter(
+    const arrow::compute::Expression& filter, const std::shared_ptr<arrow::RecordBatch>& batch) {
+  auto mask = arrow::compute::ExecuteScalarExpression(filter, arrow::compute::ExecBatch(*batch));
+  if (!mask.ok()) return ToSparkError(mask.status());
+  if (mask->is_scalar()) {
+    const auto& scalar = static_cast<const arrow::BooleanScalar&>(*mask->scalar());
+    if (scalar.is_valid && scalar.value) return batch;
+    return batch->Slice(0, 0);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(batch, *mask));
+  return kept.record_batch();
+}
+
+// Everything a scan's tasks share, prepared once by the driver.
+struct ScanSetup {
+  const PlanNode* scan = nullptr;
+  std::shared_ptr<arrow::Schema> schema;
+  std::shared_ptr<PartitionReaderFactory> factory;
+  std::vector<std::shared_ptr<InputPartition>> partitions;
+  std::vector<PushedCheck> checks;
+  std::optional<arrow::compute::Expression> filter;
+  // A fully pushed limit to check the rows read against (verify_pushdown).
+  std::optional<int64_t> verified_limit;
 };
 
-Result<TaskOutput> RunTask(const PlanNode& scan, const PartitionReaderFactory& factory,
-                           const InputPartition& partition, size_t index,
-                           const std::shared_ptr<arrow::Schema>& schema,
-                           const std::vector<PushedCheck>& checks) {
+Result<std::shared_ptr<ScanSetup>> PrepareScan(
+    PlanNode* scan, const ScanRunOptions& options,
+    const std::optional<arrow::compute::Expression>& filter) {
+  ARROW_RETURN_NOT_OK(PlanScanPartitions(scan));
+  auto& negotiation = *scan->negotiation;
+  auto setup = std::make_shared<ScanSetup>();
+  setup->scan = scan;
+  setup->schema = negotiation.scan->ReadSchema();
+  ARROW_ASSIGN_OR_RAISE(setup->factory, negotiation.batch->CreateReaderFactory());
+  setup->partitions = negotiation.partitions;
+  if (options.round_trip_tasks) {
+    ARROW_ASSIGN_OR_RAISE(setup->factory, RoundTripFactory(*scan, setup->factory));
+    for (size_t i = 0; i < setup->partitions.size(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(setup->partitions[i],
+                            RoundTripPartition(*scan, *setup->factory, setup->partitions[i], i));
+    }
+  }
+  if (options.verify_pushdown) {
+    ARROW_ASSIGN_OR_RAISE(setup->checks, PrepareChecks(*scan, *setup->schema));
+    if (negotiation.limit_fully_pushed) setup->verified_limit = *negotiation.pushed_limit;
+  }
+  if (filter) {
+    auto bound = filter->Bind(*setup->schema);
+    if (!bound.ok()) return ToSparkError(bound.status());
+    setup->filter = std::move(*bound);
+  }
+  return setup;
+}
+
+Status CheckLimit(const ScanSetup& setup, int64_t rows_read) {
+  if (!setup.verified_limit || rows_read <= *setup.verified_limit) return Status::OK();
+  return MakeError(arrow::StatusCode::Invalid,
+                   "CONNECTOR_CONTRACT_VIOLATION.PUSHED_LIMIT_NOT_APPLIED",
+                   fmt::format("The connector of table {} accepted LIMIT {} as complete but "
+                               "returned {} rows.",
+                               setup.scan->table_name.ToString(), *setup.verified_limit,
+                               rows_read));
+}
+
+// Receives each batch a task keeps; returning false stops the task.
+using BatchSink = std::function<bool(std::shared_ptr<arrow::RecordBatch>)>;
+
+Result<TaskMetrics> RunTask(const ScanSetup& setup, size_t index, const BatchSink& sink) {
   auto start = std::chrono::steady_clock::now();
-  TaskOutput output;
-  output.metrics.partition = index;
-  ARROW_ASSIGN_OR_RAISE(auto reader, factory.CreateReader(partition));
+  TaskMetrics metrics;
+  metrics.partition = index;
+  ARROW_ASSIGN_OR_RAISE(auto reader, setup.factory->CreateReader(*setup.partitions[index]));
   while (true) {
     ARROW_ASSIGN_OR_RAISE(auto batch, reader->Next());
     if (batch == nullptr) break;
-    if (!batch->schema()->Equals(*schema, /*check_metadata=*/false)) {
+    if (!batch->schema()->Equals(*setup.schema, /*check_metadata=*/false)) {
       return MakeError(arrow::StatusCode::Invalid,
                        "CONNECTOR_CONTRACT_VIOLATION.READ_SCHEMA_MISMATCH",
                        fmt::format("The reader of table {} produced a batch with schema {} "
                                    "where ReadSchema() is {}.",
-                                   scan.table_name.ToString(), batch->schema()->ToString(),
-                                   schema->ToString()));
+                                   setup.scan->table_name.ToString(),
+                                   batch->schema()->ToString(), setup.schema->ToString()));
     }
-    ARROW_RETURN_NOT_OK(VerifyBatch(scan, checks, *batch));
-    output.metrics.rows += batch->num_rows();
-    output.batches.push_back(std::move(batch));
+    ARROW_RETURN_NOT_OK(VerifyBatch(*setup.scan, setup.checks, *batch));
+    metrics.rows += batch->num_rows();
+    if (setup.filter) {
+      ARROW_ASSIGN_OR_RAISE(batch, ApplyFilter(*setup.filter, batch));
+      if (batch->num_rows() == 0) continue;
+    }
+    if (!sink(std::move(batch))) break;
   }
-  output.metrics.custom = reader->CurrentMetricsValues();
-  output.metrics.seconds =
+  metrics.custom = reader->CurrentMetricsValues();
+  metrics.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return output;
+  return metrics;
 }
+
+// The stream: each task appends to its partition's queue; Next() takes from the first
+// partition not yet drained, or leaves a future that the next Push or end completes.
+class TaskStream final : public ScanStream, public std::enable_shared_from_this<TaskStream> {
+ public:
+  using Item = Result<std::optional<arrow::compute::ExecBatch>>;
+
+  explicit TaskStream(std::shared_ptr<ScanSetup> setup)
+      : setup_(std::move(setup)), partitions_(setup_->partitions.size()) {}
+
+  Status Start() {
+    ARROW_ASSIGN_OR_RAISE(auto* pool, ScanTaskPool());
+    for (size_t i = 0; i < partitions_.size(); ++i) {
+      auto self = shared_from_this();
+      auto task = pool->Submit([self, i] { self->RunPartition(i); });
+      if (!task.ok()) {
+        Stop();
+        for (auto& started : tasks_) started.Wait();
+        return task.status();
+      }
+      tasks_.push_back(std::move(*task));
+    }
+    return Status::OK();
+  }
+
+  const std::shared_ptr<arrow::Schema>& schema() const override { return setup_->schema; }
+
+  arrow::Future<std::optional<arrow::compute::ExecBatch>> Next() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto item = Ready()) {
+      return arrow::Future<std::optional<arrow::compute::ExecBatch>>::MakeFinished(
+          std::move(*item));
+    }
+    waiting_ = arrow::Future<std::optional<arrow::compute::ExecBatch>>::Make();
+    return waiting_;
+  }
+
+  Result<std::vector<TaskMetrics>> Finish() override {
+    Stop();
+    for (auto& task : tasks_) task.Wait();
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<TaskMetrics> metrics;
+    for (auto& partition : partitions_) {
+      ARROW_RETURN_NOT_OK(partition.status);
+      metrics.push_back(std::move(partition.metrics));
+    }
+    return metrics;
+  }
+
+ private:
+  struct Partition {
+    std::deque<std::shared_ptr<arrow::RecordBatch>> batches;
+    bool done = false;
+    Status status;
+    TaskMetrics metrics;
+  };
+
+  // A waiting future and the item that completes it, completed outside the lock.
+  struct Completion {
+    arrow::Future<std::optional<arrow::compute::ExecBatch>> future;
+    std::optional<Item> item;
+    void Run() {
+      if (item) future.MarkFinished(std::move(*item));
+    }
+  };
+
+  void Stop() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopped_ = true;
+  }
+
+  void RunPartition(size_t index) {
+    auto metrics = RunTask(*setup_, index, [this, index](std::shared_ptr<arrow::RecordBatch> b) {
+      return Push(index, std::move(b));
+    });
+    Completion completion;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto& partition = partitions_[index];
+      partition.done = true;
+      if (metrics.ok()) {
+        partition.metrics = std::move(*metrics);
+      } else {
+        partition.status = metrics.status();
+      }
+      completion = TakeReady();
+    }
+    completion.Run();
+  }
+
+  bool Push(size_t index, std::shared_ptr<arrow::RecordBatch> batch) {
+    Completion completion;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopped_) return false;
+      partitions_[index].batches.push_back(std::move(batch));
+      completion = TakeReady();
+    }
+    completion.Run();
+    return true;
+  }
+
+  // Under the lock: the next item, if it is known yet.
+  std::optional<Item> Ready() {
+    while (current_ < partitions_.size()) {
+      auto& partition = partitions_[current_];
+      if (!partition.batches.empty()) {
+        auto batch = std::move(partition.batches.front());
+        partition.batches.pop_front();
+        return Item(std::optional<arrow::compute::ExecBatch>(arrow::compute::ExecBatch(*batch)));
+      }
+      if (!partition.done) return std::nullopt;
+      if (!partition.status.ok()) return Item(partition.status);
+      rows_read_ += partition.metrics.rows;
+      ++current_;
+    }
+    Status limit = CheckLimit(*setup_, rows_read_);
+    if (!limit.ok()) return Item(limit);
+    return Item(std::optional<arrow::compute::ExecBatch>());
+  }
+
+  // Under the lock: the waiting future with its item, if both exist.
+  Completion TakeReady() {
+    Completion completion;
+    if (!waiting_.is_valid()) return completion;
+    completion.item = Ready();
+    if (completion.item) completion.future = std::exchange(waiting_, {});
+    return completion;
+  }
+
+  std::shared_ptr<ScanSetup> setup_;
+  std::vector<arrow::Future<>> tasks_;
+  std::mutex mutex_;
+  std::vector<Partition> partitions_;
+  size_t current_ = 0;
+  int64_t rows_read_ = 0;
+  bool stopped_ = false;
+  arrow::Future<std::optional<arrow::compute::ExecBatch>> waiting_;
+};
 
 }  // namespace
 
-Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRunOptions& options,
-                                                   std::vector<TaskMetrics>* metrics) {
-  ARROW_RETURN_NOT_OK(PlanScanPartitions(scan));
-  auto& negotiation = *scan->negotiation;
-  auto schema = negotiation.scan->ReadSchema();
-  ARROW_ASSIGN_OR_RAISE(auto factory, negotiation.batch->CreateReaderFactory());
-  std::vector<std::shared_ptr<InputPartition>> partitions = negotiation.partitions;
-  if (options.round_trip_tasks) {
-    ARROW_ASSIGN_OR_RAISE(factory, RoundTripFactory(*scan, factory));
-    for (size_t i = 0; i < partitions.size(); ++i) {
-      ARROW_ASSIGN_OR_RAISE(partitions[i], RoundTripPartition(*scan, *factory, partitions[i], i));
-    }
-  }
-  std::vector<PushedCheck> checks;
-  if (options.verify_pushdown) {
-    ARROW_ASSIGN_OR_RAISE(checks, PrepareChecks(*scan, *schema));
-  }
+Result<std::shared_ptr<arrow::Table>> RunScanTasks(
+    PlanNode* scan, const ScanRunOptions& options, std::vector<TaskMetrics>* metrics,
+    const std::optional<arrow::compute::Expression>& filter) {
+  ARROW_ASSIGN_OR_RAISE(auto setup, PrepareScan(scan, options, filter));
   ARROW_ASSIGN_OR_RAISE(auto* pool, ScanTaskPool());
-  std::vector<arrow::Future<TaskOutput>> futures;
-  for (size_t i = 0; i < partitions.size(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto future, pool->Submit([scan, factory, partition = partitions[i], i,
-                                                     schema, &checks]() -> Result<TaskOutput> {
-      return RunTask(*scan, *factory, *partition, i, schema, checks);
-    }));
+  size_t count = setup->partitions.size();
+  std::vector<std::vector<std::shared_ptr<arrow::RecordBatch>>> outputs(count);
+  std::vector<arrow::Future<TaskMetrics>> futures;
+  for (size_t i = 0; i < count; ++i) {
+    auto* output = &outputs[i];
+    ARROW_ASSIGN_OR_RAISE(auto future,
+                          pool->Submit([setup, i, output]() -> Result<TaskMetrics> {
+                            return RunTask(*setup, i, [output](auto batch) {
+                              output->push_back(std::move(batch));
+                              return true;
+                            });
+                          }));
     futures.push_back(std::move(future));
   }
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  int64_t rows_read = 0;
   Status first_error;
-  for (auto& future : futures) {
-    auto result = future.result();
+  for (size_t i = 0; i < count; ++i) {
+    auto result = futures[i].result();
     if (!result.ok()) {
       if (first_error.ok()) first_error = result.status();
       continue;
     }
-    metrics->push_back(result->metrics);
-    for (auto& batch : result->batches) batches.push_back(std::move(batch));
+    metrics->push_back(*result);
+    rows_read += result->rows;
+    for (auto& batch : outputs[i]) batches.push_back(std::move(batch));
   }
   ARROW_RETURN_NOT_OK(first_error);
-  if (options.verify_pushdown && negotiation.limit_fully_pushed) {
-    int64_t rows = 0;
-    for (const auto& batch : batches) rows += batch->num_rows();
-    if (rows > *negotiation.pushed_limit) {
-      return MakeError(arrow::StatusCode::Invalid,
-                       "CONNECTOR_CONTRACT_VIOLATION.PUSHED_LIMIT_NOT_APPLIED",
-                       fmt::format("The connector of table {} accepted LIMIT {} as complete but "
-                                   "returned {} rows.",
-                                   scan->table_name.ToString(), *negotiation.pushed_limit, rows));
-    }
-  }
-  return arrow::Table::FromRecordBatches(schema, std::move(batches));
+  ARROW_RETURN_NOT_OK(CheckLimit(*setup, rows_read));
+  return arrow::Table::FromRecordBatches(setup->schema, std::move(batches));
+}
+
+Result<std::shared_ptr<ScanStream>> StartScanTasks(
+    PlanNode* scan, const ScanRunOptions& options,
+    const std::optional<arrow::compute::Expression>& filter) {
+  ARROW_ASSIGN_OR_RAISE(auto setup, PrepareScan(scan, options, filter));
+  auto stream = std::make_shared<TaskStream>(std::move(setup));
+  ARROW_RETURN_NOT_OK(stream->Start());
+  return stream;
 }
 
 }  // namespace parley

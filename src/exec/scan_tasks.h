@@ -1,10 +1,15 @@
 // Scan tasks: one task per input partition, run on a thread pool, each creating its reader from
-// the (optionally round-tripped) reader factory and draining it into Arrow batches.
+// the (optionally round-tripped) reader factory and draining it into Arrow batches, which are
+// gathered into a table (RunScanTasks) or streamed to the consumer (StartScanTasks).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "arrow/compute/exec.h"
+#include "arrow/compute/expression.h"
+#include "arrow/util/future.h"
 #include "arrow/type_fwd.h"
 #include "plan/logical_plan.h"
 
@@ -32,8 +37,36 @@ struct ScanRunOptions {
 };
 
 /// \brief Run every partition of a negotiated scan node as its own task and return the rows
-/// as one table with the scan's read schema. Appends one TaskMetrics per task to `metrics`.
-Result<std::shared_ptr<arrow::Table>> RunScanTasks(PlanNode* scan, const ScanRunOptions& options,
-                                                   std::vector<TaskMetrics>* metrics);
+/// as one table with the scan's read schema. Appends one TaskMetrics per task to `metrics`
+/// (its `rows` count what the reader returned). With a `filter` over the read schema (the
+/// residual filter directly above the scan), each task keeps only the rows of each batch for
+/// which it is TRUE, while the batch is fresh; its runtime errors carry Spark conditions.
+Result<std::shared_ptr<arrow::Table>> RunScanTasks(
+    PlanNode* scan, const ScanRunOptions& options, std::vector<TaskMetrics>* metrics,
+    const std::optional<arrow::compute::Expression>& filter = std::nullopt);
+
+/// \brief A scan's output as a stream of batches in partition order, produced by its tasks
+/// while the consumer runs (StartScanTasks). A task buffers what the consumer has not taken
+/// yet. Thread-safe.
+class ScanStream {
+ public:
+  virtual ~ScanStream() = default;
+  /// \brief The scan's read schema.
+  virtual const std::shared_ptr<arrow::Schema>& schema() const = 0;
+  /// \brief The next batch, std::nullopt after the last one; an error once the task it waits
+  /// for failed (or the pushed limit check did). One call at a time: the next only after the
+  /// previous future completed, as Acero's source node calls it.
+  virtual arrow::Future<std::optional<arrow::compute::ExecBatch>> Next() = 0;
+  /// \brief Stop the tasks still reading, wait for every task, and return their metrics in
+  /// partition order, or the first task error. Must be called once, whatever happened, before
+  /// the plan node is released.
+  virtual Result<std::vector<TaskMetrics>> Finish() = 0;
+};
+
+/// \brief Start every partition of a negotiated scan node as its own task, as RunScanTasks
+/// does, but hand the batches out through the returned stream as the tasks produce them.
+Result<std::shared_ptr<ScanStream>> StartScanTasks(
+    PlanNode* scan, const ScanRunOptions& options,
+    const std::optional<arrow::compute::Expression>& filter = std::nullopt);
 
 }  // namespace parley

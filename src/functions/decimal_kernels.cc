@@ -1,8 +1,12 @@
-// Decimal division and remainder with Spark's result types. Arrow's decimal divide types its
-// result with p1 + p2 + 1 digits and fails beyond its limit, which wide operands exceed; Spark
-// instead computes the exact quotient and rounds it half up to the scale of its result type,
-// and the remainder exactly at the larger scale of the operands.
+// Decimal product, division and remainder with Spark's result types. Arrow's decimal multiply
+// and divide type their result with p1 + p2 + 1 digits and fail beyond its limit, which wide
+// operands exceed; Spark instead computes the exact product or quotient and rounds it half up
+// to the scale of its result type, and the remainder exactly at the larger scale of the
+// operands. Products are computed in 128 bits, and in 256 only for the values that need it.
+// A cast to a decimal type that keeps every digit (parley_decimal_widen) checks nothing.
 #include <fmt/format.h>
+
+#include <array>
 
 #include "arrow/array/builder_decimal.h"
 #include "arrow/util/decimal.h"
@@ -105,6 +109,139 @@ Status DecimalDivisionExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
   return kernels::FinishInto(&builder, out);
 }
 
+// 10^0 .. 10^38 as 128-bit integers.
+const std::array<__int128, 39>& PowersOfTen() {
+  static const std::array<__int128, 39> powers = [] {
+    std::array<__int128, 39> out{};
+    out[0] = 1;
+    for (size_t i = 1; i < out.size(); ++i) out[i] = out[i - 1] * 10;
+    return out;
+  }();
+  return powers;
+}
+
+Status ProductOutOfRange(const arrow::DecimalType& type) {
+  return MakeError(arrow::StatusCode::Invalid, "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
+                   fmt::format("The product cannot be represented as {}. If necessary set "
+                               "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
+                               type.ToString()));
+}
+
+__int128 ToInt128(const arrow::BasicDecimal128& value) {
+  return static_cast<__int128>(
+      (static_cast<unsigned __int128>(static_cast<uint64_t>(value.high_bits())) << 64) |
+      value.low_bits());
+}
+
+// x * y with `shift` fewer fraction digits, rounded half away from zero, in 256 bits: for the
+// rare products that overflow 128.
+Result<arrow::Decimal128> WideProduct(const arrow::BasicDecimal128& x,
+                                      const arrow::BasicDecimal128& y, int32_t shift,
+                                      const arrow::DecimalType& type) {
+  arrow::BasicDecimal256 product = arrow::BasicDecimal256(x) * arrow::BasicDecimal256(y);
+  if (shift > 0) {
+    arrow::BasicDecimal256 divisor = arrow::BasicDecimal256::GetScaleMultiplier(shift);
+    arrow::BasicDecimal256 quotient;
+    arrow::BasicDecimal256 remainder;
+    if (product.Divide(divisor, &quotient, &remainder) != arrow::DecimalStatus::kSuccess) {
+      return ProductOutOfRange(type);
+    }
+    remainder.Abs();
+    if (remainder + remainder >= divisor) {
+      quotient += arrow::BasicDecimal256(product.IsNegative() ? -1 : 1);
+    }
+    product = quotient;
+  }
+  if (!product.FitsInPrecision(type.precision())) return ProductOutOfRange(type);
+  return Narrow(product);
+}
+
+// Product of two decimal columns, typed as the third input, whose scale is at most the sum of
+// the operands' scales.
+Status DecimalMultiplyExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
+                           cp::ExecResult* out) {
+  Column<arrow::Decimal128> lefts(batch[0]);
+  Column<arrow::Decimal128> rights(batch[1]);
+  const auto& type = static_cast<const arrow::DecimalType&>(*batch[2].type());
+  int32_t shift = ScaleOf(batch[0].type()) + ScaleOf(batch[1].type()) - type.scale();
+  if (shift < 0 || shift > 38) {
+    return Status::Invalid("parley_decimal_multiply: result scale ", type.scale(),
+                           " is outside the operands' product scale");
+  }
+  const __int128 divisor = PowersOfTen()[shift];
+  const __int128 half = divisor / 2;
+  const __int128 limit = PowersOfTen()[type.precision()];
+  arrow::Decimal128Builder builder(batch[2].type()->GetSharedPtr(), ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!lefts.IsValid(row) || !rights.IsValid(row)) {
+      builder.UnsafeAppendNull();
+      continue;
+    }
+    arrow::Decimal128 x = lefts.Value(row);
+    arrow::Decimal128 y = rights.Value(row);
+    __int128 product;
+    if (__builtin_mul_overflow(ToInt128(x), ToInt128(y), &product)) {
+      ARROW_ASSIGN_OR_RAISE(auto value, WideProduct(x, y, shift, type));
+      builder.UnsafeAppend(value);
+      continue;
+    }
+    if (shift > 0) {
+      __int128 quotient = product / divisor;
+      __int128 remainder = product % divisor;
+      if (remainder >= half) {
+        ++quotient;
+      } else if (-remainder >= half) {
+        --quotient;
+      }
+      product = quotient;
+    }
+    if (product >= limit || product <= -limit) return ProductOutOfRange(type);
+    auto bits = static_cast<unsigned __int128>(product);
+    builder.UnsafeAppend(arrow::Decimal128(static_cast<int64_t>(bits >> 64),
+                                           static_cast<uint64_t>(bits)));
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+// A decimal column as the second input's type, which has at least its integer digits and its
+// scale: no value can fail, so none is checked. At the same scale the values are shared.
+Status DecimalWidenExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
+                        cp::ExecResult* out) {
+  const auto& from = static_cast<const arrow::DecimalType&>(*batch[0].type());
+  const auto& to = static_cast<const arrow::DecimalType&>(*batch[1].type());
+  int32_t shift = to.scale() - from.scale();
+  if (shift < 0 || to.precision() - to.scale() < from.precision() - from.scale()) {
+    return Status::Invalid("parley_decimal_widen: ", to.ToString(), " is narrower than ",
+                           from.ToString());
+  }
+  if (shift == 0 && batch[0].is_array()) {
+    auto data = batch[0].array.ToArrayData();
+    data->type = batch[1].type()->GetSharedPtr();
+    out->value = std::move(data);
+    return Status::OK();
+  }
+  Column<arrow::Decimal128> values(batch[0]);
+  const __int128 factor = PowersOfTen()[shift];
+  arrow::Decimal128Builder builder(batch[1].type()->GetSharedPtr(), ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!values.IsValid(row)) {
+      builder.UnsafeAppendNull();
+      continue;
+    }
+    auto bits = static_cast<unsigned __int128>(ToInt128(values.Value(row)) * factor);
+    builder.UnsafeAppend(arrow::Decimal128(static_cast<int64_t>(bits >> 64),
+                                           static_cast<uint64_t>(bits)));
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+Result<arrow::TypeHolder> SecondInputType(cp::KernelContext*,
+                                          const std::vector<arrow::TypeHolder>& types) {
+  return types[1];
+}
+
 Result<arrow::TypeHolder> ThirdInputType(cp::KernelContext*,
                                          const std::vector<arrow::TypeHolder>& types) {
   return types[2];
@@ -116,6 +253,12 @@ namespace kernels {
 
 Status RegisterDecimalKernels(cp::FunctionRegistry* registry) {
   cp::InputType decimal(arrow::Type::DECIMAL128);
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_widen", {decimal, decimal},
+                                  cp::OutputType(SecondInputType), DecimalWidenExec,
+                                  "A decimal as a type with at least its digits and scale"));
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_multiply",
+                                  {decimal, decimal, decimal}, cp::OutputType(ThirdInputType),
+                                  DecimalMultiplyExec, "Spark's decimal product"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_divide", {decimal, decimal, decimal},
                                   cp::OutputType(ThirdInputType), DecimalDivisionExec<false>,
                                   "Spark's decimal division"));

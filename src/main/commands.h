@@ -1,8 +1,8 @@
 // The statements that change catalogs and data, run by the Session: table and namespace DDL,
 // SHOW CREATE TABLE / SHOW TBLPROPERTIES (ddl_commands.cc), Delta's DESCRIBE HISTORY / DETAIL
-// and VACUUM (delta_commands.cc), and INSERT, CREATE/REPLACE TABLE AS
-// SELECT and TRUNCATE TABLE (write_commands.cc). Each returns its result as a table, empty for
-// the commands Spark prints nothing for.
+// and VACUUM (delta_commands.cc), INSERT, CREATE/REPLACE TABLE AS SELECT and TRUNCATE TABLE
+// (write_commands.cc), and DELETE, UPDATE and MERGE (dml_commands.cc). Each returns its result
+// as a table, empty for the commands Spark prints nothing for.
 #pragma once
 
 #include <memory>
@@ -52,6 +52,12 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
 CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
                                      const CommandContext& context);
 CommandResult RunTruncateTable(const sql::TruncateTable& truncate, const CommandContext& context);
+
+/// \brief DELETE / UPDATE / MERGE (dml_commands.cc): one row of BIGINT metrics, as Spark:
+/// num_affected_rows, and for MERGE num_updated_rows, num_deleted_rows, num_inserted_rows.
+CommandResult RunDelete(const sql::DeleteFrom& statement, const CommandContext& context);
+CommandResult RunUpdate(const sql::Update& statement, const CommandContext& context);
+CommandResult RunMerge(const sql::Merge& statement, const CommandContext& context);
 
 /// \brief DESCRIBE HISTORY / DESCRIBE DETAIL / VACUUM of a Delta table (delta_commands.cc);
 /// DELTA_ONLY_OPERATION on other tables. VACUUM honours

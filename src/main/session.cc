@@ -214,6 +214,16 @@ class SessionImpl : public Session {
     return RunVacuum(vacuum, Context());
   }
 
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DeleteFrom& statement, SourcePosition) {
+    return RunDelete(statement, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::Update& statement, SourcePosition) {
+    return RunUpdate(statement, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::Merge& statement, SourcePosition) {
+    return RunMerge(statement, Context());
+  }
+
   Result<std::shared_ptr<arrow::Table>> Run(const sql::Explain& explain, SourcePosition pos) {
     if (const auto* insert = std::get_if<sql::Insert>(&explain.statement->node)) {
       ARROW_ASSIGN_OR_RAISE(auto text, ExplainInsert(*insert, explain.mode, Context()));

@@ -85,6 +85,7 @@ std::string InlineDetails(const PlanNode& node) {
       if (!n.pushed_predicates.empty()) {
         line += " PushedPredicates: " + PredicateList(n.pushed_predicates);
       }
+      if (n.pushed_sample) line += " PushedSample: " + n.pushed_sample->ToString();
       std::string description = n.scan->Description();
       if (!description.empty()) line += " " + description;
       std::string no_pass = NoPostProcessing(node);
@@ -146,6 +147,8 @@ std::string InlineDetails(const PlanNode& node) {
       }
       return fmt::format("Expand [{}], {}", fmt::join(projections, ", "), JoinNames(node.output));
     }
+    case PlanNode::Kind::kSample:
+      return "Sample " + node.sample.ToString();
     case PlanNode::Kind::kWindow: {
       std::vector<std::string> calls;
       for (const auto& call : node.window_calls) calls.push_back(call.ToString());
@@ -229,6 +232,7 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       } else {
         out += fmt::format("PushedPredicates: {}\n", PredicateList(n.pushed_predicates));
       }
+      if (n.pushed_sample) out += "PushedSample: " + n.pushed_sample->ToString() + "\n";
       if (n.pushed_aggregation) {
         out += fmt::format("PushedAggregation: {} ({})\n", n.pushed_aggregation->ToString(),
                            n.aggregation_complete ? "complete" : "partial");

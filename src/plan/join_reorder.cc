@@ -230,6 +230,9 @@ double EstimateRows(const PlanNode& node) {
       }
       return std::max(rows, 1.0);
     }
+    case PlanNode::Kind::kSample:
+      return std::max(EstimateRows(*node.children[0]) * (node.sample.upper - node.sample.lower),
+                      1.0);
     case PlanNode::Kind::kLimit: {
       double rows = EstimateRows(*node.children[0]);
       return node.limit ? std::min(rows, static_cast<double>(*node.limit)) : rows;

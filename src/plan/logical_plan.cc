@@ -1,9 +1,26 @@
 // Logical plan helpers: operator names and output schemas.
 #include "plan/logical_plan.h"
 
+#include <fmt/format.h>
+
 #include "arrow/type.h"
 
 namespace parley {
+namespace {
+
+// A double as Java prints a simple one: 0.0, 0.25, 1.0.
+std::string JavaDouble(double value) {
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".eE") == std::string::npos) text += ".0";
+  return text;
+}
+
+}  // namespace
+
+std::string SampleSpec::ToString() const {
+  return fmt::format("{}, {}, {}, {}", JavaDouble(lower), JavaDouble(upper), with_replacement,
+                     seed);
+}
 
 std::string PlanNode::OperatorName() const {
   switch (kind) {
@@ -21,6 +38,7 @@ std::string PlanNode::OperatorName() const {
     case Kind::kReplicateRows: return "ReplicateRows";
     case Kind::kExpand: return "Expand";
     case Kind::kWindow: return "Window";
+    case Kind::kSample: return "Sample";
     case Kind::kChangelogPass:
       return changelog_stage == ChangelogStage::kRowLevel ? "ChangelogRowLevel"
                                                           : "ChangelogNetChanges";

@@ -30,6 +30,17 @@ struct OutputField {
   bool nullable = true;
 };
 
+/// \brief A Bernoulli sample as Spark's Sample operator states it: a row is kept when its
+/// random number in [0, 1) falls in [lower, upper); the numbers come from `seed`.
+struct SampleSpec {
+  double lower = 0;
+  double upper = 1;
+  bool with_replacement = false;
+  int64_t seed = 0;
+  /// As EXPLAIN prints it: `0.0, 0.1, false, 42`.
+  std::string ToString() const;
+};
+
 /// \brief What the engine and a connector agreed on for one scan.
 struct ScanNegotiation {
   std::unique_ptr<ScanBuilder> builder;
@@ -42,6 +53,9 @@ struct ScanNegotiation {
   std::vector<std::pair<PredicatePtr, BoundExprPtr>> exact_predicates;
   /// Whether the builder was offered column pruning (it implements the mix-in).
   bool pruning_offered = false;
+  /// The sample the source accepted (SupportsPushDownTableSample); the engine then samples
+  /// no more.
+  std::optional<SampleSpec> pushed_sample;
   /// Limit, top-N and offset the source accepted, and whether the engine still applies them.
   std::optional<int64_t> pushed_limit;
   bool limit_fully_pushed = false;
@@ -115,6 +129,8 @@ struct PlanNode {
     kExpand,   // expand_projections: each input row once per projection (GROUPING SETS,
                // ROLLUP, CUBE); each projection has one expression per output field
     kWindow,   // window_calls; output: its input's fields then one field per call
+    kSample,   // sample: each input row kept with probability upper - lower (TABLESAMPLE);
+               // output: its input's fields
   };
 
   Kind kind;
@@ -148,6 +164,8 @@ struct PlanNode {
   std::vector<std::vector<BoundExprPtr>> expand_projections;
   // kWindow
   std::vector<WindowCall> window_calls;
+  // kSample
+  SampleSpec sample;
   // kChangelogPass
   std::shared_ptr<const ChangelogPostProcessing> changelog;
   ChangelogStage changelog_stage = ChangelogStage::kRowLevel;

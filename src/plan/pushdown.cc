@@ -1,6 +1,8 @@
 // Pushdown negotiation over the logical plan, in Spark's order and in passes:
-//   0. filters move down through projections and joins (plan/filter_pushdown.h);
-//   1. filters: each Filter directly above a scan offers its conjuncts;
+//   0. filters move down through projections and joins (plan/filter_pushdown.h), never
+//      through a Sample;
+//   1. a Sample directly above a scan is offered (TABLESAMPLE); then each Filter directly
+//      above a scan offers its conjuncts;
 //   2. aggregates, then limit / top-N / offset: offered only for a scan with no filter left
 //      above it, through nothing but projections (so never to a scan below a join);
 //   3. column pruning and Build(): a top-down walk carrying the fields each parent needs;
@@ -137,7 +139,23 @@ Result<PlanNodePtr> RewriteBottomUp(const PlanNodePtr& node, PlanNode::Kind kind
   return node;
 }
 
-// Pass 1: filters directly above a scan.
+// Pass 1a: a sample directly above a scan, offered before anything else as in Spark. A source
+// that takes it samples the table itself, and the Sample node goes.
+Result<PlanNodePtr> OfferSample(const PlanNodePtr& node) {
+  PlanNode* scan = node->children[0].get();
+  if (scan->kind != PlanNode::Kind::kScan) return node;
+  auto* builder = dynamic_cast<SupportsPushDownTableSample*>(scan->negotiation->builder.get());
+  if (builder == nullptr) return node;
+  const SampleSpec& sample = node->sample;
+  if (!builder->PushTableSample(sample.lower, sample.upper, sample.with_replacement,
+                                sample.seed)) {
+    return node;
+  }
+  scan->negotiation->pushed_sample = sample;
+  return node->children[0];
+}
+
+// Pass 1b: filters directly above a scan.
 Result<PlanNodePtr> OfferFilterNode(const PlanNodePtr& node) {
   if (node->children[0]->kind != PlanNode::Kind::kScan) return node;
   ARROW_ASSIGN_OR_RAISE(auto residual,
@@ -578,6 +596,10 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
       node->output.insert(node->output.end(), computed.begin(), computed.end());
       return Status::OK();
     }
+    case PlanNode::Kind::kSample:
+      ARROW_RETURN_NOT_OK(PruneColumns(node->children[0], required));
+      node->output = node->children[0]->output;
+      return Status::OK();
     case PlanNode::Kind::kChangelogPass: {
       // The parent's columns plus those the passes read; the output follows the input.
       std::vector<std::string> child_required = required;
@@ -597,7 +619,9 @@ Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan) {
   PlanNodePtr pushed = PushDownFilters(plan);
   ARROW_RETURN_NOT_OK(StartAll(pushed));
   ARROW_ASSIGN_OR_RAISE(auto negotiated,
-                        RewriteBottomUp(pushed, PlanNode::Kind::kFilter, OfferFilterNode));
+                        RewriteBottomUp(pushed, PlanNode::Kind::kSample, OfferSample));
+  ARROW_ASSIGN_OR_RAISE(negotiated,
+                        RewriteBottomUp(negotiated, PlanNode::Kind::kFilter, OfferFilterNode));
   ARROW_ASSIGN_OR_RAISE(negotiated,
                         RewriteBottomUp(negotiated, PlanNode::Kind::kAggregate, OfferAggregate));
   ARROW_ASSIGN_OR_RAISE(negotiated,

@@ -513,7 +513,7 @@ struct Statement {
                SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable,
                CreateNamespace, DropNamespace, AlterNamespace, ShowCreateTable,
                ShowTblProperties, Insert, TruncateTable, DescribeNamespace, DescribeHistory,
-               DescribeDetail, Vacuum>
+               DescribeDetail, Vacuum, DeleteFrom, Update, Merge>
       node;
 };
 

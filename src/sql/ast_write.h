@@ -185,4 +185,52 @@ struct TruncateTable {
   std::vector<PartitionSpecItem> partition_spec;
 };
 
+/// \brief `column = expression` of UPDATE SET and MERGE's UPDATE SET.
+struct Assignment {
+  SourcePosition pos;  // of the column
+  /// The column as written; more than one part when qualified (`t.c`).
+  std::vector<std::string> column;
+  ExprPtr value;
+};
+
+/// \brief DELETE FROM name [[AS] alias] [WHERE condition]. No condition: every row.
+struct DeleteFrom {
+  QualifiedName table;
+  std::string alias;
+  ExprPtr condition;
+};
+
+/// \brief UPDATE name [[AS] alias] SET column = value, ... [WHERE condition].
+struct Update {
+  QualifiedName table;
+  std::string alias;
+  std::vector<Assignment> assignments;
+  ExprPtr condition;
+};
+
+/// \brief One WHEN clause of MERGE.
+struct MergeClause {
+  enum class Match { kMatched, kNotMatchedByTarget, kNotMatchedBySource };
+  enum class Action { kUpdate, kUpdateStar, kDelete, kInsert, kInsertStar };
+  SourcePosition pos;  // of WHEN
+  Match match = Match::kMatched;
+  Action action = Action::kDelete;
+  ExprPtr condition;  // AND condition, when written
+  /// kUpdate: the SET assignments.
+  std::vector<Assignment> assignments;
+  /// kInsert: the column list and one value per column.
+  std::vector<std::string> insert_columns;
+  std::vector<ExprPtr> insert_values;
+};
+
+/// \brief MERGE INTO target [[AS] alias] USING source ON condition WHEN ... [WHEN ...]. The
+/// source is a table or a subquery, with its alias, as in FROM.
+struct Merge {
+  QualifiedName target;
+  std::string target_alias;
+  std::unique_ptr<FromItem> source;
+  ExprPtr condition;
+  std::vector<MergeClause> clauses;
+};
+
 }  // namespace parley::sql

@@ -190,6 +190,9 @@ Result<Statement> Parser::ParseStatement() {
   if (AcceptWord("INSERT")) return ParseInsert(start);
   if (AcceptWord("TRUNCATE")) return ParseTruncate(start);
   if (AcceptWord("VACUUM")) return ParseVacuum(start);
+  if (AcceptWord("DELETE")) return ParseDelete(start);
+  if (AcceptWord("UPDATE")) return ParseUpdate(start);
+  if (AcceptWord("MERGE")) return ParseMerge(start);
   return Unexpected();
 }
 

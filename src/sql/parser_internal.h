@@ -160,6 +160,18 @@ class Parser {
   // PARTITION '(' column [= constant], ... ')', after PARTITION.
   Result<std::vector<PartitionSpecItem>> ParsePartitionSpec();
 
+  // ---- DELETE, UPDATE and MERGE (parser_dml.cc) ----
+  // DELETE FROM ..., after DELETE.
+  Result<Statement> ParseDelete(const Mark& start);
+  // UPDATE ..., after UPDATE.
+  Result<Statement> ParseUpdate(const Mark& start);
+  // MERGE INTO ..., after MERGE.
+  Result<Statement> ParseMerge(const Mark& start);
+  // column = expression, ... (after SET).
+  Result<std::vector<Assignment>> ParseAssignments();
+  // One WHEN [NOT] MATCHED ... THEN action clause, after WHEN.
+  Result<MergeClause> ParseMergeClause(const Token& when);
+
   // ---- Speculation and errors (ErrorAt is in parser.cc) ----
   // Where the parser is; restoring it rewinds to there.
   struct State {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cmath>
 
 #include "arrow/acero/exec_plan.h"
 #include "arrow/acero/options.h"
@@ -148,6 +149,9 @@ class BuilderCore : public ScanBuilder {
   // n + m, then offset m), projection.
   Result<std::shared_ptr<Scan>> Build() override {
     auto data = data_;
+    if (sample_) {
+      ARROW_ASSIGN_OR_RAISE(data, Sample(data));
+    }
     if (!accepted_.empty() && !options_.ignore_accepted_predicates) {
       std::optional<cp::Expression> filter;
       for (const auto& predicate : accepted_) {
@@ -232,6 +236,20 @@ class BuilderCore : public ScanBuilder {
          {"project", ac::ProjectNodeOptions(std::move(outputs), std::move(names))}}));
   }
 
+  // The rows of the pushed sample: row i is kept when frac(i * golden ratio) is in it.
+  Result<std::shared_ptr<arrow::Table>> Sample(std::shared_ptr<arrow::Table> data) const {
+    arrow::BooleanBuilder keep;
+    ARROW_RETURN_NOT_OK(keep.Reserve(data->num_rows()));
+    for (int64_t row = 0; row < data->num_rows(); ++row) {
+      double position = std::fmod(static_cast<double>(row) * 0.6180339887498949, 1.0);
+      keep.UnsafeAppend(position >= sample_->first && position < sample_->second);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto kept,
+                          cp::Filter(arrow::Datum(std::move(data)), arrow::Datum(mask)));
+    return kept.table();
+  }
+
   std::vector<PredicatePtr> DoPush(std::vector<PredicatePtr> predicates) {
     std::vector<PredicatePtr> returned;
     accepted_.clear();
@@ -266,6 +284,7 @@ class BuilderCore : public ScanBuilder {
   std::optional<int64_t> offset_;
   std::vector<std::shared_ptr<SortOrder>> top_n_;
   std::optional<Aggregation> aggregation_;
+  std::optional<std::pair<double, double>> sample_;
 };
 
 // The V1 form: a filter becomes the equivalent V2 predicate, which the core then applies.
@@ -308,6 +327,18 @@ class V1FilterBuilder : public BuilderCore, public SupportsPushDownFilters {
   std::vector<FilterPtr> pushed_;
 };
 
+template <typename Base>
+class WithSample : public Base, public SupportsPushDownTableSample {
+ public:
+  using Base::Base;
+  bool PushTableSample(double lower, double upper, bool with_replacement, int64_t seed) override {
+    if (with_replacement) return false;
+    this->sample_ = std::make_pair(lower, upper);
+    this->log_->pushed_sample = fmt::format("{} {} {} {}", lower, upper, with_replacement, seed);
+    return true;
+  }
+};
+
 // The optional mix-ins, each added as a layer over the builder core.
 template <typename Base>
 class WithV2Filters : public Base, public SupportsPushDownV2Filters {
@@ -332,6 +363,7 @@ class WithPruning : public Base, public SupportsPushDownRequiredColumns {
 using FilterBuilder = WithV2Filters<BuilderCore>;
 using PruneBuilder = WithPruning<BuilderCore>;
 using FilterPruneBuilder = WithPruning<WithV2Filters<BuilderCore>>;
+using SampleBuilder = WithSample<FilterPruneBuilder>;
 
 // Every mix-in at once: filters, pruning, limit, top-N and offset.
 class FullBuilder : public FilterPruneBuilder,
@@ -384,6 +416,9 @@ class TestTable : public Table, public SupportsRead {
     log_->builders_created++;
     if (options_.limit_pushdown) return std::make_unique<FullBuilder>(data_, options_, log_);
     if (options_.v1_filters) return std::make_unique<V1FilterBuilder>(data_, options_, log_);
+    if (options_.filter_pushdown && options_.column_pruning && options_.sample_pushdown) {
+      return std::make_unique<SampleBuilder>(data_, options_, log_);
+    }
     if (options_.filter_pushdown && options_.column_pruning) {
       return std::make_unique<FilterPruneBuilder>(data_, options_, log_);
     }

@@ -44,6 +44,10 @@ struct TestTableOptions {
   /// With limit_pushdown: also implement SupportsPushDownAggregates; `aggregate_complete`
   /// answers SupportCompletePushDown.
   bool aggregate_complete = false;
+  /// With filter_pushdown and column_pruning: also implement SupportsPushDownTableSample,
+  /// keeping row i (before any filter) when the fractional part of i times the golden ratio
+  /// falls in the pushed [lower, upper): a fixed sample that tests can predict.
+  bool sample_pushdown = false;
   /// A dishonest source: accepts predicates (or a complete limit) and does not apply them.
   bool ignore_accepted_predicates = false;
   bool ignore_accepted_limit = false;
@@ -60,6 +64,8 @@ struct TestTableLog {
   std::optional<int64_t> pushed_offset;
   std::vector<std::string> pushed_top_n;
   std::vector<std::string> pushed_aggregations;
+  /// `lower upper with_replacement seed` of the pushed sample.
+  std::optional<std::string> pushed_sample;
 };
 
 /// \brief A catalog with namespace `default` whose tables are added from C++.

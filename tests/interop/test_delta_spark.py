@@ -12,6 +12,9 @@ INSERT OVERWRITE and a partition overwrite, with column mapping, CTAS); Spark mu
 the statements imply, Parley must read back the same, and Parley must read what Spark then
 commits on top (appends, a delete, a rename).
 
+Both: DELETE, UPDATE and MERGE run by Parley on a table and by Spark on a copy of it report the
+same metrics and leave the same rows.
+
 One Spark session (local[2]) serves the whole module. delta-spark's jars come from the folder
 scripts/fetch_spark_jars.sh fills (run by the bootstrap), passed with spark.jars, so nothing is
 resolved from a package repository at run time.
@@ -596,3 +599,55 @@ def test_parley_ctas_to_spark(spark, tmp_path):
          datetime.datetime(1960, 6, 15, 1, 2, 3, tzinfo=UTC), False, -2.0),
         (3, None, None, None, None, None)])
     check_versions(spark, path, [0])
+
+
+# ==== The same DML run by Parley and by Spark on copies of one table.
+
+DML_STATEMENTS = [
+    # partition column only (Parley: metadata-only), then data columns (copy-on-write)
+    "DELETE FROM {t} WHERE grp = 'g0'",
+    "DELETE FROM {t} WHERE score > 40 AND grp = 'g1'",
+    "UPDATE {t} SET score = score * 2, label = upper(label) WHERE id % 4 = 1 OR label IS NULL",
+    "UPDATE {t} SET grp = 'moved' WHERE id IN (5, 7, 11)",
+    "MERGE INTO {t} t USING {s} s ON t.id = s.id "
+    "WHEN MATCHED AND s.op = 'd' THEN DELETE "
+    "WHEN MATCHED THEN UPDATE SET t.score = s.score, t.label = s.op "
+    "WHEN NOT MATCHED AND s.id IS NOT NULL THEN INSERT (id, label, score, grp) "
+    "VALUES (s.id, s.op, s.score, 'new') "
+    "WHEN NOT MATCHED BY SOURCE AND t.score < 5 THEN DELETE",
+    "MERGE INTO {t} t USING (SELECT id, score FROM {s} WHERE id > 10) s ON t.id = s.id "
+    "WHEN MATCHED THEN UPDATE SET t.score = -s.score "
+    "WHEN NOT MATCHED BY SOURCE THEN UPDATE SET t.label = 'untouched'",
+]
+
+
+def test_parley_dml_matches_spark(spark, tmp_path):
+    """DELETE, UPDATE and MERGE run by Parley on a table equal what Spark + delta-spark do on a
+    copy of it: the metrics rows of each statement and the rows after each one. Spark then
+    reads every version Parley wrote, and Parley reads Spark's copy."""
+    import shutil
+
+    ours, theirs = str(tmp_path / "dml-parley"), str(tmp_path / "dml-spark")
+    source = str(tmp_path / "dml-source")
+    ids = ", ".join(f"({i}L)" for i in range(30))
+    parley(tmp_path, f"""
+        CREATE TABLE delta.`{ours}` (id BIGINT, label STRING, score DOUBLE, grp STRING)
+          USING delta PARTITIONED BY (grp);
+        INSERT INTO delta.`{ours}` SELECT id, CASE WHEN id % 5 = 0 THEN NULL ELSE concat('l', id) END,
+          id * 1.5D, concat('g', id % 3) FROM VALUES {ids} AS r(id);
+        INSERT INTO delta.`{ours}` VALUES (100, 'x', 2.0D, NULL), (101, NULL, 70.0D, 'g2');
+        CREATE TABLE delta.`{source}` (id BIGINT, op STRING, score DOUBLE) USING delta;
+        INSERT INTO delta.`{source}` VALUES (2, 'd', 0.0D), (4, 'u', 44.0D), (13, 'u', 13.5D),
+          (200, 'i', 1.0D), (NULL, 'i', 9.0D), (101, 'd', 0.0D)""")
+    shutil.copytree(ours, theirs)
+    for statement in DML_STATEMENTS:
+        got = parley(tmp_path, statement.format(t=f"delta.`{ours}`", s=f"delta.`{source}`"))
+        want = [row.asDict() for row in
+                spark.sql(statement.format(t=f"delta.`{theirs}`", s=f"delta.`{source}`")).collect()]
+        assert got == want, f"{statement}: Parley reported {got}, Spark {want}"
+        expected = spark_read(spark, theirs)
+        assert_rows(spark_read(spark, ours), [tuple(r.values()) for r in expected.to_pylist()])
+    history = spark.sql(f"DESCRIBE HISTORY delta.`{ours}`").orderBy("version").collect()
+    assert [row["operation"] for row in history][-4:] == ["UPDATE", "UPDATE", "MERGE", "MERGE"]
+    check_versions(spark, ours, commit_versions(ours)[1:])
+    check_versions(spark, theirs, [commit_versions(theirs)[-1]])

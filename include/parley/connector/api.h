@@ -7,6 +7,7 @@
 #include "parley/connector/metadata_columns.h"
 #include "parley/connector/plugin.h"
 #include "parley/connector/read.h"
+#include "parley/connector/row_level.h"
 #include "parley/connector/status.h"
 #include "parley/connector/table.h"
 #include "parley/connector/types.h"

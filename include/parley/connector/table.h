@@ -87,4 +87,19 @@ class TruncatableTable {
   virtual Result<bool> TruncateTable() = 0;
 };
 
+/// \brief Mix-in for DELETE by filter without reading rows (Spark's SupportsDeleteV2): the
+/// table drops whole groups (files, partitions) at once. The engine uses it only when every
+/// conjunct of the condition translates and CanDeleteWhere accepts them; otherwise it falls back
+/// to SupportsRowLevelOperations (row_level.h).
+class SupportsDeleteV2 {
+ public:
+  virtual ~SupportsDeleteV2() = default;
+  /// \brief Whether DeleteWhere(predicates) can delete exactly the rows matching all of them
+  /// (a conjunction) without rewriting any row. An empty list means "every row".
+  virtual bool CanDeleteWhere(const std::vector<PredicatePtr>& predicates) const = 0;
+  /// \brief Delete the rows matching all predicates, atomically; return how many rows went, or
+  /// -1 when the table cannot tell.
+  virtual Result<int64_t> DeleteWhere(const std::vector<PredicatePtr>& predicates) = 0;
+};
+
 }  // namespace parley

@@ -1,0 +1,140 @@
+// Row-level DML (DELETE, UPDATE, MERGE): the operation a table hands the engine, and the two
+// ways its rows are rewritten.
+//
+// Calling protocol, as in Spark:
+//   1. DELETE first tries SupportsDeleteV2 (table.h): when CanDeleteWhere accepts every
+//      translated conjunct of the condition, DeleteWhere runs alone, with no scan or write.
+//   2. Otherwise the table must implement SupportsRowLevelOperations. The engine calls
+//      NewRowLevelOperationBuilder once per statement, then Build() once.
+//   3. The engine calls RowLevelOperation::NewScanBuilder once and offers the statement's
+//      condition (DELETE/UPDATE: the WHERE conjuncts; MERGE: the ON conjuncts that read only the
+//      target) through SupportsPushDownV2Filters. For a group-based operation these predicates
+//      only choose the groups (files, partitions) to rewrite: the scan returns every row of each
+//      group that may hold a matching row, and the engine evaluates the condition itself. An
+//      empty predicate list means "no condition": every group is read.
+//   4. The engine computes the new rows and writes them through NewWriteBuilder's write, with
+//      the two-phase commit of write.h. Group-based: BatchWrite::Commit replaces exactly the
+//      groups the scan read with the written rows, atomically, or fails and leaves the table as
+//      it was (e.g. when a concurrent change touched those groups).
+// Builders and operations are used by one thread at a time, on the driver.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arrow/type_fwd.h"
+#include "parley/connector/expressions.h"
+#include "parley/connector/status.h"
+#include "parley/connector/types.h"
+#include "parley/connector/write.h"
+
+namespace parley {
+
+class ScanBuilder;
+class RowLevelOperation;
+
+/// \brief The statement behind a row-level operation (Spark's RowLevelOperation.Command).
+enum class RowLevelCommand { kDelete, kUpdate, kMerge };
+
+/// \brief "DELETE", "UPDATE" or "MERGE".
+const char* RowLevelCommandName(RowLevelCommand command);
+
+/// \brief What a row-level write does to rows, counted by the engine before the write runs
+/// (Spark's WriteSummary / MergeSummary); -1 when not known. Connectors may report it, e.g. in
+/// their commit history.
+struct RowLevelWriteSummary {
+  int64_t copied = -1;  // unchanged rows of the rewritten groups, written again
+  int64_t updated = -1;
+  int64_t deleted = -1;
+  int64_t inserted = -1;
+};
+
+/// \brief What the engine tells the table about the statement it plans.
+struct RowLevelOperationInfo {
+  RowLevelCommand command = RowLevelCommand::kDelete;
+  /// Options of the statement, keys lower-cased.
+  Options options;
+};
+
+/// \brief How an operation's rows are rewritten.
+enum class RowLevelRepresentation {
+  /// Copy-on-write: the scan returns whole groups and the write replaces them.
+  kGroupBased,
+  /// Merge-on-read: the scan returns only changing rows with their row ids, and a DeltaWriter
+  /// records deletes, updates and inserts (the operation implements SupportsDelta).
+  kDeltaBased,
+};
+
+/// \brief Table mix-in: the table can run DELETE, UPDATE and MERGE by rewriting rows.
+class SupportsRowLevelOperations {
+ public:
+  virtual ~SupportsRowLevelOperations() = default;
+  /// \brief A builder for one statement. Called once per statement, on the driver.
+  virtual Result<std::unique_ptr<class RowLevelOperationBuilder>> NewRowLevelOperationBuilder(
+      const RowLevelOperationInfo& info) = 0;
+};
+
+/// \brief Configures one row-level operation.
+class RowLevelOperationBuilder {
+ public:
+  virtual ~RowLevelOperationBuilder() = default;
+  /// \brief The configured operation. Called once.
+  virtual Result<std::shared_ptr<RowLevelOperation>> Build() = 0;
+};
+
+/// \brief One DELETE, UPDATE or MERGE against a table: its scan and its write share state (the
+/// groups read are the groups replaced), so both come from the operation.
+class RowLevelOperation {
+ public:
+  virtual ~RowLevelOperation() = default;
+  /// \brief The statement this operation runs.
+  virtual RowLevelCommand command() const = 0;
+  /// \brief A short description for messages and EXPLAIN.
+  virtual std::string description() const { return RowLevelCommandName(command()); }
+  /// \brief Group-based unless the operation implements SupportsDelta.
+  virtual RowLevelRepresentation representation() const {
+    return RowLevelRepresentation::kGroupBased;
+  }
+  /// \brief The scan of the rows to rewrite. Called once, before NewWriteBuilder; see the
+  /// protocol above for what pushed predicates mean here.
+  virtual Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) = 0;
+  /// \brief The write of the new rows. Called once, after the scan ran; `summary` counts what
+  /// the rows written do.
+  virtual Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(
+      const LogicalWriteInfo& info, const RowLevelWriteSummary& summary) = 0;
+  /// \brief Metadata columns the scan must also return (e.g. a file name for group-based
+  /// runtime filtering, a row id and position for delta-based writes). The engine reads them
+  /// and never writes them back as data. Default none.
+  virtual std::vector<Column> RequiredMetadataAttributes() const { return {}; }
+};
+
+/// \brief RowLevelOperation mix-in for the delta-based (merge-on-read) representation.
+class SupportsDelta {
+ public:
+  virtual ~SupportsDelta() = default;
+  /// \brief The columns that identify a row for DeltaWriter::Delete and Update; they must be
+  /// among the scan's output or RequiredMetadataAttributes().
+  virtual std::vector<Column> RowId() const = 0;
+  /// \brief Whether UPDATE is represented as a delete plus an insert (true) or as Update calls.
+  virtual bool RepresentUpdateAsDeleteAndInsert() const { return false; }
+};
+
+/// \brief The writer of a delta-based operation's task attempt: each call records one batch of
+/// changes. Commit/Abort/Close follow DataWriter's contract (write.h).
+class DeltaWriter : public DataWriter {
+ public:
+  /// \brief Delete the rows whose ids are in `row_ids` (columns: SupportsDelta::RowId()).
+  /// `metadata` holds the RequiredMetadataAttributes() of the same rows.
+  virtual Status Delete(const arrow::RecordBatch& metadata, const arrow::RecordBatch& row_ids) = 0;
+  /// \brief Replace the rows with ids `row_ids` by `rows` (the table's columns), row for row.
+  virtual Status Update(const arrow::RecordBatch& metadata, const arrow::RecordBatch& row_ids,
+                        const arrow::RecordBatch& rows) = 0;
+  /// \brief Add new rows (the table's columns).
+  virtual Status Insert(const arrow::RecordBatch& rows) = 0;
+  /// \brief A plain Write is an insert.
+  Status Write(const arrow::RecordBatch& batch) override { return Insert(batch); }
+};
+
+}  // namespace parley

@@ -1,0 +1,516 @@
+// DmlBinder: DELETE, UPDATE and MERGE as a query over the target's groups that yields every row
+// to keep, change or add, each tagged with its RowAction.
+#include "analysis/dml_binder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "analysis/analysis_error.h"
+#include "analysis/expression_binder.h"
+#include "analysis/from_binder.h"
+#include "analysis/query_binder.h"
+#include "analysis/write_binder.h"
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+#include "catalog/identifiers.h"
+#include "plan/join_condition.h"
+
+namespace parley {
+namespace {
+
+constexpr const char* kTargetPresent = "__target_present";
+constexpr const char* kSourcePresent = "__source_present";
+constexpr const char* kClause = "__merge_clause";
+
+BoundExprPtr BoolLiteral(bool value) {
+  return MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>(value));
+}
+
+BoundExprPtr IntLiteral(int32_t value) {
+  return MakeBoundLiteral(std::make_shared<arrow::Int32Scalar>(value));
+}
+
+BoundExprPtr ActionLiteral(RowAction action) { return IntLiteral(static_cast<int32_t>(action)); }
+
+// `condition` is true (NULL counts as false).
+BoundExprPtr IsTrue(const BoundExprPtr& condition) {
+  return MakeCall("COALESCE", {condition, BoolLiteral(false)}, arrow::boolean());
+}
+
+BoundExprPtr CaseWhen(std::vector<std::pair<BoundExprPtr, BoundExprPtr>> branches,
+                      BoundExprPtr otherwise) {
+  std::vector<BoundExprPtr> args;
+  for (auto& [when, then] : branches) {
+    args.push_back(std::move(when));
+    args.push_back(std::move(then));
+  }
+  auto type = otherwise->type;
+  args.push_back(std::move(otherwise));
+  auto call = std::const_pointer_cast<BoundExpr>(MakeCall("CASE_WHEN", std::move(args), type));
+  call->has_else = true;
+  return call;
+}
+
+BoundExprPtr Field(const OutputField& field) {
+  return MakeColumnRef(field.name, field.display, field.type);
+}
+
+// A projection of `input` with one output field per (name, expression).
+PlanNodePtr Project(const PlanNodePtr& input,
+                    const std::vector<std::pair<OutputField, BoundExprPtr>>& items) {
+  auto project = std::make_shared<PlanNode>();
+  project->kind = PlanNode::Kind::kProject;
+  project->children = {input};
+  for (const auto& [field, expr] : items) {
+    project->output.push_back(field);
+    project->exprs.push_back(expr);
+  }
+  return project;
+}
+
+// `input`'s fields unchanged, plus `extra`.
+PlanNodePtr Extend(const PlanNodePtr& input,
+                   const std::vector<std::pair<OutputField, BoundExprPtr>>& extra) {
+  std::vector<std::pair<OutputField, BoundExprPtr>> items;
+  for (const auto& field : input->output) items.emplace_back(field, Field(field));
+  items.insert(items.end(), extra.begin(), extra.end());
+  return Project(input, items);
+}
+
+OutputField MakeField(std::string name, std::shared_ptr<arrow::DataType> type,
+                      bool nullable = true) {
+  return OutputField{name, name, std::move(type), nullable};
+}
+
+Status Unsupported(const ResolvedName& name, std::string_view operation, SourcePosition pos) {
+  return AnalysisError(
+      "UNSUPPORTED_FEATURE.TABLE_OPERATION",
+      fmt::format("The feature is not supported: Table {} does not support {}. Please check the "
+                  "current catalog and namespace to make sure the qualified table name is "
+                  "expected, and also check the catalog implementation which is configured by "
+                  "\"spark.sql.catalog.{}\".",
+                  name.ToString(), operation, name.catalog ? name.catalog->name() : "<path>"),
+      pos);
+}
+
+// The target: loaded, checked, and scanned with every column visible under its qualifier.
+struct Target {
+  RowLevelPlan plan;
+  Scope scope;
+};
+
+Result<Target> BindTarget(const sql::QualifiedName& name, const std::string& alias,
+                          RowLevelCommand command, CatalogManager* catalogs) {
+  ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(name, catalogs));
+  Target target;
+  target.plan.command = command;
+  target.plan.target_name = loaded.first;
+  target.plan.table = loaded.second;
+  const Table& table = *loaded.second;
+  const bool row_level = dynamic_cast<const SupportsRowLevelOperations*>(&table) != nullptr;
+  const bool delete_v2 = dynamic_cast<const SupportsDeleteV2*>(&table) != nullptr;
+  if (!row_level && !(command == RowLevelCommand::kDelete && delete_v2)) {
+    return Unsupported(loaded.first, RowLevelCommandName(command), name.pos);
+  }
+  if (row_level && (table.capabilities().count(TableCapability::kBatchRead) == 0 ||
+                    dynamic_cast<const SupportsRead*>(&table) == nullptr)) {
+    return Unsupported(loaded.first, "batch scan (capability BATCH_READ)", name.pos);
+  }
+  target.plan.columns = table.columns();
+  std::vector<std::string> qualifier;
+  if (alias.empty()) {
+    if (loaded.first.catalog) qualifier = {loaded.first.catalog->name()};
+    for (const auto& part : loaded.first.ident.namespace_path) qualifier.push_back(part);
+    qualifier.push_back(loaded.first.ident.name);
+  } else {
+    qualifier = {alias};
+  }
+  auto scan = std::make_shared<PlanNode>();
+  scan->kind = PlanNode::Kind::kScan;
+  scan->table_name = loaded.first;
+  scan->table = loaded.second;
+  for (const auto& column : target.plan.columns) {
+    scan->output.push_back({column.name, column.name, column.type, column.nullable});
+    target.scope.push_back({qualifier, column.name, column.name, column.type});
+  }
+  target.plan.target_scan = scan;
+  return target;
+}
+
+Result<BoundExprPtr> BindCondition(const sql::Expr& condition, const Scope& scope,
+                                   std::string_view clause) {
+  ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(condition, scope));
+  if (bound->type->id() != arrow::Type::BOOL) {
+    return AnalysisError("DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+                         fmt::format("Cannot resolve \"{}\" due to data type mismatch: the {} "
+                                     "condition has the type \"{}\", not \"BOOLEAN\".",
+                                     condition.source_text, clause, SqlTypeName(*bound->type)),
+                         condition.pos);
+  }
+  return bound;
+}
+
+// The target column an assignment names, by index.
+Result<size_t> AssignedColumn(const sql::Assignment& assignment, const Scope& target_scope,
+                              const std::vector<Column>& columns) {
+  ARROW_ASSIGN_OR_RAISE(const ScopeColumn* column,
+                        ResolveColumn(assignment.column, target_scope, assignment.pos));
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == column->field) return i;
+  }
+  return Status::Invalid("assigned column not in the target");
+}
+
+// The value of each target column after `assignments` (null: unassigned), store-assigned.
+Result<std::vector<BoundExprPtr>> BindAssignments(const std::vector<sql::Assignment>& assignments,
+                                                  const Scope& target_scope,
+                                                  const Scope& value_scope,
+                                                  const RowLevelPlan& plan) {
+  std::vector<BoundExprPtr> values(plan.columns.size());
+  const std::string table_name = plan.target_name.ToString();
+  for (const auto& assignment : assignments) {
+    ARROW_ASSIGN_OR_RAISE(size_t index, AssignedColumn(assignment, target_scope, plan.columns));
+    if (values[index]) {
+      return AnalysisError("DUPLICATE_ASSIGNMENTS",
+                           fmt::format("The columns or variables {} appear more than once as "
+                                       "assignment targets.",
+                                       QuoteIdentifier(plan.columns[index].name)),
+                           assignment.pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(*assignment.value, value_scope));
+    ARROW_ASSIGN_OR_RAISE(values[index],
+                          StoreAssign(value, plan.columns[index], table_name, assignment.pos));
+  }
+  return values;
+}
+
+// The target's columns from the scan, then the action, as the plan's query.
+PlanNodePtr FinishQuery(const RowLevelPlan& plan, const PlanNodePtr& input,
+                        const std::vector<BoundExprPtr>& values, const BoundExprPtr& action) {
+  std::vector<std::pair<OutputField, BoundExprPtr>> items;
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    const Column& column = plan.columns[i];
+    items.emplace_back(OutputField{fmt::format("_w{}", i), column.name, column.type, true},
+                       values[i]);
+  }
+  items.emplace_back(MakeField(RowLevelPlan::kActionField, arrow::int32(), false), action);
+  return Project(input, items);
+}
+
+std::vector<BoundExprPtr> ColumnValues(const PlanNode& scan) {
+  std::vector<BoundExprPtr> values;
+  for (const auto& field : scan.output) values.push_back(Field(field));
+  return values;
+}
+
+}  // namespace
+
+Result<RowLevelPlan> BindDelete(const sql::DeleteFrom& statement, CatalogManager* catalogs) {
+  ARROW_ASSIGN_OR_RAISE(auto target, BindTarget(statement.table, statement.alias,
+                                                RowLevelCommand::kDelete, catalogs));
+  RowLevelPlan& plan = target.plan;
+  BoundExprPtr matched = BoolLiteral(true);
+  if (statement.condition) {
+    ARROW_ASSIGN_OR_RAISE(auto condition,
+                          BindCondition(*statement.condition, target.scope, "WHERE"));
+    plan.delete_conjuncts = SplitConjuncts(condition);
+    plan.group_filter = plan.delete_conjuncts;
+    matched = IsTrue(condition);
+  }
+  auto action = CaseWhen({{matched, ActionLiteral(RowAction::kDelete)}},
+                         ActionLiteral(RowAction::kCopy));
+  plan.query = FinishQuery(plan, plan.target_scan, ColumnValues(*plan.target_scan), action);
+  return std::move(plan);
+}
+
+Result<RowLevelPlan> BindUpdate(const sql::Update& statement, CatalogManager* catalogs) {
+  ARROW_ASSIGN_OR_RAISE(auto target, BindTarget(statement.table, statement.alias,
+                                                RowLevelCommand::kUpdate, catalogs));
+  RowLevelPlan& plan = target.plan;
+  BoundExprPtr matched = BoolLiteral(true);
+  if (statement.condition) {
+    ARROW_ASSIGN_OR_RAISE(auto condition,
+                          BindCondition(*statement.condition, target.scope, "WHERE"));
+    plan.group_filter = SplitConjuncts(condition);
+    matched = IsTrue(condition);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto assigned, BindAssignments(statement.assignments, target.scope,
+                                                       target.scope, plan));
+  auto values = ColumnValues(*plan.target_scan);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (assigned[i]) values[i] = CaseWhen({{matched, assigned[i]}}, values[i]);
+  }
+  auto action = CaseWhen({{matched, ActionLiteral(RowAction::kUpdate)}},
+                         ActionLiteral(RowAction::kCopy));
+  plan.query = FinishQuery(plan, plan.target_scan, values, action);
+  return std::move(plan);
+}
+
+namespace {
+
+// One MERGE clause, bound: when it applies and the row it produces.
+struct BoundClause {
+  sql::MergeClause::Match match;
+  RowAction action;
+  BoundExprPtr condition;            // null: always
+  std::vector<BoundExprPtr> values;  // kUpdate, kInsert: every column's new value
+};
+
+// The source column named like `column` (UPDATE SET * and INSERT *).
+Result<BoundExprPtr> SourceColumnFor(const Column& column, const Scope& source_scope,
+                                     SourcePosition pos) {
+  ARROW_ASSIGN_OR_RAISE(const ScopeColumn* found, ResolveColumn({column.name}, source_scope, pos));
+  return MakeColumnRef(found->field, found->name, found->type);
+}
+
+Result<BoundClause> BindClause(const sql::MergeClause& clause, const RowLevelPlan& plan,
+                               const Scope& target_scope, const Scope& source_scope,
+                               const Scope& both) {
+  using Match = sql::MergeClause::Match;
+  using Action = sql::MergeClause::Action;
+  const Scope& scope = clause.match == Match::kMatched              ? both
+                       : clause.match == Match::kNotMatchedByTarget ? source_scope
+                                                                    : target_scope;
+  const std::string table_name = plan.target_name.ToString();
+  BoundClause bound;
+  bound.match = clause.match;
+  if (clause.condition) {
+    ARROW_ASSIGN_OR_RAISE(bound.condition,
+                          BindCondition(*clause.condition, scope, "MERGE clause"));
+  }
+  switch (clause.action) {
+    case Action::kDelete:
+      bound.action = RowAction::kDelete;
+      return bound;
+    case Action::kUpdate:
+    case Action::kUpdateStar: {
+      bound.action = RowAction::kUpdate;
+      std::vector<BoundExprPtr> assigned(plan.columns.size());
+      if (clause.action == Action::kUpdate) {
+        ARROW_ASSIGN_OR_RAISE(assigned,
+                              BindAssignments(clause.assignments, target_scope, scope, plan));
+      } else {
+        for (size_t i = 0; i < plan.columns.size(); ++i) {
+          ARROW_ASSIGN_OR_RAISE(auto value,
+                                SourceColumnFor(plan.columns[i], source_scope, clause.pos));
+          ARROW_ASSIGN_OR_RAISE(assigned[i],
+                                StoreAssign(value, plan.columns[i], table_name, clause.pos));
+        }
+      }
+      for (size_t i = 0; i < plan.columns.size(); ++i) {
+        bound.values.push_back(assigned[i] ? assigned[i]
+                                           : MakeColumnRef(plan.columns[i].name,
+                                                           plan.columns[i].name,
+                                                           plan.columns[i].type));
+      }
+      return bound;
+    }
+    case Action::kInsert:
+    case Action::kInsertStar: {
+      bound.action = RowAction::kInsert;
+      bound.values.resize(plan.columns.size());
+      if (clause.action == Action::kInsertStar) {
+        for (size_t i = 0; i < plan.columns.size(); ++i) {
+          ARROW_ASSIGN_OR_RAISE(auto value,
+                                SourceColumnFor(plan.columns[i], source_scope, clause.pos));
+          ARROW_ASSIGN_OR_RAISE(bound.values[i],
+                                StoreAssign(value, plan.columns[i], table_name, clause.pos));
+        }
+        return bound;
+      }
+      for (size_t i = 0; i < clause.insert_columns.size(); ++i) {
+        sql::Assignment assignment;
+        assignment.pos = clause.insert_values[i]->pos;
+        assignment.column = {clause.insert_columns[i]};
+        ARROW_ASSIGN_OR_RAISE(size_t index,
+                              AssignedColumn(assignment, target_scope, plan.columns));
+        if (bound.values[index]) {
+          return AnalysisError("DUPLICATE_ASSIGNMENTS",
+                               fmt::format("The columns or variables {} appear more than once "
+                                           "as assignment targets.",
+                                           QuoteIdentifier(plan.columns[index].name)),
+                               assignment.pos);
+        }
+        ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(*clause.insert_values[i], scope));
+        ARROW_ASSIGN_OR_RAISE(bound.values[index], StoreAssign(value, plan.columns[index],
+                                                               table_name, assignment.pos));
+      }
+      for (size_t i = 0; i < plan.columns.size(); ++i) {
+        if (!bound.values[i]) {
+          ARROW_ASSIGN_OR_RAISE(bound.values[i],
+                                DefaultFor(plan.columns[i], table_name, clause.pos));
+        }
+      }
+      return bound;
+    }
+  }
+  return bound;
+}
+
+// Whether every column `expr` reads is one of the target's.
+bool ReadsOnlyTarget(const BoundExpr& expr, const std::vector<Column>& columns) {
+  std::vector<std::string> fields;
+  expr.CollectFields(&fields);
+  if (fields.empty()) return false;
+  return std::all_of(fields.begin(), fields.end(), [&](const std::string& field) {
+    return std::any_of(columns.begin(), columns.end(),
+                       [&](const Column& c) { return c.name == field; });
+  });
+}
+
+}  // namespace
+
+Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* catalogs) {
+  using Match = sql::MergeClause::Match;
+  ARROW_ASSIGN_OR_RAISE(auto target, BindTarget(statement.target, statement.target_alias,
+                                                RowLevelCommand::kMerge, catalogs));
+  RowLevelPlan& plan = target.plan;
+  const bool any_matched = std::any_of(statement.clauses.begin(), statement.clauses.end(),
+                                       [](const auto& c) { return c.match == Match::kMatched; });
+  const bool any_insert =
+      std::any_of(statement.clauses.begin(), statement.clauses.end(),
+                  [](const auto& c) { return c.match == Match::kNotMatchedByTarget; });
+  const bool any_by_source =
+      std::any_of(statement.clauses.begin(), statement.clauses.end(),
+                  [](const auto& c) { return c.match == Match::kNotMatchedBySource; });
+  // Several source rows may match one target row only when the sole MATCHED clause is an
+  // unconditional DELETE, as in Spark and Delta.
+  const bool only_delete =
+      std::count_if(statement.clauses.begin(), statement.clauses.end(),
+                    [](const auto& c) { return c.match == Match::kMatched; }) == 1 &&
+      std::any_of(statement.clauses.begin(), statement.clauses.end(), [](const auto& c) {
+        return c.match == Match::kMatched && !c.condition &&
+               c.action == sql::MergeClause::Action::kDelete;
+      });
+  plan.check_cardinality = any_matched && !only_delete;
+
+  // Target side: its columns, a presence marker and the row's number (a target row matched by
+  // several source rows is written once; see RowLevelPlan).
+  std::vector<std::pair<OutputField, BoundExprPtr>> target_extra = {
+      {MakeField(kTargetPresent, arrow::boolean()), BoolLiteral(true)}};
+  PlanNodePtr target_side = Extend(plan.target_scan, target_extra);
+  {
+    auto window = std::make_shared<PlanNode>();
+    window->kind = PlanNode::Kind::kWindow;
+    window->children = {target_side};
+    window->output = target_side->output;
+    WindowCall call;
+    call.function = "row_number";
+    call.type = arrow::int32();
+    call.frame.rows = true;
+    call.frame.start.type = WindowBound::Type::kUnboundedPreceding;
+    call.frame.end.type = WindowBound::Type::kCurrentRow;
+    window->window_calls.push_back(call);
+    window->output.push_back(MakeField(RowLevelPlan::kTargetRowField, arrow::int32(), false));
+    target_side = window;
+  }
+
+  // Source side: any relation, its fields renamed apart from the target's.
+  ARROW_ASSIGN_OR_RAISE(auto source, BindFromItem(*statement.source, catalogs));
+  std::set<std::string> taken;
+  for (const auto& field : target_side->output) taken.insert(field.name);
+  taken.insert({kSourcePresent, kClause, RowLevelPlan::kActionField,
+                RowLevelPlan::kMatchedField});
+  source = RenameApart(std::move(source), taken);
+  Scope source_scope = source.scope;
+  PlanNodePtr source_side =
+      Extend(source.plan, {{MakeField(kSourcePresent, arrow::boolean()), BoolLiteral(true)}});
+
+  Scope both = target.scope;
+  both.insert(both.end(), source_scope.begin(), source_scope.end());
+  ARROW_ASSIGN_OR_RAISE(auto on, BindCondition(*statement.condition, both, "MERGE ON"));
+
+  auto join = std::make_shared<PlanNode>();
+  join->kind = PlanNode::Kind::kJoin;
+  join->join_type = any_insert ? PlanJoinType::kFullOuter : PlanJoinType::kLeftOuter;
+  join->children = {target_side, source_side};
+  for (auto field : target_side->output) {
+    field.nullable = true;
+    join->output.push_back(field);
+  }
+  for (auto field : source_side->output) {
+    field.nullable = true;
+    join->output.push_back(field);
+  }
+  AddJoinCondition(join.get(), on);
+  if (!any_by_source) {
+    for (const auto& conjunct : SplitConjuncts(on)) {
+      if (ReadsOnlyTarget(*conjunct, plan.columns)) plan.group_filter.push_back(conjunct);
+    }
+  }
+
+  std::vector<BoundClause> clauses;
+  for (const auto& clause : statement.clauses) {
+    ARROW_ASSIGN_OR_RAISE(auto bound,
+                          BindClause(clause, plan, target.scope, source_scope, both));
+    clauses.push_back(std::move(bound));
+  }
+
+  // Which clause applies to each joined row: the first whose kind and condition hold (0: none).
+  auto present = [](const char* field) {
+    return MakeCall("IS_NOT_NULL", {MakeColumnRef(field, field, arrow::boolean())},
+                    arrow::boolean());
+  };
+  auto target_present = present(kTargetPresent);
+  auto source_present = present(kSourcePresent);
+  auto matched = MakeCall("AND", {target_present, source_present}, arrow::boolean());
+  auto not_matched = MakeCall("NOT", {target_present}, arrow::boolean());
+  auto by_source =
+      MakeCall("AND", {target_present, MakeCall("NOT", {source_present}, arrow::boolean())},
+               arrow::boolean());
+  std::vector<std::pair<BoundExprPtr, BoundExprPtr>> selectors;
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    const auto& kind = clauses[i].match == Match::kMatched              ? matched
+                       : clauses[i].match == Match::kNotMatchedByTarget ? not_matched
+                                                                        : by_source;
+    auto when = clauses[i].condition
+                    ? MakeCall("AND", {kind, IsTrue(clauses[i].condition)}, arrow::boolean())
+                    : kind;
+    selectors.emplace_back(when, IntLiteral(static_cast<int32_t>(i + 1)));
+  }
+  PlanNodePtr selected =
+      Extend(join, {{MakeField(kClause, arrow::int32()), CaseWhen(selectors, IntLiteral(0))}});
+
+  // Each column's value and the row's action by the clause that applies.
+  auto clause_is = [](size_t i) {
+    return MakeCall("=",
+                    {MakeColumnRef(kClause, kClause, arrow::int32()),
+                     IntLiteral(static_cast<int32_t>(i + 1))},
+                    arrow::boolean());
+  };
+  std::vector<BoundExprPtr> values;
+  for (size_t c = 0; c < plan.columns.size(); ++c) {
+    std::vector<std::pair<BoundExprPtr, BoundExprPtr>> branches;
+    for (size_t i = 0; i < clauses.size(); ++i) {
+      if (!clauses[i].values.empty()) branches.emplace_back(clause_is(i), clauses[i].values[c]);
+    }
+    auto unchanged = MakeColumnRef(plan.columns[c].name, plan.columns[c].name,
+                                   plan.columns[c].type);
+    values.push_back(branches.empty() ? unchanged : CaseWhen(branches, unchanged));
+  }
+  std::vector<std::pair<BoundExprPtr, BoundExprPtr>> actions;
+  std::vector<BoundExprPtr> matched_clauses;
+  for (size_t i = 0; i < clauses.size(); ++i) {
+    actions.emplace_back(clause_is(i), ActionLiteral(clauses[i].action));
+    if (clauses[i].match == Match::kMatched) matched_clauses.push_back(clause_is(i));
+  }
+  auto action = CaseWhen(
+      actions, CaseWhen({{target_present, ActionLiteral(RowAction::kCopy)}},
+                        ActionLiteral(RowAction::kDiscard)));
+  plan.query = FinishQuery(plan, selected, values, action);
+  {
+    BoundExprPtr any = BoolLiteral(false);
+    for (const auto& is : matched_clauses) any = MakeCall("OR", {any, is}, arrow::boolean());
+    plan.query->output.push_back(MakeField(RowLevelPlan::kTargetRowField, arrow::int32()));
+    plan.query->exprs.push_back(
+        MakeColumnRef(RowLevelPlan::kTargetRowField, RowLevelPlan::kTargetRowField,
+                      arrow::int32()));
+    plan.query->output.push_back(MakeField(RowLevelPlan::kMatchedField, arrow::boolean()));
+    plan.query->exprs.push_back(any);
+  }
+  return std::move(plan);
+}
+
+}  // namespace parley

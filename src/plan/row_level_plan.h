@@ -1,0 +1,52 @@
+// A bound DELETE, UPDATE or MERGE: the target, how the engine may run it, and the query that
+// computes every row of the groups it rewrites, each with the action that produced it.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "catalog/catalog_manager.h"
+#include "parley/connector/row_level.h"
+#include "parley/connector/table.h"
+#include "plan/logical_plan.h"
+
+namespace parley {
+
+/// \brief What happened to one row of a RowLevelPlan's query (its kActionField).
+enum class RowAction : int32_t {
+  kCopy = 0,     // an unchanged target row of a rewritten group
+  kUpdate = 1,   // a target row after an UPDATE
+  kDelete = 2,   // a target row that goes
+  kInsert = 3,   // a new row (MERGE's NOT MATCHED ... INSERT)
+  kDiscard = 4,  // a source row no clause applies to
+};
+
+struct RowLevelPlan {
+  /// The query's extra output fields, after the table's columns.
+  static constexpr const char* kActionField = "__row_action";
+  /// MERGE only: the target row's number (null for source-only rows), and whether a MATCHED
+  /// clause applies to the pair. A target row the join pairs with several source rows appears
+  /// once per pair: the runner keeps one of them, the one a clause applied to if any.
+  static constexpr const char* kTargetRowField = "__target_row";
+  static constexpr const char* kMatchedField = "__matched_clause";
+
+  RowLevelCommand command = RowLevelCommand::kDelete;
+  ResolvedName target_name;
+  std::shared_ptr<Table> table;
+  std::vector<Column> columns;
+  /// The scan of the target inside `query`; the runner gives it the operation's scan builder.
+  PlanNodePtr target_scan;
+  /// Conjuncts over the target's columns that every changed target row satisfies: offered to
+  /// the operation's scan to choose groups. Empty: every group is read.
+  std::vector<BoundExprPtr> group_filter;
+  /// DELETE only: the conjuncts of the condition (none without WHERE), for a metadata-only
+  /// delete.
+  std::vector<BoundExprPtr> delete_conjuncts;
+  /// Output: the table's columns in order with the table's types, then kActionField (int32),
+  /// then for MERGE kTargetRowField and kMatchedField.
+  PlanNodePtr query;
+  /// MERGE: fail when a MATCHED clause applies to one target row more than once.
+  bool check_cardinality = false;
+};
+
+}  // namespace parley
