@@ -52,34 +52,17 @@ std::function<bool(const FileAction&)> PartitionReadPredicate(
   };
 }
 
-class RowLevelBatchWrite : public BatchWrite {
+class RowLevelBatchWrite : public DeltaFilesBatchWrite {
  public:
   RowLevelBatchWrite(std::shared_ptr<const TableState> table, RowLevelCommand command,
                      std::shared_ptr<RowLevelScanRecord> read, RowLevelWriteSummary summary)
-      : table_(std::move(table)),
+      : DeltaFilesBatchWrite(std::move(table)),
         command_(command),
         read_(std::move(read)),
         summary_(summary) {}
 
-  Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
-      const PhysicalWriteInfo&) override {
-    return MakeDeltaWriterFactory(WriteSpecFor(*table_));
-  }
-  Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(
-      std::string_view bytes) const override {
-    return DeserializeDeltaWriterFactory(bytes);
-  }
-  Result<CommitMessagePtr> DeserializeCommitMessage(std::string_view bytes) const override {
-    return DeserializeDeltaCommitMessage(bytes);
-  }
-
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
-    std::vector<FileAction> adds;
-    for (const auto& message : messages) {
-      if (message == nullptr) continue;
-      ARROW_ASSIGN_OR_RAISE(auto files, AddsOfMessage(*message));
-      for (auto& file : files) adds.push_back(std::move(file));
-    }
+    ARROW_ASSIGN_OR_RAISE(auto adds, AddsOfMessages(messages));
     Transaction transaction =
         RewriteTransaction(*table_, command_, *read_, std::move(adds), summary_);
     // Rewritten files get fresh row ids (preserving the old ones is not done yet).
@@ -91,21 +74,7 @@ class RowLevelBatchWrite : public BatchWrite {
         .status();
   }
 
-  Status Abort(const std::vector<CommitMessagePtr>& messages) override {
-    Status status;
-    for (const auto& message : messages) {
-      if (message == nullptr) continue;
-      auto files = AddsOfMessage(*message);
-      if (!files.ok()) continue;
-      for (const auto& file : *files) {
-        status &= table_->filesystem->DeleteFile(ResolveDataPath(table_->root, file.path));
-      }
-    }
-    return status;
-  }
-
  private:
-  std::shared_ptr<const TableState> table_;
   RowLevelCommand command_;
   std::shared_ptr<RowLevelScanRecord> read_;
   RowLevelWriteSummary summary_;

@@ -32,37 +32,18 @@ std::string PartitionKey(const FileAction& file) {
   return key;
 }
 
-class DeltaBatchWrite : public BatchWrite {
+class DeltaBatchWrite : public DeltaFilesBatchWrite {
  public:
   DeltaBatchWrite(std::shared_ptr<const TableState> table, LogicalWriteInfo info, Mode mode,
                   std::vector<PredicatePtr> predicates, std::shared_ptr<StagedData> staged)
-      : table_(std::move(table)),
+      : DeltaFilesBatchWrite(std::move(table)),
         info_(std::move(info)),
         mode_(mode),
         predicates_(std::move(predicates)),
         staged_(std::move(staged)) {}
 
-  Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
-      const PhysicalWriteInfo&) override {
-    return MakeDeltaWriterFactory(WriteSpecFor(*table_));
-  }
-
-  Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(
-      std::string_view bytes) const override {
-    return DeserializeDeltaWriterFactory(bytes);
-  }
-
-  Result<CommitMessagePtr> DeserializeCommitMessage(std::string_view bytes) const override {
-    return DeserializeDeltaCommitMessage(bytes);
-  }
-
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
-    std::vector<FileAction> adds;
-    for (const auto& message : messages) {
-      if (message == nullptr) continue;
-      ARROW_ASSIGN_OR_RAISE(auto files, AddsOfMessage(*message));
-      for (auto& file : files) adds.push_back(std::move(file));
-    }
+    ARROW_ASSIGN_OR_RAISE(auto adds, AddsOfMessages(messages));
     if (staged_ != nullptr) {
       std::lock_guard<std::mutex> lock(staged_->mutex);
       for (auto& add : adds) staged_->adds.push_back(std::move(add));
@@ -103,16 +84,6 @@ class DeltaBatchWrite : public BatchWrite {
         .status();
   }
 
-  Status Abort(const std::vector<CommitMessagePtr>& messages) override {
-    Status status;
-    for (const auto& message : messages) {
-      if (message == nullptr) continue;
-      auto files = AddsOfMessage(*message);
-      if (files.ok()) status &= DeleteFiles(*files);
-    }
-    return status;
-  }
-
   /// Set by the builder from the txnAppId / txnVersion options.
   std::optional<SetTransaction> txn_;
 
@@ -135,14 +106,6 @@ class DeltaBatchWrite : public BatchWrite {
     if (!txn_) return false;
     auto it = table_->snapshot->app_versions.find(txn_->app_id);
     return it != table_->snapshot->app_versions.end() && it->second >= txn_->version;
-  }
-
-  Status DeleteFiles(const std::vector<FileAction>& files) {
-    Status status;
-    for (const auto& file : files) {
-      status &= table_->filesystem->DeleteFile(ResolveDataPath(table_->root, file.path));
-    }
-    return status;
   }
 
   Result<bool> MatchesPredicates(const FileAction& file) const {
@@ -204,7 +167,6 @@ class DeltaBatchWrite : public BatchWrite {
     return Status::OK();
   }
 
-  std::shared_ptr<const TableState> table_;
   LogicalWriteInfo info_;
   Mode mode_;
   std::vector<PredicatePtr> predicates_;
@@ -294,6 +256,50 @@ class DeltaWriteBuilder : public WriteBuilder,
 };
 
 }  // namespace
+
+Result<std::shared_ptr<DataWriterFactory>> DeltaFilesBatchWrite::CreateBatchWriterFactory(
+    const PhysicalWriteInfo&) {
+  return MakeDeltaWriterFactory(WriteSpecFor(*table_));
+}
+
+Result<std::shared_ptr<DataWriterFactory>> DeltaFilesBatchWrite::DeserializeWriterFactory(
+    std::string_view bytes) const {
+  return DeserializeDeltaWriterFactory(bytes);
+}
+
+Result<CommitMessagePtr> DeltaFilesBatchWrite::DeserializeCommitMessage(
+    std::string_view bytes) const {
+  return DeserializeDeltaCommitMessage(bytes);
+}
+
+Status DeltaFilesBatchWrite::Abort(const std::vector<CommitMessagePtr>& messages) {
+  Status status;
+  for (const auto& message : messages) {
+    if (message == nullptr) continue;
+    auto files = AddsOfMessage(*message);
+    if (files.ok()) status &= DeleteFiles(*files);
+  }
+  return status;
+}
+
+Result<std::vector<FileAction>> DeltaFilesBatchWrite::AddsOfMessages(
+    const std::vector<CommitMessagePtr>& messages) {
+  std::vector<FileAction> adds;
+  for (const auto& message : messages) {
+    if (message == nullptr) continue;
+    ARROW_ASSIGN_OR_RAISE(auto files, AddsOfMessage(*message));
+    for (auto& file : files) adds.push_back(std::move(file));
+  }
+  return adds;
+}
+
+Status DeltaFilesBatchWrite::DeleteFiles(const std::vector<FileAction>& files) const {
+  Status status;
+  for (const auto& file : files) {
+    status &= table_->filesystem->DeleteFile(ResolveDataPath(table_->root, file.path));
+  }
+  return status;
+}
 
 WriteSpec WriteSpecFor(const TableState& table) {
   WriteSpec spec;

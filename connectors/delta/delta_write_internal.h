@@ -75,6 +75,31 @@ Result<std::vector<FileAction>> WriteChangeData(
 
 // ---- Writes (delta_write.cc)
 
+/// \brief What every Delta batch write shares: tasks write data files of `table` (WriteSpecFor)
+/// and report them in commit messages; Abort deletes the files the messages name. Subclasses
+/// decide what Commit publishes.
+class DeltaFilesBatchWrite : public BatchWrite {
+ public:
+  explicit DeltaFilesBatchWrite(std::shared_ptr<const TableState> table)
+      : table_(std::move(table)) {}
+
+  Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
+      const PhysicalWriteInfo& info) override;
+  Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(
+      std::string_view bytes) const override;
+  Result<CommitMessagePtr> DeserializeCommitMessage(std::string_view bytes) const override;
+  Status Abort(const std::vector<CommitMessagePtr>& messages) override;
+
+ protected:
+  /// \brief The add actions of every (non-null) message, in order.
+  static Result<std::vector<FileAction>> AddsOfMessages(
+      const std::vector<CommitMessagePtr>& messages);
+  /// \brief Delete the data files of `files`; every deletion is tried.
+  Status DeleteFiles(const std::vector<FileAction>& files) const;
+
+  std::shared_ptr<const TableState> table_;
+};
+
 /// \brief The files a write into a staged table (CTAS, RTAS) produced, kept until the staged
 /// table commits them together with its metadata.
 struct StagedData {
