@@ -80,22 +80,6 @@ class RowLevelBatchWrite : public DeltaFilesBatchWrite {
   RowLevelWriteSummary summary_;
 };
 
-class RowLevelWrite : public Write {
- public:
-  explicit RowLevelWrite(std::shared_ptr<RowLevelBatchWrite> batch, std::string description)
-      : batch_(std::move(batch)), description_(std::move(description)) {}
-  std::string description() const override { return description_; }
-  Result<std::shared_ptr<BatchWrite>> ToBatch() override { return batch_; }
-  std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const override {
-    return {std::make_shared<CustomSumMetric>(kBytesWrittenMetric, "bytes written"),
-            std::make_shared<CustomSumMetric>(kFilesWrittenMetric, "files written")};
-  }
-
- private:
-  std::shared_ptr<RowLevelBatchWrite> batch_;
-  std::string description_;
-};
-
 class RowLevelWriteBuilder : public WriteBuilder {
  public:
   RowLevelWriteBuilder(std::shared_ptr<const TableState> table, RowLevelCommand command,
@@ -104,7 +88,7 @@ class RowLevelWriteBuilder : public WriteBuilder {
 
   Result<std::shared_ptr<Write>> Build() override {
     auto batch = std::make_shared<RowLevelBatchWrite>(table_, command_, read_, summary_);
-    return std::make_shared<RowLevelWrite>(
+    return std::make_shared<DeltaFilesWrite>(
         std::move(batch), std::string("DeltaWrite copy-on-write ") +
                               RowLevelCommandName(command_) + " of " + table_->name);
   }

@@ -173,22 +173,6 @@ class DeltaBatchWrite : public DeltaFilesBatchWrite {
   std::shared_ptr<StagedData> staged_;
 };
 
-class DeltaWrite : public Write {
- public:
-  DeltaWrite(std::shared_ptr<DeltaBatchWrite> batch, std::string description)
-      : batch_(std::move(batch)), description_(std::move(description)) {}
-  std::string description() const override { return description_; }
-  Result<std::shared_ptr<BatchWrite>> ToBatch() override { return batch_; }
-  std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const override {
-    return {std::make_shared<CustomSumMetric>(kBytesWrittenMetric, "bytes written"),
-            std::make_shared<CustomSumMetric>(kFilesWrittenMetric, "files written")};
-  }
-
- private:
-  std::shared_ptr<DeltaBatchWrite> batch_;
-  std::string description_;
-};
-
 class DeltaWriteBuilder : public WriteBuilder,
                           public SupportsOverwriteV2,
                           public SupportsDynamicOverwrite {
@@ -242,7 +226,7 @@ class DeltaWriteBuilder : public WriteBuilder,
     }
     static const char* kModes[] = {"append", "truncate", "overwrite by partition predicate",
                                    "dynamic partition overwrite"};
-    return std::make_shared<DeltaWrite>(
+    return std::make_shared<DeltaFilesWrite>(
         std::move(batch),
         std::string("DeltaWrite ") + kModes[static_cast<int>(mode_)] + " to " + table_->name);
   }
@@ -256,6 +240,11 @@ class DeltaWriteBuilder : public WriteBuilder,
 };
 
 }  // namespace
+
+std::vector<std::shared_ptr<CustomMetric>> DeltaFilesWrite::SupportedCustomMetrics() const {
+  return {std::make_shared<CustomSumMetric>(kBytesWrittenMetric, "bytes written"),
+          std::make_shared<CustomSumMetric>(kFilesWrittenMetric, "files written")};
+}
 
 Result<std::shared_ptr<DataWriterFactory>> DeltaFilesBatchWrite::CreateBatchWriterFactory(
     const PhysicalWriteInfo&) {

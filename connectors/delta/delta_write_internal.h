@@ -100,6 +100,20 @@ class DeltaFilesBatchWrite : public BatchWrite {
   std::shared_ptr<const TableState> table_;
 };
 
+/// \brief The Write of a DeltaFilesBatchWrite, reporting bytes and files written.
+class DeltaFilesWrite : public Write {
+ public:
+  DeltaFilesWrite(std::shared_ptr<DeltaFilesBatchWrite> batch, std::string description)
+      : batch_(std::move(batch)), description_(std::move(description)) {}
+  std::string description() const override { return description_; }
+  Result<std::shared_ptr<BatchWrite>> ToBatch() override { return batch_; }
+  std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const override;
+
+ private:
+  std::shared_ptr<DeltaFilesBatchWrite> batch_;
+  std::string description_;
+};
+
 /// \brief The files a write into a staged table (CTAS, RTAS) produced, kept until the staged
 /// table commits them together with its metadata.
 struct StagedData {
