@@ -71,7 +71,9 @@ std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
   if (expr.function == "*" && args.size() == 2) {
     if (result.scale() > scale_sum) return std::nullopt;
     return cp::call("parley_decimal_multiply",
-                    {args[0], args[1], cp::literal(arrow::MakeNullScalar(expr.type))});
+                    {args[0], args[1],
+                     cp::literal(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(0),
+                                                                           expr.type))});
   }
   bool additive = (expr.function == "+" || expr.function == "-") && args.size() == 2;
   bool negation = expr.function == "NEGATE" && args.size() == 1;

@@ -157,9 +157,8 @@ Result<arrow::Decimal128> WideProduct(const arrow::BasicDecimal128& x,
 }
 
 // Product of two decimal columns, typed as the third input, whose scale is at most the sum of
-// the operands' scales.
-Status DecimalMultiplyExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
-                           cp::ExecResult* out) {
+// the operands' scales. Arrow allocates the output and its validity (null where an operand is).
+Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
   Column<arrow::Decimal128> lefts(batch[0]);
   Column<arrow::Decimal128> rights(batch[1]);
   const auto& type = static_cast<const arrow::DecimalType&>(*batch[2].type());
@@ -171,19 +170,15 @@ Status DecimalMultiplyExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
   const __int128 divisor = PowersOfTen()[shift];
   const __int128 half = divisor / 2;
   const __int128 limit = PowersOfTen()[type.precision()];
-  arrow::Decimal128Builder builder(batch[2].type()->GetSharedPtr(), ctx->memory_pool());
-  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  arrow::ArraySpan* output = out->array_span_mutable();
+  auto* values = output->GetValues<arrow::Decimal128>(1);
   for (int64_t row = 0; row < batch.length; ++row) {
-    if (!lefts.IsValid(row) || !rights.IsValid(row)) {
-      builder.UnsafeAppendNull();
-      continue;
-    }
+    if (!output->IsValid(row)) continue;
     arrow::Decimal128 x = lefts.Value(row);
     arrow::Decimal128 y = rights.Value(row);
     __int128 product;
     if (__builtin_mul_overflow(ToInt128(x), ToInt128(y), &product)) {
-      ARROW_ASSIGN_OR_RAISE(auto value, WideProduct(x, y, shift, type));
-      builder.UnsafeAppend(value);
+      ARROW_ASSIGN_OR_RAISE(values[row], WideProduct(x, y, shift, type));
       continue;
     }
     if (shift > 0) {
@@ -198,10 +193,9 @@ Status DecimalMultiplyExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
     }
     if (product >= limit || product <= -limit) return ProductOutOfRange(type);
     auto bits = static_cast<unsigned __int128>(product);
-    builder.UnsafeAppend(arrow::Decimal128(static_cast<int64_t>(bits >> 64),
-                                           static_cast<uint64_t>(bits)));
+    values[row] = arrow::Decimal128(static_cast<int64_t>(bits >> 64), static_cast<uint64_t>(bits));
   }
-  return kernels::FinishInto(&builder, out);
+  return Status::OK();
 }
 
 // A decimal column as the second input's type, which has at least its integer digits and its
@@ -256,9 +250,10 @@ Status RegisterDecimalKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_widen", {decimal, decimal},
                                   cp::OutputType(SecondInputType), DecimalWidenExec,
                                   "A decimal as a type with at least its digits and scale"));
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_multiply",
-                                  {decimal, decimal, decimal}, cp::OutputType(ThirdInputType),
-                                  DecimalMultiplyExec, "Spark's decimal product"));
+  ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_multiply",
+                                              {decimal, decimal, decimal},
+                                              cp::OutputType(ThirdInputType), DecimalMultiplyExec,
+                                              "Spark's decimal product"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_divide", {decimal, decimal, decimal},
                                   cp::OutputType(ThirdInputType), DecimalDivisionExec<false>,
                                   "Spark's decimal division"));

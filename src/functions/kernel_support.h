@@ -82,6 +82,26 @@ inline Status AddFunction(arrow::compute::FunctionRegistry* registry, const std:
   return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
 }
 
+/// \brief Register a scalar function `name` with one fixed-width kernel whose output Arrow
+/// allocates, with a row null exactly where an input is null: the kernel writes the values of
+/// the valid rows into the output span.
+inline Status AddPreallocatedFunction(arrow::compute::FunctionRegistry* registry,
+                                      const std::string& name,
+                                      std::vector<arrow::compute::InputType> inputs,
+                                      arrow::compute::OutputType output,
+                                      arrow::compute::ArrayKernelExec exec,
+                                      const std::string& summary) {
+  namespace cp = arrow::compute;
+  int arity = static_cast<int>(inputs.size());
+  auto function = std::make_shared<cp::ScalarFunction>(name, cp::Arity(arity),
+                                                       cp::FunctionDoc(summary, "", {}));
+  cp::ScalarKernel kernel(std::move(inputs), std::move(output), exec);
+  kernel.null_handling = cp::NullHandling::INTERSECTION;
+  kernel.mem_allocation = cp::MemAllocation::PREALLOCATE;
+  ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
+  return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
+}
+
 /// \brief Registration of each family's kernels (datetime_kernels.cc, string_kernels.cc,
 /// decimal_kernels.cc, math_kernels.cc, array_kernels.cc).
 Status RegisterDatetimeKernels(arrow::compute::FunctionRegistry* registry);

@@ -30,6 +30,10 @@
 //     NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION for a quotient the type cannot hold.
 //   parley_decimal_mod(decimal128, decimal128, decimal128 marker) -> the marker's type: the
 //     exact remainder (with the dividend's sign) at the marker's scale.
+//   parley_decimal_multiply(decimal128, decimal128, decimal128 marker) -> the marker's type,
+//     whose scale is at most the operands' together: the product rounded half away from zero
+//     to that scale (in 256 bits where 128 overflow), NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION
+//     beyond its precision. The marker must be a valid value (any): a null marker nulls every row.
 // The array and map kernels (parley_array_element, parley_map_value, parley_make_array) are in
 // array_kernels.h/.cc; the evaluating kernels parley_try and parley_guard are in expression_kernels.h.
 #pragma once
