@@ -4,7 +4,8 @@
 #include <fmt/format.h>
 
 #include <optional>
-#include <unordered_map>
+#include <algorithm>
+#include <vector>
 
 #include "arrow/array.h"
 #include "arrow/array/concatenate.h"
@@ -111,13 +112,21 @@ Result<std::vector<RowAction>> ResolveActions(const RowLevelPlan& plan, const ar
   ARROW_ASSIGN_OR_RAISE(auto matched_column, arrow::Concatenate(rows.column(n + 2)->chunks()));
   const auto& ids = static_cast<const arrow::Int32Array&>(*ids_column);
   const auto& matched = static_cast<const arrow::BooleanArray&>(*matched_column);
-  std::unordered_map<int32_t, int64_t> kept;  // target row -> the row that stands for it
+  // Target row numbers run from 1 (row_number()): the row that stands for each, or -1.
+  int32_t max_id = 0;
+  for (int64_t i = 0; i < ids.length(); ++i) {
+    if (ids.IsValid(i)) max_id = std::max(max_id, ids.Value(i));
+  }
+  std::vector<int64_t> kept(static_cast<size_t>(max_id) + 1, -1);
   for (int64_t i = 0; i < ids.length(); ++i) {
     if (ids.IsNull(i)) continue;
-    auto [entry, first] = kept.emplace(ids.Value(i), i);
-    if (first) continue;
+    int64_t& entry = kept[ids.Value(i)];
+    if (entry < 0) {
+      entry = i;
+      continue;
+    }
     const bool applies = matched.IsValid(i) && matched.Value(i);
-    const int64_t other = entry->second;
+    const int64_t other = entry;
     if (plan.check_cardinality && applies && matched.IsValid(other) && matched.Value(other)) {
       return InvalidError(
           "MERGE_CARDINALITY_VIOLATION",
@@ -129,7 +138,7 @@ Result<std::vector<RowAction>> ResolveActions(const RowLevelPlan& plan, const ar
     }
     if (actions[other] == RowAction::kCopy && actions[i] != RowAction::kCopy) {
       actions[other] = RowAction::kDiscard;
-      entry->second = i;
+      entry = i;
     } else {
       actions[i] = RowAction::kDiscard;
     }
