@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "arrow/filesystem/filesystem.h"
+#include "arrow/type.h"
 #include "delta_write_internal.h"
 
 namespace parley::delta {
@@ -61,14 +62,29 @@ class RowLevelBatchWrite : public DeltaFilesBatchWrite {
         read_(std::move(read)),
         summary_(summary) {}
 
+  Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
+      const PhysicalWriteInfo& info) override {
+    if (!PreservesRowTracking(*table_)) return DeltaFilesBatchWrite::CreateBatchWriterFactory(info);
+    WriteSpec spec = WriteSpecFor(*table_);
+    const auto& configuration = table_->snapshot->metadata.configuration;
+    spec.materialized_row_id = configuration.at(kMaterializedRowIdColumn);
+    spec.materialized_row_commit_version = configuration.at(kMaterializedRowCommitVersionColumn);
+    ARROW_ASSIGN_OR_RAISE(auto inner, MakeDeltaWriterFactory(std::move(spec)));
+    return MakeRowPreservingWriterFactory(std::move(inner), table_->schema->num_fields());
+  }
+
+  Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(
+      std::string_view bytes) const override {
+    ARROW_ASSIGN_OR_RAISE(auto inner, DeltaFilesBatchWrite::DeserializeWriterFactory(bytes));
+    if (!PreservesRowTracking(*table_)) return inner;
+    return MakeRowPreservingWriterFactory(std::move(inner), table_->schema->num_fields());
+  }
+
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
     ARROW_ASSIGN_OR_RAISE(auto adds, AddsOfMessages(messages));
-    Transaction transaction =
-        RewriteTransaction(*table_, command_, *read_, std::move(adds), summary_);
-    // Rewritten files get fresh row ids (preserving the old ones is not done yet).
-    ARROW_ASSIGN_OR_RAISE(transaction.row_id_high_water_mark,
-                          ReadHighWaterMarkFor(table_->snapshot->protocol,
-                                               table_->snapshot->metadata, table_->snapshot.get()));
+    ARROW_ASSIGN_OR_RAISE(auto transaction,
+                          RewriteTransaction(*table_, command_, *read_, std::move(adds), summary_,
+                                             PreservesRowTracking(*table_)));
     return CommitTransaction(table_->filesystem, table_->root, table_->name,
                              table_->snapshot->version, std::move(transaction))
         .status();
@@ -108,6 +124,10 @@ class DeltaRowLevelOperation : public RowLevelOperation {
         read_(std::make_shared<RowLevelScanRecord>()) {}
 
   RowLevelCommand command() const override { return command_; }
+  std::vector<Column> RequiredMetadataAttributes() const override {
+    if (!PreservesRowTracking(*table_)) return {};
+    return {{kMetadataColumn, MetadataStructType(/*row_tracking=*/true), false, "", std::nullopt}};
+  }
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
     return MakeDeltaScanBuilder(table_, read_);
   }
@@ -137,9 +157,19 @@ class DeltaRowLevelOperationBuilder : public RowLevelOperationBuilder {
 
 }  // namespace
 
-Transaction RewriteTransaction(const TableState& table, RowLevelCommand command,
-                               const RowLevelScanRecord& read, std::vector<FileAction> adds,
-                               const RowLevelWriteSummary& summary) {
+bool PreservesRowTracking(const TableState& table) {
+  const Metadata& metadata = table.snapshot->metadata;
+  return RowTrackingSupported(table.snapshot->protocol, metadata) &&
+         RowTrackingEnabled(metadata) &&
+         metadata.configuration.contains(kMaterializedRowIdColumn) &&
+         metadata.configuration.contains(kMaterializedRowCommitVersionColumn) &&
+         table.schema->GetFieldByName(kMetadataColumn) == nullptr;
+}
+
+Result<Transaction> RewriteTransaction(const TableState& table, RowLevelCommand command,
+                                       const RowLevelScanRecord& read,
+                                       std::vector<FileAction> adds,
+                                       const RowLevelWriteSummary& summary, bool preserved) {
   Transaction transaction;
   int64_t removed_bytes = 0, added_bytes = 0, output_rows = 0, removed_dvs = 0;
   for (const auto& file : read.files) {
@@ -197,6 +227,12 @@ Transaction RewriteTransaction(const TableState& table, RowLevelCommand command,
   transaction.read_predicate = PartitionReadPredicate(table, read.partition_filters);
   transaction.checkpoint_interval =
       CheckpointInterval(table.snapshot->protocol, table.snapshot->metadata);
+  ARROW_ASSIGN_OR_RAISE(transaction.row_id_high_water_mark,
+                        ReadHighWaterMarkFor(table.snapshot->protocol, table.snapshot->metadata,
+                                             table.snapshot.get()));
+  if (transaction.row_id_high_water_mark) {
+    transaction.tags["delta.rowTracking.preserved"] = preserved ? "true" : "false";
+  }
   return transaction;
 }
 

@@ -1,12 +1,16 @@
 // Row tracking on write (§7 of the protocol digest): which tables assign row ids, the
 // `delta.rowTracking` high-water mark domain, fresh baseRowId / defaultRowCommitVersion for new
-// files, and the names of the materialized row id and row commit version columns.
+// files, the names of the materialized row id and row commit version columns, and the writers
+// that materialize them when a copy-on-write rewrite preserves rows.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <string>
 
+#include "arrow/array.h"
+#include "arrow/builder.h"
+#include "arrow/record_batch.h"
 #include "delta_write_internal.h"
 
 namespace parley::delta {
@@ -20,7 +24,88 @@ bool IsTrue(const std::map<std::string, std::string>& configuration, const std::
   return value == "true";
 }
 
+// Rows of a rewrite (table columns, _metadata, action) as the inner writer takes them (table
+// columns, materialized row id, materialized row commit version).
+Result<std::shared_ptr<arrow::RecordBatch>> MaterializeRowTracking(const arrow::RecordBatch& batch,
+                                                                   int columns) {
+  if (batch.num_columns() != columns + 2) {
+    return InvalidError("DELTA_ROW_TRACKING_INVALID_REWRITE_ROWS",
+                        "A row-tracking rewrite got rows of " +
+                            std::to_string(batch.num_columns()) + " columns, not the table's " +
+                            std::to_string(columns) + " with _metadata and " +
+                            kRowLevelWriteActionColumn + ".");
+  }
+  const auto& metadata = static_cast<const arrow::StructArray&>(*batch.column(columns));
+  const auto& actions = static_cast<const arrow::Int32Array&>(*batch.column(columns + 1));
+  ARROW_ASSIGN_OR_RAISE(auto ids, metadata.GetFlattenedField(
+                                      metadata.struct_type()->GetFieldIndex("row_id")));
+  ARROW_ASSIGN_OR_RAISE(auto versions,
+                        metadata.GetFlattenedField(
+                            metadata.struct_type()->GetFieldIndex("row_commit_version")));
+  const auto& version_values = static_cast<const arrow::Int64Array&>(*versions);
+  arrow::Int64Builder kept;
+  ARROW_RETURN_NOT_OK(kept.Reserve(batch.num_rows()));
+  for (int64_t i = 0; i < batch.num_rows(); ++i) {
+    if (actions.Value(i) == static_cast<int32_t>(RowLevelWriteAction::kCopy) &&
+        version_values.IsValid(i)) {
+      kept.UnsafeAppend(version_values.Value(i));
+    } else {
+      kept.UnsafeAppendNull();
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto kept_versions, kept.Finish());
+  arrow::ArrayVector arrays(batch.columns().begin(), batch.columns().begin() + columns);
+  arrow::FieldVector fields(batch.schema()->fields().begin(),
+                            batch.schema()->fields().begin() + columns);
+  arrays.push_back(ids);
+  fields.push_back(arrow::field("row_id", arrow::int64()));
+  arrays.push_back(kept_versions);
+  fields.push_back(arrow::field("row_commit_version", arrow::int64()));
+  return arrow::RecordBatch::Make(arrow::schema(std::move(fields)), batch.num_rows(),
+                                  std::move(arrays));
+}
+
+class RowPreservingWriter : public DataWriter {
+ public:
+  RowPreservingWriter(std::unique_ptr<DataWriter> inner, int columns)
+      : inner_(std::move(inner)), columns_(columns) {}
+  Status Write(const arrow::RecordBatch& batch) override {
+    ARROW_ASSIGN_OR_RAISE(auto rows, MaterializeRowTracking(batch, columns_));
+    return inner_->Write(*rows);
+  }
+  Result<CommitMessagePtr> Commit() override { return inner_->Commit(); }
+  Status Abort() override { return inner_->Abort(); }
+  Status Close() override { return inner_->Close(); }
+  std::vector<CustomTaskMetric> CurrentMetricsValues() const override {
+    return inner_->CurrentMetricsValues();
+  }
+
+ private:
+  std::unique_ptr<DataWriter> inner_;
+  int columns_;
+};
+
+class RowPreservingWriterFactory : public DataWriterFactory {
+ public:
+  RowPreservingWriterFactory(std::shared_ptr<DataWriterFactory> inner, int columns)
+      : inner_(std::move(inner)), columns_(columns) {}
+  Result<std::unique_ptr<DataWriter>> CreateWriter(int partition_id, int64_t task_id) override {
+    ARROW_ASSIGN_OR_RAISE(auto writer, inner_->CreateWriter(partition_id, task_id));
+    return std::make_unique<RowPreservingWriter>(std::move(writer), columns_);
+  }
+  Result<std::string> Serialize() const override { return inner_->Serialize(); }
+
+ private:
+  std::shared_ptr<DataWriterFactory> inner_;
+  int columns_;
+};
+
 }  // namespace
+
+std::shared_ptr<DataWriterFactory> MakeRowPreservingWriterFactory(
+    std::shared_ptr<DataWriterFactory> inner, int columns) {
+  return std::make_shared<RowPreservingWriterFactory>(std::move(inner), columns);
+}
 
 bool RowTrackingSupported(const Protocol& protocol, const Metadata& metadata) {
   if (!protocol.writer_features) return false;

@@ -40,6 +40,7 @@ std::string RenderCommit(const Transaction& transaction, int64_t read_version, i
                {"engineInfo", "Parley"},
                {"txnId", txn_id}};
   if (read_version >= 0) info["readVersion"] = read_version;
+  if (!transaction.tags.empty()) info["tags"] = json(transaction.tags);
   std::string body = json{{"commitInfo", std::move(info)}}.dump() + "\n";
   if (transaction.protocol) body += ProtocolToJson(*transaction.protocol).dump() + "\n";
   if (transaction.metadata) body += MetadataToJson(*transaction.metadata).dump() + "\n";

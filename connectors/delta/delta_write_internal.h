@@ -156,6 +156,8 @@ struct Transaction {
   std::string operation;
   std::map<std::string, std::string> operation_parameters;
   std::map<std::string, std::string> operation_metrics;
+  /// commitInfo.tags (e.g. `delta.rowTracking.preserved`); left out when empty.
+  std::map<std::string, std::string> tags;
   /// A blind append reads nothing: only metadata and protocol changes conflict with it.
   bool blind_append = false;
   /// Whether a file added by a concurrent commit falls in what this one read; unset means the
@@ -210,6 +212,16 @@ void NameMaterializedColumns(Metadata* metadata);
 /// DELTA_ROW_TRACKING_MISSING_NUM_RECORDS for a file whose statistics lack numRecords.
 Status AssignFreshRowIds(std::vector<FileAction>* adds, const std::vector<size_t>& fresh,
                          int64_t* high_water_mark, int64_t version);
+/// \brief The writer factory of a copy-on-write rewrite that preserves row tracking. Its
+/// writers take rows of the table's `columns` columns, then `_metadata` (MetadataStructType
+/// with row tracking; null for inserted rows), then kRowLevelWriteActionColumn, and write
+/// through `inner` (whose WriteSpec names the materialized columns) the table's columns with
+/// the materialized row id (the stable id read; null for inserted rows) and row commit
+/// version (the stable version read for copied rows; null for updated and inserted rows, whose
+/// version is then the commit's). Serializes as `inner`.
+std::shared_ptr<DataWriterFactory> MakeRowPreservingWriterFactory(
+    std::shared_ptr<DataWriterFactory> inner, int columns);
+
 // ---- Row-level DML (delta_dml.cc)
 
 /// \brief What a row-level operation's scan read: the data files it chose (from the
@@ -228,10 +240,19 @@ std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableSta
 /// \brief The copy-on-write commit of a DELETE/UPDATE/MERGE, assembled in one place: remove
 /// actions for every rewritten file (with its deletion vector, which the rewrite drops), add
 /// actions for the replacement files, commitInfo with the command as operation and Spark's
-/// operationMetrics names. Change data files and preserved row ids belong here too.
-Transaction RewriteTransaction(const TableState& table, RowLevelCommand command,
-                               const RowLevelScanRecord& read, std::vector<FileAction> adds,
-                               const RowLevelWriteSummary& summary);
+/// operationMetrics names. When the table tracks rows, the adds get fresh row ids at commit
+/// and `tags` says whether the rewrite preserved the rows' stable ids (`preserved`: the files
+/// materialize them, PreservesRowTracking()).
+Result<Transaction> RewriteTransaction(const TableState& table, RowLevelCommand command,
+                                       const RowLevelScanRecord& read,
+                                       std::vector<FileAction> adds,
+                                       const RowLevelWriteSummary& summary, bool preserved);
+
+/// \brief Whether a copy-on-write rewrite of `table` preserves row ids and row commit
+/// versions: row tracking is enabled, the materialized column names are configured, and no
+/// data column hides `_metadata`. The operation then requires `_metadata` and its write
+/// materializes the values (§7 of the protocol digest).
+bool PreservesRowTracking(const TableState& table);
 
 /// \brief The group-based row-level operation builder of `table` (its latest snapshot).
 /// Fails like a write when the writer cannot write the table (features, append-only).

@@ -135,6 +135,15 @@ Result<Target> BindTarget(const sql::QualifiedName& name, const std::string& ali
     scan->output.push_back({column.name, column.name, column.type, column.nullable});
     target.scope.push_back({qualifier, column.name, column.name, column.type});
   }
+  if (row_level) {
+    auto& supports = dynamic_cast<SupportsRowLevelOperations&>(*loaded.second);
+    ARROW_ASSIGN_OR_RAISE(auto builder, supports.NewRowLevelOperationBuilder({command, {}}));
+    ARROW_ASSIGN_OR_RAISE(target.plan.operation, builder->Build());
+    target.plan.metadata_columns = target.plan.operation->RequiredMetadataAttributes();
+    for (const auto& column : target.plan.metadata_columns) {
+      scan->output.push_back({column.name, column.name, column.type, true});
+    }
+  }
   target.plan.target_scan = scan;
   return target;
 }
@@ -199,10 +208,21 @@ PlanNodePtr FinishQuery(const RowLevelPlan& plan, const PlanNodePtr& input,
   return Project(input, items);
 }
 
-std::vector<BoundExprPtr> ColumnValues(const PlanNode& scan) {
+// The values of the table's columns as the target scan reads them.
+std::vector<BoundExprPtr> ColumnValues(const RowLevelPlan& plan) {
   std::vector<BoundExprPtr> values;
-  for (const auto& field : scan.output) values.push_back(Field(field));
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    values.push_back(Field(plan.target_scan->output[i]));
+  }
   return values;
+}
+
+// End the query's output with the target's metadata columns.
+void AppendMetadataColumns(RowLevelPlan* plan) {
+  for (const auto& column : plan->metadata_columns) {
+    plan->query->output.push_back(MakeField(column.name, column.type));
+    plan->query->exprs.push_back(MakeColumnRef(column.name, column.name, column.type));
+  }
 }
 
 }  // namespace
@@ -221,7 +241,8 @@ Result<RowLevelPlan> BindDelete(const sql::DeleteFrom& statement, CatalogManager
   }
   auto action = CaseWhen({{matched, ActionLiteral(RowAction::kDelete)}},
                          ActionLiteral(RowAction::kCopy));
-  plan.query = FinishQuery(plan, plan.target_scan, ColumnValues(*plan.target_scan), action);
+  plan.query = FinishQuery(plan, plan.target_scan, ColumnValues(plan), action);
+  AppendMetadataColumns(&plan);
   return std::move(plan);
 }
 
@@ -238,13 +259,14 @@ Result<RowLevelPlan> BindUpdate(const sql::Update& statement, CatalogManager* ca
   }
   ARROW_ASSIGN_OR_RAISE(auto assigned, BindAssignments(statement.assignments, target.scope,
                                                        target.scope, plan));
-  auto values = ColumnValues(*plan.target_scan);
+  auto values = ColumnValues(plan);
   for (size_t i = 0; i < values.size(); ++i) {
     if (assigned[i]) values[i] = CaseWhen({{matched, assigned[i]}}, values[i]);
   }
   auto action = CaseWhen({{matched, ActionLiteral(RowAction::kUpdate)}},
                          ActionLiteral(RowAction::kCopy));
   plan.query = FinishQuery(plan, plan.target_scan, values, action);
+  AppendMetadataColumns(&plan);
   return std::move(plan);
 }
 
@@ -510,6 +532,7 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
     plan.query->output.push_back(MakeField(RowLevelPlan::kMatchedField, arrow::boolean()));
     plan.query->exprs.push_back(any);
   }
+  AppendMetadataColumns(&plan);
   return std::move(plan);
 }
 

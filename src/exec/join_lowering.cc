@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "arrow/acero/options.h"
+#include "arrow/compute/api_scalar.h"
 #include "arrow/scalar.h"
 #include "exec/expression_lowering.h"
 #include "plan/join_reorder.h"
@@ -29,8 +30,48 @@ ac::JoinType AceroJoinType(PlanJoinType type) {
   return ac::JoinType::INNER;
 }
 
-// One input projected to its fields plus its key columns (`prefix`0, `prefix`1, ...); returns
-// the key columns' references through `keys`.
+// Acero's join cannot carry struct columns: they cross it as their validity (`name#v`) and
+// their fields (`name#0`, `name#1`, ...), and are assembled again after it.
+std::string StructPart(const std::string& name, const std::string& part) {
+  return name + "#" + part;
+}
+
+// The columns that carry `field` across the join.
+std::vector<std::string> CarriedNames(const OutputField& field) {
+  if (field.type->id() != arrow::Type::STRUCT) return {field.name};
+  std::vector<std::string> names = {StructPart(field.name, "v")};
+  for (int i = 0; i < field.type->num_fields(); ++i) {
+    names.push_back(StructPart(field.name, std::to_string(i)));
+  }
+  return names;
+}
+
+// `field` as the join's output, from the columns that carried it. Its fields become nullable:
+// an outer join's missing rows have null structs whose fields are null too.
+cp::Expression Assemble(const OutputField& field) {
+  if (field.type->id() != arrow::Type::STRUCT) return cp::field_ref(field.name);
+  std::vector<cp::Expression> children;
+  std::vector<std::string> names;
+  std::vector<bool> nullable;
+  arrow::FieldVector fields;
+  for (int i = 0; i < field.type->num_fields(); ++i) {
+    children.push_back(cp::field_ref(StructPart(field.name, std::to_string(i))));
+    names.push_back(field.type->field(i)->name());
+    nullable.push_back(true);
+    fields.push_back(field.type->field(i)->WithNullable(true));
+  }
+  auto made = cp::call("make_struct", std::move(children),
+                       cp::MakeStructOptions(std::move(names), std::move(nullable),
+                                             std::vector<std::shared_ptr<const arrow::KeyValueMetadata>>(
+                                                 field.type->num_fields())));
+  std::vector<cp::Expression> args = {cp::field_ref(StructPart(field.name, "v")),
+                                      std::move(made),
+                                      cp::literal(arrow::MakeNullScalar(arrow::struct_(std::move(fields))))};
+  return cp::call("if_else", std::move(args));
+}
+
+// One input projected to its fields (structs split, CarriedNames) plus its key columns
+// (`prefix`0, `prefix`1, ...); returns the key columns' references through `keys`.
 Result<ac::Declaration> WithKeyColumns(ac::Declaration input, const PlanNode& child,
                                        const std::vector<BoundExprPtr>& key_exprs,
                                        const std::string& prefix,
@@ -38,8 +79,16 @@ Result<ac::Declaration> WithKeyColumns(ac::Declaration input, const PlanNode& ch
   std::vector<cp::Expression> exprs;
   std::vector<std::string> names;
   for (const auto& field : child.output) {
-    exprs.push_back(cp::field_ref(field.name));
-    names.push_back(field.name);
+    if (field.type->id() == arrow::Type::STRUCT) {
+      exprs.push_back(cp::call("is_valid", {cp::field_ref(field.name)}));
+      for (int i = 0; i < field.type->num_fields(); ++i) {
+        exprs.push_back(cp::call("struct_field", {cp::field_ref(field.name)},
+                                 cp::StructFieldOptions({i})));
+      }
+    } else {
+      exprs.push_back(cp::field_ref(field.name));
+    }
+    for (auto& name : CarriedNames(field)) names.push_back(std::move(name));
   }
   for (size_t i = 0; i < key_exprs.size(); ++i) {
     std::string name = fmt::format("{}{}", prefix, i);
@@ -55,6 +104,25 @@ Result<ac::Declaration> WithKeyColumns(ac::Declaration input, const PlanNode& ch
 bool Outputs(const PlanNode& node, const std::string& name) {
   return std::any_of(node.output.begin(), node.output.end(),
                      [&](const OutputField& f) { return f.name == name; });
+}
+
+// The hash join's output as the join's: nothing when it needs no column (the join's output
+// then is a key column), the struct columns assembled again when `split`.
+ac::Declaration Finish(const PlanNode& join, ac::Declaration joined, bool no_output,
+                       bool split) {
+  if (no_output) {
+    return ac::Declaration::Sequence(
+        {std::move(joined), {"project", ac::ProjectNodeOptions({}, {})}});
+  }
+  if (!split) return joined;
+  std::vector<cp::Expression> exprs;
+  std::vector<std::string> names;
+  for (const auto& field : join.output) {
+    exprs.push_back(Assemble(field));
+    names.push_back(field.name);
+  }
+  return ac::Declaration::Sequence(
+      {std::move(joined), {"project", ac::ProjectNodeOptions(std::move(exprs), std::move(names))}});
 }
 
 }  // namespace
@@ -85,12 +153,14 @@ Result<ac::Declaration> LowerJoin(const PlanNode& join, ac::Declaration left,
                                               &right_keys));
   std::vector<arrow::FieldRef> left_output;
   std::vector<arrow::FieldRef> right_output;
+  bool split = false;
   for (const auto& field : join.output) {
-    if (Outputs(left_node, field.name)) {
-      left_output.emplace_back(field.name);
-    } else if (Outputs(right_node, field.name)) {
-      right_output.emplace_back(field.name);
-    }
+    auto* side = Outputs(left_node, field.name)    ? &left_output
+                 : Outputs(right_node, field.name) ? &right_output
+                                                   : nullptr;
+    if (side == nullptr) continue;
+    split = split || field.type->id() == arrow::Type::STRUCT;
+    for (const auto& name : CarriedNames(field)) side->emplace_back(name);
   }
   cp::Expression filter = cp::literal(true);
   if (join.condition) {
@@ -108,18 +178,17 @@ Result<ac::Declaration> LowerJoin(const PlanNode& join, ac::Declaration left,
     ac::HashJoinNodeOptions swapped(
         semi ? ac::JoinType::RIGHT_SEMI : ac::JoinType::RIGHT_ANTI, std::move(right_keys),
         std::move(left_keys), {}, std::move(left_output), std::move(key_cmp), std::move(filter));
-    ac::Declaration joined("hashjoin", {std::move(right), std::move(left)}, std::move(swapped));
-    if (!no_output) return joined;
-    return ac::Declaration::Sequence(
-        {std::move(joined), {"project", ac::ProjectNodeOptions({}, {})}});
+    return Finish(join, ac::Declaration("hashjoin", {std::move(right), std::move(left)},
+                                        std::move(swapped)),
+                  no_output, split);
   }
   ac::HashJoinNodeOptions options(AceroJoinType(join.join_type), std::move(left_keys),
                                   std::move(right_keys), std::move(left_output),
                                   std::move(right_output), std::move(key_cmp), std::move(filter));
-  ac::Declaration joined("hashjoin", {std::move(left), std::move(right)}, std::move(options));
-  if (!no_output) return joined;
-  return ac::Declaration::Sequence(
-      {std::move(joined), {"project", ac::ProjectNodeOptions({}, {})}});
+  return Finish(join,
+                ac::Declaration("hashjoin", {std::move(left), std::move(right)},
+                                std::move(options)),
+                no_output, split);
 }
 
 }  // namespace parley

@@ -4,7 +4,8 @@
 #include <fmt/format.h>
 
 #include <optional>
-#include <unordered_map>
+#include <algorithm>
+#include <vector>
 
 #include "arrow/array.h"
 #include "arrow/array/concatenate.h"
@@ -21,11 +22,16 @@ namespace parley {
 namespace {
 
 // The operation's scan builder with the group filter already pushed; it offers no other
-// pushdown, so the engine's own filters and pruning never narrow the groups it returns.
-class GroupScanBuilder : public ScanBuilder {
+// filter, so the engine's own filters never narrow the groups it returns. Column pruning
+// passes through: the query reads every table column, and it selects the metadata columns.
+class GroupScanBuilder : public ScanBuilder, public SupportsPushDownRequiredColumns {
  public:
   explicit GroupScanBuilder(std::unique_ptr<ScanBuilder> inner) : inner_(std::move(inner)) {}
   Result<std::shared_ptr<Scan>> Build() override { return inner_->Build(); }
+  Status PruneColumns(const std::shared_ptr<arrow::Schema>& required_schema) override {
+    auto* prunable = dynamic_cast<SupportsPushDownRequiredColumns*>(inner_.get());
+    return prunable == nullptr ? Status::OK() : prunable->PruneColumns(required_schema);
+  }
 
  private:
   std::unique_ptr<ScanBuilder> inner_;
@@ -83,9 +89,6 @@ Status PrepareGroupScan(RowLevelPlan* plan, RowLevelOperation* operation) {
       }
     }
   }
-  for (const auto& column : operation->RequiredMetadataAttributes()) {
-    plan->target_scan->output.push_back({column.name, column.name, column.type, true});
-  }
   negotiation->builder = std::make_unique<GroupScanBuilder>(std::move(builder));
   plan->target_scan->negotiation = std::move(negotiation);
   return Status::OK();
@@ -109,13 +112,21 @@ Result<std::vector<RowAction>> ResolveActions(const RowLevelPlan& plan, const ar
   ARROW_ASSIGN_OR_RAISE(auto matched_column, arrow::Concatenate(rows.column(n + 2)->chunks()));
   const auto& ids = static_cast<const arrow::Int32Array&>(*ids_column);
   const auto& matched = static_cast<const arrow::BooleanArray&>(*matched_column);
-  std::unordered_map<int32_t, int64_t> kept;  // target row -> the row that stands for it
+  // Target row numbers run from 1 (row_number()): the row that stands for each, or -1.
+  int32_t max_id = 0;
+  for (int64_t i = 0; i < ids.length(); ++i) {
+    if (ids.IsValid(i)) max_id = std::max(max_id, ids.Value(i));
+  }
+  std::vector<int64_t> kept(static_cast<size_t>(max_id) + 1, -1);
   for (int64_t i = 0; i < ids.length(); ++i) {
     if (ids.IsNull(i)) continue;
-    auto [entry, first] = kept.emplace(ids.Value(i), i);
-    if (first) continue;
+    int64_t& entry = kept[ids.Value(i)];
+    if (entry < 0) {
+      entry = i;
+      continue;
+    }
     const bool applies = matched.IsValid(i) && matched.Value(i);
-    const int64_t other = entry->second;
+    const int64_t other = entry;
     if (plan.check_cardinality && applies && matched.IsValid(other) && matched.Value(other)) {
       return InvalidError(
           "MERGE_CARDINALITY_VIOLATION",
@@ -127,7 +138,7 @@ Result<std::vector<RowAction>> ResolveActions(const RowLevelPlan& plan, const ar
     }
     if (actions[other] == RowAction::kCopy && actions[i] != RowAction::kCopy) {
       actions[other] = RowAction::kDiscard;
-      entry->second = i;
+      entry = i;
     } else {
       actions[i] = RowAction::kDiscard;
     }
@@ -135,23 +146,43 @@ Result<std::vector<RowAction>> ResolveActions(const RowLevelPlan& plan, const ar
   return actions;
 }
 
-// The rows that stay in the table or join it: copied, updated and inserted ones, as the
-// table's columns.
+// The schema of the rows the write receives: the table's columns, then, when the operation
+// has metadata columns, those and the row's action (kRowLevelWriteActionColumn).
+std::shared_ptr<arrow::Schema> WriteSchema(const RowLevelPlan& plan) {
+  auto fields = ColumnsToSchema(plan.columns)->fields();
+  if (plan.metadata_columns.empty()) return arrow::schema(std::move(fields));
+  for (const auto& column : plan.metadata_columns) {
+    fields.push_back(arrow::field(column.name, column.type));
+  }
+  fields.push_back(arrow::field(kRowLevelWriteActionColumn, arrow::int32(), false));
+  return arrow::schema(std::move(fields));
+}
+
+// The rows that stay in the table or join it: copied, updated and inserted ones, as
+// WriteSchema() says.
 Result<std::shared_ptr<arrow::Table>> RowsToWrite(const RowLevelPlan& plan,
                                                   const arrow::Table& rows,
                                                   const std::vector<RowAction>& actions) {
   const int n = static_cast<int>(plan.columns.size());
   arrow::BooleanBuilder keep;
+  arrow::Int32Builder kinds;
   ARROW_RETURN_NOT_OK(keep.Reserve(static_cast<int64_t>(actions.size())));
+  ARROW_RETURN_NOT_OK(kinds.Reserve(static_cast<int64_t>(actions.size())));
   for (RowAction action : actions) {
     keep.UnsafeAppend(action == RowAction::kCopy || action == RowAction::kUpdate ||
                       action == RowAction::kInsert);
+    kinds.UnsafeAppend(static_cast<int32_t>(action));
   }
   ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
   std::vector<std::shared_ptr<arrow::ChunkedArray>> columns(rows.columns().begin(),
                                                             rows.columns().begin() + n);
-  auto schema = ColumnsToSchema(plan.columns);
-  auto data = arrow::Table::Make(schema, columns, rows.num_rows());
+  if (!plan.metadata_columns.empty()) {
+    const int m = static_cast<int>(plan.metadata_columns.size());
+    columns.insert(columns.end(), rows.columns().end() - m, rows.columns().end());
+    ARROW_ASSIGN_OR_RAISE(auto kind_array, kinds.Finish());
+    columns.push_back(std::make_shared<arrow::ChunkedArray>(std::move(kind_array)));
+  }
+  auto data = arrow::Table::Make(WriteSchema(plan), columns, rows.num_rows());
   ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(data, mask));
   auto table = filtered.table();
   for (int i = 0; i < n; ++i) {
@@ -174,11 +205,8 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
     ARROW_ASSIGN_OR_RAISE(bool done, TryDeleteWhere(*plan, &result));
     if (done) return result;
   }
-  auto* supports = dynamic_cast<SupportsRowLevelOperations*>(plan->table.get());
-  if (supports == nullptr) return Unsupported(*plan, RowLevelCommandName(plan->command));
-  RowLevelOperationInfo info{plan->command, {}};
-  ARROW_ASSIGN_OR_RAISE(auto builder, supports->NewRowLevelOperationBuilder(info));
-  ARROW_ASSIGN_OR_RAISE(auto operation, builder->Build());
+  const auto& operation = plan->operation;
+  if (operation == nullptr) return Unsupported(*plan, RowLevelCommandName(plan->command));
   if (operation->representation() != RowLevelRepresentation::kGroupBased) {
     return Unsupported(*plan, "delta-based (merge-on-read) row-level operations");
   }
@@ -195,7 +223,7 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   ARROW_ASSIGN_OR_RAISE(auto data, RowsToWrite(*plan, *executed.table, actions));
 
-  LogicalWriteInfo write_info{options.query_id, ColumnsToSchema(plan->columns), {}};
+  LogicalWriteInfo write_info{options.query_id, WriteSchema(*plan), {}};
   RowLevelWriteSummary summary{data->num_rows() - result.updated - result.inserted,
                                result.updated, result.deleted, result.inserted};
   ARROW_ASSIGN_OR_RAISE(auto write_builder, operation->NewWriteBuilder(write_info, summary));

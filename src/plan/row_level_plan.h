@@ -20,6 +20,12 @@ enum class RowAction : int32_t {
   kInsert = 3,   // a new row (MERGE's NOT MATCHED ... INSERT)
   kDiscard = 4,  // a source row no clause applies to
 };
+static_assert(static_cast<int32_t>(RowAction::kCopy) ==
+                  static_cast<int32_t>(RowLevelWriteAction::kCopy) &&
+              static_cast<int32_t>(RowAction::kUpdate) ==
+                  static_cast<int32_t>(RowLevelWriteAction::kUpdate) &&
+              static_cast<int32_t>(RowAction::kInsert) ==
+                  static_cast<int32_t>(RowLevelWriteAction::kInsert));
 
 struct RowLevelPlan {
   /// The query's extra output fields, after the table's columns.
@@ -34,6 +40,12 @@ struct RowLevelPlan {
   ResolvedName target_name;
   std::shared_ptr<Table> table;
   std::vector<Column> columns;
+  /// The table's row-level operation, built when binding; null when the table only supports
+  /// a metadata-only DELETE (SupportsDeleteV2).
+  std::shared_ptr<RowLevelOperation> operation;
+  /// The operation's RequiredMetadataAttributes(): the target scan returns them after the
+  /// table's columns, and they end the query's output.
+  std::vector<Column> metadata_columns;
   /// The scan of the target inside `query`; the runner gives it the operation's scan builder.
   PlanNodePtr target_scan;
   /// Conjuncts over the target's columns that every changed target row satisfies: offered to
@@ -43,7 +55,8 @@ struct RowLevelPlan {
   /// delete.
   std::vector<BoundExprPtr> delete_conjuncts;
   /// Output: the table's columns in order with the table's types, then kActionField (int32),
-  /// then for MERGE kTargetRowField and kMatchedField.
+  /// then for MERGE kTargetRowField and kMatchedField, then metadata_columns (null for rows
+  /// that are not the target's).
   PlanNodePtr query;
   /// MERGE: fail when a MATCHED clause applies to one target row more than once.
   bool check_cardinality = false;

@@ -651,3 +651,61 @@ def test_parley_dml_matches_spark(spark, tmp_path):
     assert [row["operation"] for row in history][-4:] == ["UPDATE", "UPDATE", "MERGE", "MERGE"]
     check_versions(spark, ours, commit_versions(ours)[1:])
     check_versions(spark, theirs, [commit_versions(theirs)[-1]])
+
+
+@pytest.mark.parametrize("partitioned", [False, True], ids=["unpartitioned", "partitioned"])
+def test_parley_dml_preserves_row_tracking_like_spark(spark, tmp_path, partitioned):
+    """Row tracking across copy-on-write DML: Spark writes a row-tracking table; Parley runs an
+    UPDATE, a DELETE and a MERGE (update, delete, insert) on one copy and Spark the same on
+    another. Read by Spark, both copies give every surviving row the same row id and row commit
+    version (commit versions are equal as both made the same commits); MERGE-inserted rows get
+    fresh ids above every id before and the MERGE's version. Parley reads its copy as Spark
+    does, and its rewrites say commitInfo.tags delta.rowTracking.preserved = true."""
+    import shutil
+
+    ours, theirs = str(tmp_path / "rt-parley"), str(tmp_path / "rt-spark")
+    partitioning = "PARTITIONED BY (part)" if partitioned else ""
+    sql(spark,
+        f"CREATE TABLE delta.`{theirs}` (id BIGINT, grp STRING, part INT) USING delta "
+        f"{partitioning} TBLPROPERTIES ('delta.enableRowTracking'='true', "
+        f"'delta.enableDeletionVectors'='false')",
+        f"INSERT INTO delta.`{theirs}` SELECT id, CAST(id % 3 AS STRING), CAST(id % 2 AS INT) "
+        f"FROM range(0, 40, 1, 2)",
+        f"INSERT INTO delta.`{theirs}` SELECT id, 'second', 0 FROM range(100, 110)")
+    shutil.copytree(theirs, ours)
+    source = ", ".join(f"({i}L)" for i in range(0, 200, 9))
+    statements = [
+        "UPDATE {t} SET grp = 'u' WHERE id % 5 = 1",
+        "DELETE FROM {t} WHERE id % 7 = 0",
+        "MERGE INTO {t} t USING (SELECT * FROM VALUES " + source + " AS s(id)) s ON t.id = s.id "
+        "WHEN MATCHED AND t.id % 4 = 1 THEN DELETE "
+        "WHEN MATCHED THEN UPDATE SET t.grp = 'm' "
+        "WHEN NOT MATCHED THEN INSERT (id, grp, part) VALUES (s.id, 'new', 1)",
+    ]
+    for statement in statements:
+        parley(tmp_path, statement.format(t=f"delta.`{ours}`"))
+        sql(spark, statement.format(t=f"delta.`{theirs}`"))
+    for version in commit_versions(ours)[3:]:
+        tags = [a["commitInfo"].get("tags", {}) for a in commit_actions(ours, version)
+                if "commitInfo" in a][0]
+        assert tags.get("delta.rowTracking.preserved") == "true", (version, tags)
+    assert commit_versions(ours) == commit_versions(theirs)
+    merge_version = commit_versions(ours)[-1]
+    query = ("SELECT id, grp, part, _metadata.row_id AS row_id, "
+             "_metadata.row_commit_version AS row_commit_version FROM delta.`{p}`")
+
+    def rows(path):
+        return spark_query(spark, query.format(p=path)).to_pylist()
+
+    ours_rows, theirs_rows = rows(ours), rows(theirs)
+    old = lambda rs: sorted(tuple(r.values()) for r in rs if r["grp"] != "new")
+    assert old(ours_rows) == old(theirs_rows)
+    assert any(r["row_commit_version"] == merge_version for r in ours_rows if r["grp"] == "m")
+    assert any(r["row_commit_version"] < merge_version for r in ours_rows)
+    before = max(r["row_id"] for r in ours_rows if r["grp"] != "new")
+    inserted = [r for r in ours_rows if r["grp"] == "new"]
+    assert len(inserted) == len([r for r in theirs_rows if r["grp"] == "new"]) > 0
+    assert all(r["row_id"] > before and r["row_commit_version"] == merge_version
+               for r in inserted), inserted
+    assert len({r["row_id"] for r in ours_rows}) == len(ours_rows)
+    check_query(tmp_path, spark, query.format(p=ours))

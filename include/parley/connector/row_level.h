@@ -5,7 +5,9 @@
 //   1. DELETE first tries SupportsDeleteV2 (table.h): when CanDeleteWhere accepts every
 //      translated conjunct of the condition, DeleteWhere runs alone, with no scan or write.
 //   2. Otherwise the table must implement SupportsRowLevelOperations. The engine calls
-//      NewRowLevelOperationBuilder once per statement, then Build() once.
+//      NewRowLevelOperationBuilder once per statement, then Build() once; it does so when it
+//      binds the statement (to learn RequiredMetadataAttributes()), so a DELETE that then runs
+//      as DeleteWhere has built an operation it never uses.
 //   3. The engine calls RowLevelOperation::NewScanBuilder once and offers the statement's
 //      condition (DELETE/UPDATE: the WHERE conjuncts; MERGE: the ON conjuncts that read only the
 //      target) through SupportsPushDownV2Filters. For a group-based operation these predicates
@@ -15,7 +17,9 @@
 //   4. The engine computes the new rows and writes them through NewWriteBuilder's write, with
 //      the two-phase commit of write.h. Group-based: BatchWrite::Commit replaces exactly the
 //      groups the scan read with the written rows, atomically, or fails and leaves the table as
-//      it was (e.g. when a concurrent change touched those groups).
+//      it was (e.g. when a concurrent change touched those groups). When the operation has
+//      RequiredMetadataAttributes(), its write receives them with every row, and the row's
+//      RowLevelWriteAction (kRowLevelWriteActionColumn).
 // Builders and operations are used by one thread at a time, on the driver.
 #pragma once
 
@@ -50,6 +54,19 @@ struct RowLevelWriteSummary {
   int64_t deleted = -1;
   int64_t inserted = -1;
 };
+
+/// \brief What happened to a row that a group-based write receives.
+enum class RowLevelWriteAction : int32_t {
+  kCopy = 0,    // an unchanged row of a rewritten group
+  kUpdate = 1,  // a row of a rewritten group, changed
+  kInsert = 3,  // a new row (MERGE's INSERT)
+};
+
+/// \brief When a group-based operation has RequiredMetadataAttributes(), the rows its write
+/// receives hold the table's columns, then those attributes (as read for copied and updated
+/// rows, null for inserted ones), then this INT32 column with each row's RowLevelWriteAction.
+/// LogicalWriteInfo::schema lists them all.
+inline constexpr char kRowLevelWriteActionColumn[] = "__row_action";
 
 /// \brief What the engine tells the table about the statement it plans.
 struct RowLevelOperationInfo {
@@ -104,9 +121,11 @@ class RowLevelOperation {
   /// the rows written do.
   virtual Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(
       const LogicalWriteInfo& info, const RowLevelWriteSummary& summary) = 0;
-  /// \brief Metadata columns the scan must also return (e.g. a file name for group-based
-  /// runtime filtering, a row id and position for delta-based writes). The engine reads them
-  /// and never writes them back as data. Default none.
+  /// \brief Metadata columns (SupportsMetadataColumns) the scan must also return, e.g. a row
+  /// id and position for delta-based writes, or row lineage a group-based rewrite preserves.
+  /// The scan is offered them through SupportsPushDownRequiredColumns. A group-based write
+  /// receives them with each row (kRowLevelWriteActionColumn); they are never data. Default
+  /// none.
   virtual std::vector<Column> RequiredMetadataAttributes() const { return {}; }
 };
 

@@ -51,7 +51,8 @@ struct LogicalWriteInfo {
   /// Unique per write; connectors use it to name staging locations.
   std::string query_id;
   /// The schema of the rows the writers will receive: the table's columns, in order, after
-  /// Spark's store-assignment casts.
+  /// Spark's store-assignment casts (for some row-level writes, then metadata columns and
+  /// the row's action: row_level.h).
   std::shared_ptr<arrow::Schema> schema;
   /// The write options, keys lower-cased.
   Options options;
