@@ -78,6 +78,32 @@ PlanNode* FindTarget(PlanNode& node, const std::string& name, std::string* colum
   }
 }
 
+// Whether `node` is likely to return few of its inputs' rows, as Spark asks of a runtime
+// filter's creation side: it filters (a Filter, predicates a scan accepted, a semi or anti
+// join) or is a constant table. Without that the build keys rarely prune anything, and
+// computing the build side first only costs.
+bool IsSelective(const PlanNode& node) {
+  switch (node.kind) {
+    case PlanNode::Kind::kFilter:
+    case PlanNode::Kind::kValues:
+    case PlanNode::Kind::kOneRow:
+      return true;
+    case PlanNode::Kind::kScan:
+      return !node.negotiation->pushed_predicates.empty() ||
+             !node.negotiation->pushed_filters.empty();
+    case PlanNode::Kind::kJoin:
+      if (node.join_type == PlanJoinType::kLeftSemi ||
+          node.join_type == PlanJoinType::kLeftAnti) {
+        return true;
+      }
+      break;
+    default:
+      break;
+  }
+  return std::any_of(node.children.begin(), node.children.end(),
+                     [](const PlanNodePtr& child) { return IsSelective(*child); });
+}
+
 }  // namespace
 
 RuntimeFilterPlan PlanRuntimeFilter(const PlanNode& join) {
@@ -96,6 +122,7 @@ RuntimeFilterPlan PlanRuntimeFilter(const PlanNode& join) {
              join.join_type != PlanJoinType::kLeftSemi) {
     return plan;
   }
+  if (!IsSelective(*join.children[plan.build_child])) return plan;
   PlanNode& probe = *join.children[plan.probe_child];
   for (size_t i = 0; i < join.join_keys.size(); ++i) {
     const JoinKey& key = join.join_keys[i];

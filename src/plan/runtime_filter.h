@@ -6,6 +6,8 @@
 // source implements SupportsRuntimeV2Filtering and lists the column in FilterAttributes(), the
 // executor computes the build side first and offers that scan the build keys (an IN predicate,
 // or a range for many keys) before it plans its input partitions, as Spark's dynamic pruning.
+// The build side must be likely to be selective, as Spark asks: it contains a filter (or
+// predicates a scan accepted, or a semi or anti join) or is a constant table.
 // The column may pass through filters, projections, distinct, group keys of aggregates and
 // joins that keep the row's key; never through a limit, a sample or a window, whose output
 // depends on the rows they see. A scan that agreed to a limit, top-N, offset, sample or

@@ -93,7 +93,8 @@ TEST_F(RuntimeFilterTest, SmallBuildSideOffersItsKeysToTheProbeScan) {
 TEST_F(RuntimeFilterTest, ManyKeysAreOfferedAsARange) {
   ScanRunOptions options;
   options.runtime_filter_max_in_list = 1;
-  ExpectSameRows("SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k",
+  ExpectSameRows("SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k "
+                 "WHERE d.w >= 0",
                  options);
   EXPECT_EQ(catalog_->log("fact")->runtime_predicates,
             (std::vector<std::string>{"k >= 2", "k <= 6"}));
@@ -103,8 +104,17 @@ TEST_F(RuntimeFilterTest, ManyKeysAreOfferedAsARange) {
 TEST_F(RuntimeFilterTest, LargeBuildSideOffersNothing) {
   ScanRunOptions options;
   options.runtime_filter_max_build_rows = 2;
-  ExpectSameRows("SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k",
+  ExpectSameRows("SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k "
+                 "WHERE d.w >= 0",
                  options);
+  EXPECT_TRUE(catalog_->log("fact")->runtime_predicates.empty());
+}
+
+TEST_F(RuntimeFilterTest, UnfilteredBuildSideOffersNothing) {
+  const std::string query = "SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k";
+  ASSERT_OK_AND_ASSIGN(auto plan, Plan(query));
+  EXPECT_TRUE(PlanRuntimeFilter(*plan->children[0]).targets.empty());
+  ExpectSameRows(query, ScanRunOptions{});
   EXPECT_TRUE(catalog_->log("fact")->runtime_predicates.empty());
 }
 
