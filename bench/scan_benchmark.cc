@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <regex>
 #include <string>
@@ -34,6 +35,8 @@ struct Options {
   bool explain = true;
   std::string results_dir;
   std::vector<std::string> queries;
+  /// Session settings, from --conf KEY=VALUE.
+  std::map<std::string, std::string> conf;
 };
 
 struct QueryReport {
@@ -178,7 +181,8 @@ std::string ToJson(const QueryReport& r) {
 
 int Usage(const char* argv0) {
   std::fprintf(stderr,
-               "usage: %s [--runs N] [--warmup N] [--results-dir DIR] [--no-explain] QUERY...\n",
+               "usage: %s [--runs N] [--warmup N] [--results-dir DIR] [--no-explain] "
+               "[--conf KEY=VALUE]... QUERY...\n",
                argv0);
   return 2;
 }
@@ -198,6 +202,11 @@ int main(int argc, char** argv) {
       options.results_dir = argv[++i];
     } else if (arg == "--no-explain") {
       options.explain = false;
+    } else if (arg == "--conf" && has_value) {
+      std::string setting = argv[++i];
+      auto equals = setting.find('=');
+      if (equals == std::string::npos) return Usage(argv[0]);
+      options.conf[setting.substr(0, equals)] = setting.substr(equals + 1);
     } else if (arg.starts_with("--")) {
       return Usage(argv[0]);
     } else {
@@ -206,7 +215,9 @@ int main(int argc, char** argv) {
   }
   if (options.queries.empty() || options.runs < 1 || options.warmup < 0) return Usage(argv[0]);
 
-  auto session = parley::Session::Make();
+  parley::SessionOptions session_options;
+  for (const auto& [key, value] : options.conf) session_options.conf[key] = value;
+  auto session = parley::Session::Make(session_options);
   if (!session.ok()) {
     std::fprintf(stderr, "cannot create a session: %s\n", session.status().ToString().c_str());
     return 1;

@@ -2,6 +2,7 @@
 """TPC-H benchmark: the 22 queries on Parley and DuckDB over the same Parquet files.
 
     python3 bench/tpch.py [--scale 1] [--runs 3] [--build-dir build] [--queries 1,6,...]
+                          [--conf KEY=VALUE]...
 
 What it does, in order (see docs/performance.md):
   1. Creates (once) the bench Python environment (bench/requirements.txt) and re-runs itself
@@ -70,7 +71,7 @@ def table_files(root, table):
     return sorted(glob.glob(os.path.join(root, "warehouse", "default", table, "*.parquet")))
 
 
-def run_parley(binary, root, names, texts, runs, timeout, results_dir):
+def run_parley(binary, root, names, texts, runs, timeout, results_dir, conf):
     """Each query in its own parley_bench_scan process (cwd: the warehouse's parent, so that
     the Session's default ./warehouse is it)."""
     out = {}
@@ -78,7 +79,10 @@ def run_parley(binary, root, names, texts, runs, timeout, results_dir):
         query_dir = os.path.join(results_dir, name)
         os.makedirs(query_dir)
         args = [binary, "--runs", str(runs), "--warmup", "1", "--no-explain",
-                "--results-dir", query_dir, texts[name]]
+                "--results-dir", query_dir]
+        for setting in conf:
+            args += ["--conf", setting]
+        args.append(texts[name])
         try:
             proc = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -157,6 +161,9 @@ def main():
     parser.add_argument("--rebuild-warehouse", action="store_true",
                         help="generate the data and load the warehouse again")
     parser.add_argument("--json", help="also write every measurement to this file")
+    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                        help="a Parley session setting, e.g. "
+                             "parley.sql.optimizer.runtimeFilter.enabled=false (repeatable)")
     args = parser.parse_args()
     ensure_venv(__file__)
 
@@ -177,7 +184,7 @@ def main():
         os.makedirs(duck_dir)
         log("running Parley")
         parley = run_parley(os.path.join(build_dir, "parley_bench_scan"), root, names, texts,
-                            args.runs, args.timeout, parley_dir)
+                            args.runs, args.timeout, parley_dir, args.conf)
         log("running DuckDB")
         duck = run_duckdb(root, names, texts, args.runs, duck_dir)
         checks = {name: check(name, parley_dir, duck_dir) for name in names}

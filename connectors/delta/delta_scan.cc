@@ -154,44 +154,205 @@ class DeltaBatch : public Batch {
   std::vector<ReadTask> tasks_;
 };
 
+// What a Delta scan reads: the builder's agreement plus the runtime filters offered since.
+struct DeltaScanInputs {
+  std::vector<std::string> read_columns;
+  std::vector<PredicatePtr> partition_filters;  // exact
+  std::vector<PredicatePtr> data_filters;       // pruning by statistics, also returned
+  std::vector<PredicatePtr> runtime_filters;    // SupportsRuntimeV2Filtering, pruning only
+};
+
+// The files a scan reads, their statistics and how the scan describes itself.
+struct DeltaScanPlan {
+  ReadSpec spec;
+  std::vector<ReadTask> tasks;
+  Statistics statistics;
+  std::string description;
+};
+
+// Prune the snapshot's files by `inputs`; with a `record`, note the agreement and the files.
+Result<DeltaScanPlan> PlanDeltaScan(const TableState& table, const DeltaScanInputs& inputs,
+                                    RowLevelScanRecord* record) {
+  const Snapshot& snapshot = *table.snapshot;
+  // Statistics columns: the top-level data columns, by physical name.
+  std::map<std::string, std::shared_ptr<arrow::DataType>> stat_columns;
+  std::map<std::string, std::string> logical_of;
+  for (const auto& field : table.annotated_schema->fields()) {
+    std::string physical = PhysicalName(*field, table.mode);
+    logical_of[physical] = field->name();
+    stat_columns[physical] = PlainType(field->type());
+  }
+  // Bounds reported for the integer and date columns read (join planning estimates their
+  // distinct values from them).
+  std::map<std::string, ColumnBounds> bounds;
+  std::map<std::string, std::shared_ptr<arrow::DataType>> bound_columns;
+  for (const auto& field : table.annotated_schema->fields()) {
+    bool read = std::find(inputs.read_columns.begin(), inputs.read_columns.end(),
+                          field->name()) != inputs.read_columns.end();
+    if (!read || !HasOrderedBounds(*field->type())) continue;
+    bounds[field->name()];
+    bound_columns[PhysicalName(*field, table.mode)] = PlainType(field->type());
+  }
+  DeltaScanPlan plan;
+  std::vector<ReadTask>& tasks = plan.tasks;
+  Statistics& statistics = plan.statistics;
+  if (record != nullptr) *record = {{}, inputs.partition_filters, inputs.data_filters};
+  // Runtime filters prune like pushed ones: exactly on partition values, else by statistics.
+  std::vector<PredicatePtr> partition_filters = inputs.partition_filters;
+  std::vector<PredicatePtr> data_filters = inputs.data_filters;
+  const auto partition_schema = PartitionSchema(table);
+  for (const auto& predicate : inputs.runtime_filters) {
+    (IsExactlyEvaluable(*predicate, *partition_schema) ? partition_filters : data_filters)
+        .push_back(predicate);
+  }
+  int64_t bytes = 0, rows = 0;
+  bool rows_known = true;
+  for (const FileAction& file : snapshot.files) {
+    FileFacts facts;
+    ARROW_ASSIGN_OR_RAISE(facts.partition_values, TypedPartitionValues(table, file));
+    bool keep = true;
+    for (const auto& predicate : partition_filters) {
+      auto result = EvaluateOnPartition(*predicate, facts.partition_values);
+      if (!result.value_or(false)) keep = false;
+    }
+    if (!keep) continue;
+    FileStatistics physical =
+        ParseStatistics(file.stats, data_filters.empty() ? bound_columns : stat_columns);
+    facts.stats.num_records = physical.num_records;
+    facts.stats.tight_bounds = physical.tight_bounds;
+    for (auto& [name, value] : physical.min_values) facts.stats.min_values[logical_of[name]] = value;
+    for (auto& [name, value] : physical.max_values) facts.stats.max_values[logical_of[name]] = value;
+    for (auto& [name, count] : physical.null_counts) facts.stats.null_counts[logical_of[name]] = count;
+    for (const auto& [name, value] : facts.partition_values) {
+      // A partition column is constant in its file: its value bounds every row.
+      if (value->is_valid) {
+        facts.stats.min_values[name] = value;
+        facts.stats.max_values[name] = value;
+        facts.stats.null_counts[name] = 0;
+      } else if (facts.stats.num_records) {
+        facts.stats.null_counts[name] = *facts.stats.num_records;
+      }
+    }
+    for (const auto& predicate : data_filters) {
+      if (StatisticsExcludeFile(*predicate, facts)) keep = false;
+    }
+    if (!keep) continue;
+    for (auto& [name, column] : bounds) {
+      auto low = facts.stats.min_values.find(name);
+      auto high = facts.stats.max_values.find(name);
+      column.Add(low == facts.stats.min_values.end() ? nullptr : low->second,
+                 high == facts.stats.max_values.end() ? nullptr : high->second);
+    }
+    bytes += file.size;
+    if (facts.stats.num_records) {
+      rows += *facts.stats.num_records -
+              (file.deletion_vector ? file.deletion_vector->cardinality : 0);
+    } else {
+      rows_known = false;
+    }
+    if (record != nullptr) record->files.push_back(file);
+    ReadTask task;
+    task.path = ResolveDataPath(table.root, file.path);
+    task.size = file.size;
+    task.partition_values = file.partition_values;
+    task.deletion_vector = file.deletion_vector;
+    task.modification_time = file.modification_time;
+    task.base_row_id = file.base_row_id;
+    task.default_row_commit_version = file.default_row_commit_version;
+    tasks.push_back(std::move(task));
+  }
+  statistics.size_in_bytes = bytes;
+  if (rows_known) statistics.num_rows = rows;
+  for (auto& [name, column] : bounds) {
+    if (column.known && column.min) {
+      statistics.column_stats[name].min = column.min;
+      statistics.column_stats[name].max = column.max;
+    }
+  }
+
+  ReadSpec& spec = plan.spec;
+  spec.location = table.location;
+  ARROW_ASSIGN_OR_RAISE(spec.schema_json, SchemaToDeltaJson(*table.annotated_schema));
+  spec.mode = table.mode;
+  spec.partition_columns = table.partition_columns;
+  spec.read_columns = inputs.read_columns;
+  const auto& configuration = snapshot.metadata.configuration;
+  spec.row_tracking = RowTrackingEnabled(snapshot.metadata);
+  if (spec.row_tracking) {
+    auto name = [&](const char* key) {
+      auto it = configuration.find(key);
+      return it == configuration.end() ? std::string() : it->second;
+    };
+    spec.materialized_row_id = name(kMaterializedRowIdColumn);
+    spec.materialized_row_commit_version = name(kMaterializedRowCommitVersionColumn);
+  }
+  std::string& description = plan.description;
+  description =
+      "version " + std::to_string(snapshot.version) + ", files " +
+      std::to_string(tasks.size()) + " of " + std::to_string(snapshot.files.size()) +
+      ", partition filters " + JoinPredicates(inputs.partition_filters) + ", data filters " +
+      JoinPredicates(inputs.data_filters);
+  if (!inputs.runtime_filters.empty()) {
+    description += ", runtime filters " + JoinPredicates(inputs.runtime_filters);
+  }
+  return plan;
+}
+
 class DeltaScan : public Scan, public SupportsReportStatistics {
  public:
-  DeltaScan(std::shared_ptr<const TableState> table, ReadSpec spec, std::vector<ReadTask> tasks,
-            Statistics statistics, std::string description)
-      : table_(std::move(table)),
-        spec_(std::move(spec)),
-        tasks_(std::move(tasks)),
-        statistics_(std::move(statistics)),
-        description_(std::move(description)) {}
+  DeltaScan(std::shared_ptr<const TableState> table, DeltaScanInputs inputs, DeltaScanPlan plan)
+      : table_(std::move(table)), inputs_(std::move(inputs)), plan_(std::move(plan)) {}
 
   std::shared_ptr<arrow::Schema> ReadSchema() const override {
     arrow::FieldVector fields;
-    for (const auto& name : spec_.read_columns) {
+    for (const auto& name : plan_.spec.read_columns) {
       auto field = table_->schema->GetFieldByName(name);
       if (field == nullptr && name == kMetadataColumn) {
         fields.push_back(
-            arrow::field(kMetadataColumn, MetadataStructType(spec_.row_tracking), false));
+            arrow::field(kMetadataColumn, MetadataStructType(plan_.spec.row_tracking), false));
       } else {
         fields.push_back(std::move(field));
       }
     }
     return arrow::schema(std::move(fields));
   }
-  std::string Description() const override { return description_; }
+  std::string Description() const override { return plan_.description; }
   Result<std::shared_ptr<Batch>> ToBatch() override {
-    return std::make_shared<DeltaBatch>(spec_, tasks_);
+    return std::make_shared<DeltaBatch>(plan_.spec, plan_.tasks);
   }
   std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const override {
     return DeltaMetrics();
   }
-  Result<Statistics> EstimateStatistics() const override { return statistics_; }
+  Result<Statistics> EstimateStatistics() const override { return plan_.statistics; }
 
- private:
+ protected:
   std::shared_ptr<const TableState> table_;
-  ReadSpec spec_;
-  std::vector<ReadTask> tasks_;
-  Statistics statistics_;
-  std::string description_;
+  DeltaScanInputs inputs_;
+  DeltaScanPlan plan_;
+};
+
+// The scan of a query (not of a row-level rewrite, which must read whole files): runtime
+// filters prune its files by partition values and statistics.
+class RuntimeFilteringDeltaScan : public DeltaScan, public SupportsRuntimeV2Filtering {
+ public:
+  using DeltaScan::DeltaScan;
+
+  std::vector<std::shared_ptr<NamedReference>> FilterAttributes() const override {
+    std::vector<std::shared_ptr<NamedReference>> out;
+    for (const auto& name : inputs_.read_columns) {
+      if (table_->schema->GetFieldByName(name) != nullptr) out.push_back(FieldReference(name));
+    }
+    return out;
+  }
+
+  Status Filter(const std::vector<PredicatePtr>& predicates) override {
+    DeltaScanInputs inputs = inputs_;
+    inputs.runtime_filters.insert(inputs.runtime_filters.end(), predicates.begin(),
+                                  predicates.end());
+    ARROW_ASSIGN_OR_RAISE(plan_, PlanDeltaScan(*table_, inputs, nullptr));
+    inputs_ = std::move(inputs);
+    return Status::OK();
+  }
 };
 
 class DeltaScanBuilder : public ScanBuilder,
@@ -240,120 +401,13 @@ class DeltaScanBuilder : public ScanBuilder,
   }
 
   Result<std::shared_ptr<Scan>> Build() override {
-    const Snapshot& snapshot = *table_->snapshot;
-    // Statistics columns: the top-level data columns, by physical name.
-    std::map<std::string, std::shared_ptr<arrow::DataType>> stat_columns;
-    std::map<std::string, std::string> logical_of;
-    for (const auto& field : table_->annotated_schema->fields()) {
-      std::string physical = PhysicalName(*field, table_->mode);
-      logical_of[physical] = field->name();
-      stat_columns[physical] = PlainType(field->type());
-    }
-    // Bounds reported for the integer and date columns read (join planning estimates their
-    // distinct values from them).
-    std::map<std::string, ColumnBounds> bounds;
-    std::map<std::string, std::shared_ptr<arrow::DataType>> bound_columns;
-    for (const auto& field : table_->annotated_schema->fields()) {
-      bool read = std::find(read_columns_.begin(), read_columns_.end(), field->name()) !=
-                  read_columns_.end();
-      if (!read || !HasOrderedBounds(*field->type())) continue;
-      bounds[field->name()];
-      bound_columns[PhysicalName(*field, table_->mode)] = PlainType(field->type());
-    }
-    std::vector<ReadTask> tasks;
-    Statistics statistics;
-    if (record_) *record_ = {{}, partition_filters_, data_filters_};
-    int64_t bytes = 0, rows = 0;
-    bool rows_known = true;
-    for (const FileAction& file : snapshot.files) {
-      FileFacts facts;
-      ARROW_ASSIGN_OR_RAISE(facts.partition_values, TypedPartitionValues(*table_, file));
-      bool keep = true;
-      for (const auto& predicate : partition_filters_) {
-        auto result = EvaluateOnPartition(*predicate, facts.partition_values);
-        if (!result.value_or(false)) keep = false;
-      }
-      if (!keep) continue;
-      FileStatistics physical =
-          ParseStatistics(file.stats, data_filters_.empty() ? bound_columns : stat_columns);
-      facts.stats.num_records = physical.num_records;
-      facts.stats.tight_bounds = physical.tight_bounds;
-      for (auto& [name, value] : physical.min_values) facts.stats.min_values[logical_of[name]] = value;
-      for (auto& [name, value] : physical.max_values) facts.stats.max_values[logical_of[name]] = value;
-      for (auto& [name, count] : physical.null_counts) facts.stats.null_counts[logical_of[name]] = count;
-      for (const auto& [name, value] : facts.partition_values) {
-        // A partition column is constant in its file: its value bounds every row.
-        if (value->is_valid) {
-          facts.stats.min_values[name] = value;
-          facts.stats.max_values[name] = value;
-          facts.stats.null_counts[name] = 0;
-        } else if (facts.stats.num_records) {
-          facts.stats.null_counts[name] = *facts.stats.num_records;
-        }
-      }
-      for (const auto& predicate : data_filters_) {
-        if (StatisticsExcludeFile(*predicate, facts)) keep = false;
-      }
-      if (!keep) continue;
-      for (auto& [name, column] : bounds) {
-        auto low = facts.stats.min_values.find(name);
-        auto high = facts.stats.max_values.find(name);
-        column.Add(low == facts.stats.min_values.end() ? nullptr : low->second,
-                   high == facts.stats.max_values.end() ? nullptr : high->second);
-      }
-      bytes += file.size;
-      if (facts.stats.num_records) {
-        rows += *facts.stats.num_records -
-                (file.deletion_vector ? file.deletion_vector->cardinality : 0);
-      } else {
-        rows_known = false;
-      }
-      if (record_) record_->files.push_back(file);
-      ReadTask task;
-      task.path = ResolveDataPath(table_->root, file.path);
-      task.size = file.size;
-      task.partition_values = file.partition_values;
-      task.deletion_vector = file.deletion_vector;
-      task.modification_time = file.modification_time;
-      task.base_row_id = file.base_row_id;
-      task.default_row_commit_version = file.default_row_commit_version;
-      tasks.push_back(std::move(task));
-    }
-    statistics.size_in_bytes = bytes;
-    if (rows_known) statistics.num_rows = rows;
-    for (auto& [name, column] : bounds) {
-      if (column.known && column.min) {
-        statistics.column_stats[name].min = column.min;
-        statistics.column_stats[name].max = column.max;
-      }
-    }
-
-    ReadSpec spec;
-    spec.location = table_->location;
-    ARROW_ASSIGN_OR_RAISE(spec.schema_json, SchemaToDeltaJson(*table_->annotated_schema));
-    spec.mode = table_->mode;
-    spec.partition_columns = table_->partition_columns;
-    spec.read_columns = read_columns_;
-    const auto& configuration = snapshot.metadata.configuration;
-    spec.row_tracking = RowTrackingEnabled(snapshot.metadata);
-    if (spec.row_tracking) {
-      auto name = [&](const char* key) {
-        auto it = configuration.find(key);
-        return it == configuration.end() ? std::string() : it->second;
-      };
-      spec.materialized_row_id = name(kMaterializedRowIdColumn);
-      spec.materialized_row_commit_version = name(kMaterializedRowCommitVersionColumn);
-    }
-    std::string description =
-        "version " + std::to_string(snapshot.version) + ", files " +
-        std::to_string(tasks.size()) + " of " + std::to_string(snapshot.files.size()) +
-        ", partition filters " + JoinPredicates(partition_filters_) + ", data filters " +
-        JoinPredicates(data_filters_);
-    return std::make_shared<DeltaScan>(table_, std::move(spec), std::move(tasks),
-                                       std::move(statistics), std::move(description));
+    DeltaScanInputs inputs{read_columns_, partition_filters_, data_filters_, {}};
+    ARROW_ASSIGN_OR_RAISE(auto plan, PlanDeltaScan(*table_, inputs, record_.get()));
+    if (record_) return std::make_shared<DeltaScan>(table_, std::move(inputs), std::move(plan));
+    return std::make_shared<RuntimeFilteringDeltaScan>(table_, std::move(inputs),
+                                                       std::move(plan));
   }
 
- private:
   std::shared_ptr<const TableState> table_;
   std::shared_ptr<RowLevelScanRecord> record_;
   std::shared_ptr<arrow::Schema> partition_schema_;

@@ -367,9 +367,40 @@ Result<ScanPlan> PlanScan(const TableData& table, const ScanRequest& request) {
   return plan;
 }
 
+// How the files connector can use a predicate: exactly (over partition columns only), to prune
+// files and Parquet row groups (returned to the engine), or not at all.
+enum class Use { kExact, kPrune, kNone };
+
+Use Classify(const TableData& table, const ReadOptions& options, const Predicate& predicate) {
+  std::optional<cp::Expression> expression = ToArrowExpression(predicate);
+  if (!expression) return Use::kNone;
+  bool on_partitions = false, on_data = false, on_floats = false;
+  for (const auto& reference : predicate.References()) {
+    const auto& names = reference->field_names();
+    if (names.size() != 1) return Use::kNone;
+    auto field = table.schema->GetFieldByName(names[0]);
+    if (field == nullptr) return Use::kNone;
+    if (table.partition_schema->GetFieldIndex(names[0]) >= 0) {
+      on_partitions = true;
+    } else {
+      on_data = true;
+      on_floats = on_floats || arrow::is_floating(field->type()->id());
+    }
+  }
+  if (!on_data) {
+    auto bound = expression->Bind(*table.partition_schema);
+    return bound.ok() && bound->type()->id() == arrow::Type::BOOL ? Use::kExact : Use::kNone;
+  }
+  if (on_floats) return Use::kNone;
+  if (options.format != FileFormatKind::kParquet && !on_partitions) return Use::kNone;
+  auto bound = expression->Bind(*table.schema);
+  return bound.ok() && bound->type()->id() == arrow::Type::BOOL ? Use::kPrune : Use::kNone;
+}
+
 class FilesScan : public Scan,
                   public Batch,
                   public SupportsReportStatistics,
+                  public SupportsRuntimeV2Filtering,
                   public std::enable_shared_from_this<FilesScan> {
  public:
   FilesScan(std::shared_ptr<const TableData> table, ScanRequest request, ScanPlan plan)
@@ -404,7 +435,46 @@ class FilesScan : public Scan,
              std::to_string(plan_.candidate_row_groups);
     }
     if (request_.limit >= 0) out += ", limit=" + std::to_string(request_.limit);
+    if (!runtime_filters_.empty()) {
+      std::vector<std::string> runtime;
+      for (const auto& filter : runtime_filters_) runtime.push_back(filter.predicate->ToString());
+      out += ", runtimeFilters=[" + Join(runtime) + "]";
+    }
     return out;
+  }
+
+  // Runtime filters prune like pushed predicates: partition columns exactly, Parquet data
+  // columns (not floating point) by row-group statistics.
+  std::vector<std::shared_ptr<NamedReference>> FilterAttributes() const override {
+    std::vector<std::shared_ptr<NamedReference>> out;
+    for (const auto& name : request_.read_columns) {
+      const bool partition = table_->partition_schema->GetFieldIndex(name) >= 0;
+      const bool floating = arrow::is_floating(table_->schema->GetFieldByName(name)->type()->id());
+      if (partition || (request_.options.format == FileFormatKind::kParquet && !floating)) {
+        out.push_back(FieldReference(name));
+      }
+    }
+    return out;
+  }
+
+  Status Filter(const std::vector<PredicatePtr>& predicates) override {
+    ScanRequest planning = request_;
+    for (const auto& filter : runtime_filters_) {
+      auto& target = Classify(*table_, request_.options, *filter.predicate) == Use::kExact
+                         ? planning.partition_filters
+                         : planning.data_filters;
+      target.push_back(filter);
+    }
+    for (const auto& predicate : predicates) {
+      const Use use = Classify(*table_, request_.options, *predicate);
+      if (use == Use::kNone) continue;
+      AcceptedPredicate accepted{predicate, *ToArrowExpression(*predicate)};
+      (use == Use::kExact ? planning.partition_filters : planning.data_filters)
+          .push_back(accepted);
+      runtime_filters_.push_back(std::move(accepted));
+    }
+    ARROW_ASSIGN_OR_RAISE(plan_, PlanScan(*table_, planning));
+    return Status::OK();
   }
 
   Result<std::shared_ptr<Batch>> ToBatch() override { return shared_from_this(); }
@@ -494,6 +564,8 @@ class FilesScan : public Scan,
  private:
   std::shared_ptr<const TableData> table_;
   ScanRequest request_;
+  // The runtime filters applied so far (Filter()); plan_ reflects them.
+  std::vector<AcceptedPredicate> runtime_filters_;
   ScanPlan plan_;
   std::shared_ptr<arrow::Schema> read_schema_;
 };
@@ -516,7 +588,7 @@ class FilesScanBuilder : public ScanBuilder,
     pushed_.clear();
     std::vector<PredicatePtr> residual;
     for (auto& predicate : predicates) {
-      switch (Classify(*predicate)) {
+      switch (Classify(*table_, request_.options, *predicate)) {
         case Use::kExact:
           request_.partition_filters.push_back({predicate, *ToArrowExpression(*predicate)});
           pushed_.push_back(predicate);
@@ -565,34 +637,6 @@ class FilesScanBuilder : public ScanBuilder,
   }
 
  private:
-  enum class Use { kExact, kPrune, kNone };
-
-  Use Classify(const Predicate& predicate) const {
-    std::optional<cp::Expression> expression = ToArrowExpression(predicate);
-    if (!expression) return Use::kNone;
-    bool on_partitions = false, on_data = false, on_floats = false;
-    for (const auto& reference : predicate.References()) {
-      const auto& names = reference->field_names();
-      if (names.size() != 1) return Use::kNone;
-      auto field = table_->schema->GetFieldByName(names[0]);
-      if (field == nullptr) return Use::kNone;
-      if (table_->partition_schema->GetFieldIndex(names[0]) >= 0) {
-        on_partitions = true;
-      } else {
-        on_data = true;
-        on_floats = on_floats || arrow::is_floating(field->type()->id());
-      }
-    }
-    if (!on_data) {
-      auto bound = expression->Bind(*table_->partition_schema);
-      return bound.ok() && bound->type()->id() == arrow::Type::BOOL ? Use::kExact : Use::kNone;
-    }
-    if (on_floats) return Use::kNone;
-    if (request_.options.format != FileFormatKind::kParquet && !on_partitions) return Use::kNone;
-    auto bound = expression->Bind(*table_->schema);
-    return bound.ok() && bound->type()->id() == arrow::Type::BOOL ? Use::kPrune : Use::kNone;
-  }
-
   std::shared_ptr<const TableData> table_;
   ScanRequest request_;
   std::vector<PredicatePtr> pushed_;

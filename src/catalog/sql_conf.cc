@@ -17,6 +17,12 @@ const std::vector<ConfEntry>& KnownEntries() {
       {"spark.sql.caseSensitive", "false", "Whether identifiers are case-sensitive."},
       {kVerifyPushdownKey, "false",
        "Re-check on the rows a source returns every predicate and limit it accepted exactly."},
+      {kRuntimeFilterEnabledKey, "true",
+       "Let a join's small build side prune the scans of its probe side at run time."},
+      {kRuntimeFilterMaxBuildRowsKey, "1000000",
+       "The most rows a join's build side may have to create a runtime filter."},
+      {kRuntimeFilterMaxInListKey, "1000",
+       "The most build keys offered to a source as an IN list; more are offered as a range."},
       {kRoundTripTasksKey, "false",
        "Round-trip every input partition, reader factory, writer factory and commit message "
        "through bytes before use."},

@@ -55,6 +55,12 @@ inline constexpr const char* kRetentionDurationCheckKey =
 inline constexpr const char* kCatalogKeyPrefix = "spark.sql.catalog.";
 inline constexpr const char* kRoundTripTasksKey = "parley.test.roundTripTasks";
 inline constexpr const char* kVerifyPushdownKey = "parley.verifyPushdown";
+inline constexpr const char* kRuntimeFilterEnabledKey =
+    "parley.sql.optimizer.runtimeFilter.enabled";
+inline constexpr const char* kRuntimeFilterMaxBuildRowsKey =
+    "parley.sql.optimizer.runtimeFilter.creationSideMaxRows";
+inline constexpr const char* kRuntimeFilterMaxInListKey =
+    "parley.sql.optimizer.runtimeFilter.maxInListSize";
 inline constexpr const char* kSessionCatalogName = "spark_catalog";
 inline constexpr const char* kPartitionOverwriteModeKey = "spark.sql.sources.partitionOverwriteMode";
 inline constexpr const char* kTaskMaxFailuresKey = "spark.task.maxFailures";

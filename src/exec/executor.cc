@@ -20,10 +20,12 @@
 #include "exec/expression_lowering.h"
 #include "exec/join_lowering.h"
 #include "exec/replicate_rows.h"
+#include "exec/runtime_filter.h"
 #include "exec/sample.h"
 #include "exec/scalar_subquery_value.h"
 #include "exec/window_lowering.h"
 #include "functions/kernels.h"
+#include "plan/runtime_filter.h"
 
 namespace parley {
 namespace {
@@ -93,8 +95,13 @@ class Lowering {
   Result<ac::Declaration> LowerNode(const PlanNodePtr& node) {
     switch (node->kind) {
       case PlanNode::Kind::kScan: {
-        if (!profile_) return StreamScan(node, std::nullopt);
-        ARROW_ASSIGN_OR_RAISE(auto table, RunScanTasks(node.get(), options_, &metrics_));
+        std::optional<cp::Expression> filter;
+        if (auto it = row_filters_.find(node.get()); it != row_filters_.end()) {
+          filter = it->second;
+        }
+        if (!profile_) return StreamScan(node, std::move(filter));
+        ARROW_ASSIGN_OR_RAISE(auto table,
+                              RunScanTasks(node.get(), options_, &metrics_, std::move(filter)));
         return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
       }
       case PlanNode::Kind::kOneRow: {
@@ -110,6 +117,9 @@ class Lowering {
       case PlanNode::Kind::kFilter: {
         ARROW_ASSIGN_OR_RAISE(auto condition, LowerExpression(*node->condition));
         if (node->children[0]->kind == PlanNode::Kind::kScan) {
+          if (auto it = row_filters_.find(node->children[0].get()); it != row_filters_.end()) {
+            condition = cp::and_(it->second, std::move(condition));
+          }
           return LowerFilteredScan(node->children[0], std::move(condition));
         }
         ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
@@ -139,11 +149,8 @@ class Lowering {
         return LowerSort(node);
       case PlanNode::Kind::kAggregate:
         return LowerAggregate(node);
-      case PlanNode::Kind::kJoin: {
-        ARROW_ASSIGN_OR_RAISE(auto left, Lower(node->children[0]));
-        ARROW_ASSIGN_OR_RAISE(auto right, Lower(node->children[1]));
-        return LowerJoin(*node, std::move(left), std::move(right));
-      }
+      case PlanNode::Kind::kJoin:
+        return LowerJoinNode(node);
       case PlanNode::Kind::kChangelogPass:
         return LowerChangelogPass(*node);
       case PlanNode::Kind::kUnion: {
@@ -184,6 +191,52 @@ class Lowering {
       }
     }
     return Status::Invalid("unknown plan node");
+  }
+
+  // A join whose build side can filter scans of its probe side (plan/runtime_filter.h) computes
+  // its build side first; when that has at most runtime_filter_max_build_rows rows, each target
+  // scan is offered the build keys before its partitions are planned, and its tasks keep only
+  // rows whose key is among them. The join then reads the computed build side.
+  Result<ac::Declaration> LowerJoinNode(const PlanNodePtr& node) {
+    RuntimeFilterPlan plan;
+    if (options_.runtime_filter_max_build_rows > 0) plan = PlanRuntimeFilter(*node);
+    if (plan.targets.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto left, Lower(node->children[0]));
+      ARROW_ASSIGN_OR_RAISE(auto right, Lower(node->children[1]));
+      return LowerJoin(*node, std::move(left), std::move(right));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto build_table, Gather(node->children[plan.build_child]));
+    if (build_table->num_rows() <= options_.runtime_filter_max_build_rows) {
+      for (const auto& target : plan.targets) {
+        const JoinKey& key = node->join_keys[target.key_index];
+        ARROW_ASSIGN_OR_RAISE(
+            auto filter,
+            MakeRuntimeFilter(*build_table, plan.build_child == 1 ? *key.right : *key.left,
+                              target.column, options_.runtime_filter_max_in_list));
+        ARROW_RETURN_NOT_OK(OfferRuntimeFilter(target.scan, filter));
+      }
+    }
+    ac::Declaration build("table_source", ac::TableSourceNodeOptions(std::move(build_table)));
+    ARROW_ASSIGN_OR_RAISE(auto probe, Lower(node->children[plan.probe_child]));
+    if (plan.build_child == 1) return LowerJoin(*node, std::move(probe), std::move(build));
+    return LowerJoin(*node, std::move(build), std::move(probe));
+  }
+
+  // Give `scan` the predicates (its partitions are planned again afterwards) and add the row
+  // filter to what its tasks evaluate.
+  Status OfferRuntimeFilter(PlanNode* scan, const RuntimeFilter& filter) {
+    auto& negotiation = *scan->negotiation;
+    if (!filter.predicates.empty()) {
+      auto* filtering = dynamic_cast<SupportsRuntimeV2Filtering*>(negotiation.scan.get());
+      ARROW_RETURN_NOT_OK(filtering->Filter(filter.predicates));
+      negotiation.runtime_predicates.insert(negotiation.runtime_predicates.end(),
+                                            filter.predicates.begin(), filter.predicates.end());
+      negotiation.batch = nullptr;
+      negotiation.partitions.clear();
+    }
+    auto [it, inserted] = row_filters_.emplace(scan, filter.row_filter);
+    if (!inserted) it->second = cp::and_(it->second, filter.row_filter);
+    return Status::OK();
   }
 
   // A scan whose tasks stream their batches (and apply `filter`) into the plan as they read.
@@ -387,6 +440,8 @@ class Lowering {
   bool profile_;
   std::vector<std::shared_ptr<ScanStream>> streams_;
   std::vector<TaskMetrics> metrics_;
+  // Runtime filters of the scans (by node), evaluated by their tasks.
+  std::map<const PlanNode*, cp::Expression> row_filters_;
   std::map<const PlanNode*, OperatorProfile> profile_by_node_;
 };
 

@@ -212,7 +212,10 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
   }
   ARROW_RETURN_NOT_OK(PrepareGroupScan(plan, operation.get()));
   ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query));
-  ARROW_ASSIGN_OR_RAISE(auto executed, ExecutePlan(plan->query, options.scan));
+  // Every row of a rewritten group must be read, so no join may prune the target's scan.
+  ScanRunOptions scan_options = options.scan;
+  scan_options.runtime_filter_max_build_rows = 0;
+  ARROW_ASSIGN_OR_RAISE(auto executed, ExecutePlan(plan->query, scan_options));
   ARROW_ASSIGN_OR_RAISE(auto actions, ResolveActions(*plan, *executed.table));
   for (RowAction action : actions) {
     result.updated += action == RowAction::kUpdate;

@@ -77,4 +77,7 @@ Result<TableInfo> TableInfoFor(const sql::CreateTable& create,
 /// \brief The write options of a session: attempts, speculation, test modes.
 WriteRunOptions WriteOptionsFor(const SqlConf& conf);
 
+/// \brief The scan options of a session: test modes, the pushdown check, runtime filtering.
+ScanRunOptions ScanOptionsFor(const SqlConf& conf);
+
 }  // namespace parley

@@ -99,6 +99,35 @@ TEST_F(FilesSessionTest, SelectivePredicateSkipsRowGroups) {
   EXPECT_EQ(rows->column(0)->GetScalar(0).ValueOrDie()->ToString(), "75");
 }
 
+TEST_F(FilesSessionTest, JoinBuildSidePrunesPartitionsAtRunTime) {
+  const std::string query = "SELECT count(*) FROM " + Table() +
+                            " f JOIN (VALUES (2024)) AS d(y) ON f.year = d.y";
+  ASSERT_OK_AND_ASSIGN(auto count, session_->Sql(query));
+  EXPECT_EQ(count->column(0)->GetScalar(0).ValueOrDie()->ToString(), "1000");
+  std::string filtered = Analyze(query);
+  EXPECT_EQ(Metric(filtered, "filesRead"), 1) << filtered;
+  EXPECT_NE(filtered.find("RuntimeFilters: [year IN (2024)]"), std::string::npos) << filtered;
+  ASSERT_OK(session_->Sql("SET parley.sql.optimizer.runtimeFilter.enabled=false").status());
+  std::string unfiltered = Analyze(query);
+  EXPECT_EQ(Metric(unfiltered, "filesRead"), 2) << unfiltered;
+  ASSERT_OK_AND_ASSIGN(auto same, session_->Sql(query));
+  EXPECT_EQ(same->column(0)->GetScalar(0).ValueOrDie()->ToString(), "1000");
+}
+
+TEST_F(FilesSessionTest, JoinBuildSideSkipsRowGroupsAtRunTime) {
+  const std::string query = "SELECT f.v FROM " + Table() +
+                            " f JOIN (VALUES (20240005L), (20240150L)) AS d(i) ON f.id = d.i";
+  std::string filtered = Analyze(query);
+  EXPECT_EQ(Metric(filtered, "rowGroupsRead"), 2) << filtered;
+  ASSERT_OK_AND_ASSIGN(auto rows, session_->Sql(query + " ORDER BY f.v"));
+  ASSERT_EQ(rows->num_rows(), 2);
+  EXPECT_EQ(rows->column(0)->GetScalar(0).ValueOrDie()->ToString(), "2.5");
+  EXPECT_EQ(rows->column(0)->GetScalar(1).ValueOrDie()->ToString(), "75");
+  ASSERT_OK(session_->Sql("SET parley.sql.optimizer.runtimeFilter.enabled=false").status());
+  std::string unfiltered = Analyze(query);
+  EXPECT_EQ(Metric(unfiltered, "rowGroupsRead"), 20) << unfiltered;
+}
+
 TEST_F(FilesSessionTest, MissingPathIsAClearError) {
   auto result = session_->Sql("SELECT * FROM parquet.`/nonexistent/parley/data`");
   ASSERT_RAISES_CONDITION("PATH_NOT_FOUND", result);

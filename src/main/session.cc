@@ -156,12 +156,7 @@ class SessionImpl : public Session {
     return result.table;
   }
 
-  ScanRunOptions RunOptions() const {
-    ScanRunOptions options;
-    options.round_trip_tasks = conf_.GetBool(kRoundTripTasksKey, false);
-    options.verify_pushdown = conf_.GetBool(kVerifyPushdownKey, false);
-    return options;
-  }
+  ScanRunOptions RunOptions() const { return ScanOptionsFor(conf_); }
 
   CommandContext Context() { return CommandContext{&catalogs_, &conf_}; }
 

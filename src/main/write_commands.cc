@@ -70,10 +70,23 @@ Status RunPlannedWrite(WritePlan* plan, const CommandContext& context,
 
 }  // namespace
 
+ScanRunOptions ScanOptionsFor(const SqlConf& conf) {
+  ScanRunOptions options;
+  options.round_trip_tasks = conf.GetBool(kRoundTripTasksKey, false);
+  options.verify_pushdown = conf.GetBool(kVerifyPushdownKey, false);
+  options.runtime_filter_max_build_rows =
+      conf.GetBool(kRuntimeFilterEnabledKey, true)
+          ? std::max<int64_t>(0, static_cast<int64_t>(ParseDouble(
+                                     conf.Get(kRuntimeFilterMaxBuildRowsKey), 1000000)))
+          : 0;
+  options.runtime_filter_max_in_list = std::max<int64_t>(
+      1, static_cast<int64_t>(ParseDouble(conf.Get(kRuntimeFilterMaxInListKey), 1000)));
+  return options;
+}
+
 WriteRunOptions WriteOptionsFor(const SqlConf& conf) {
   WriteRunOptions options;
-  options.scan.round_trip_tasks = conf.GetBool(kRoundTripTasksKey, false);
-  options.scan.verify_pushdown = conf.GetBool(kVerifyPushdownKey, false);
+  options.scan = ScanOptionsFor(conf);
   options.job.round_trip = options.scan.round_trip_tasks;
   options.job.max_attempts =
       std::max(1, static_cast<int>(ParseDouble(conf.Get(kTaskMaxFailuresKey), 4)));

@@ -6,6 +6,7 @@
 
 #include "arrow/scalar.h"
 #include "plan/pushdown.h"
+#include "plan/runtime_filter.h"
 
 namespace parley {
 namespace {
@@ -44,6 +45,8 @@ std::string JoinDetails(const PlanNode& node) {
     if (!null_safe.empty()) line += fmt::format(" NullSafe [{}]", fmt::join(null_safe, ", "));
   }
   if (node.condition) line += ", " + node.condition->ToString();
+  std::string runtime_filter = RuntimeFilterSummary(node);
+  if (!runtime_filter.empty()) line += ", RuntimeFilter " + runtime_filter;
   return line;
 }
 
@@ -86,6 +89,9 @@ std::string InlineDetails(const PlanNode& node) {
         line += " PushedPredicates: " + PredicateList(n.pushed_predicates);
       }
       if (n.pushed_sample) line += " PushedSample: " + n.pushed_sample->ToString();
+      if (!n.runtime_predicates.empty()) {
+        line += " RuntimeFilters: " + PredicateList(n.runtime_predicates);
+      }
       std::string description = n.scan->Description();
       if (!description.empty()) line += " " + description;
       std::string no_pass = NoPostProcessing(node);
@@ -247,6 +253,9 @@ Result<std::string> Details(PlanNode* node, size_t number) {
                            n.limit_fully_pushed ? "" : " (partial)");
       }
       if (n.pushed_offset) out += fmt::format("PushedOffset: {}\n", *n.pushed_offset);
+      if (!n.runtime_predicates.empty()) {
+        out += fmt::format("RuntimeFilters: {}\n", PredicateList(n.runtime_predicates));
+      }
       if (n.pruning_offered) {
         out += fmt::format("RequiredColumns: [{}]\n", fmt::join(n.required_columns, ", "));
       }
@@ -274,6 +283,9 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       out += fmt::format("Join type: {}\n", JoinTypeName(node->join_type));
       out += fmt::format("Join condition: {}\n",
                          node->condition ? node->condition->ToString() : "None");
+      if (std::string runtime = RuntimeFilterSummary(*node); !runtime.empty()) {
+        out += "RuntimeFilter: " + runtime + "\n";
+      }
       out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
       break;
     default:

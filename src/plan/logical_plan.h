@@ -69,6 +69,9 @@ struct ScanNegotiation {
   std::vector<std::string> required_columns;
   /// The built scan; its ReadSchema() is the scan node's real output.
   std::shared_ptr<Scan> scan;
+  /// What the executor offered through SupportsRuntimeV2Filtering::Filter (plan/runtime_filter.h),
+  /// before planning the partitions below.
+  std::vector<PredicatePtr> runtime_predicates;
   /// The physical form, planned once (Scan::ToBatch, Batch::PlanInputPartitions).
   std::shared_ptr<Batch> batch;
   std::vector<std::shared_ptr<InputPartition>> partitions;

@@ -131,10 +131,51 @@ class TestScan : public Scan {
                                        options_.serializable_partitions);
   }
 
+ protected:
+  const std::shared_ptr<ScanState>& state() const { return state_; }
+  void set_state(std::shared_ptr<ScanState> state) { state_ = std::move(state); }
+
  private:
   std::shared_ptr<ScanState> state_;
   TestTableOptions options_;
   std::string description_;
+};
+
+// A scan that filters its rows at run time; its partitions cover the rows kept.
+class RuntimeFilteringTestScan : public TestScan, public SupportsRuntimeV2Filtering {
+ public:
+  RuntimeFilteringTestScan(std::shared_ptr<ScanState> state, const TestTableOptions& options,
+                           std::string description, std::shared_ptr<TestTableLog> log)
+      : TestScan(std::move(state), options, std::move(description)), log_(std::move(log)) {}
+
+  std::vector<std::shared_ptr<NamedReference>> FilterAttributes() const override {
+    std::vector<std::shared_ptr<NamedReference>> out;
+    for (const auto& name : ReadSchema()->field_names()) out.push_back(FieldReference(name));
+    return out;
+  }
+
+  Status Filter(const std::vector<PredicatePtr>& predicates) override {
+    auto data = state()->data;
+    for (const auto& predicate : predicates) {
+      log_->runtime_predicates.push_back(predicate->ToString());
+      ARROW_ASSIGN_OR_RAISE(auto expr, PredicateToArrow(*predicate));
+      ARROW_ASSIGN_OR_RAISE(auto bound, expr.Bind(*data->schema()));
+      ARROW_ASSIGN_OR_RAISE(auto combined, data->CombineChunksToBatch());
+      ARROW_ASSIGN_OR_RAISE(auto mask,
+                            cp::ExecuteScalarExpression(bound, cp::ExecBatch(*combined)));
+      ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(combined, mask));
+      ARROW_ASSIGN_OR_RAISE(data, arrow::Table::FromRecordBatches(
+                                      data->schema(), {filtered.record_batch()}));
+    }
+    log_->rows_after_runtime_filter.push_back(data->num_rows());
+    auto state = std::make_shared<ScanState>();
+    state->data = std::move(data);
+    set_state(std::move(state));
+    return Status::OK();
+  }
+
+ private:
+  std::shared_ptr<TestTableLog> log_;
 };
 
 // The shared state of every builder variant; the variants below add the mix-ins.
@@ -198,8 +239,12 @@ class BuilderCore : public ScanBuilder {
     for (const auto& p : accepted_) names.push_back(p->ToString());
     TestTableOptions options = options_;
     if (limit_ || !top_n_.empty() || aggregation_) options.partitions = 1;
-    return std::make_shared<TestScan>(state, options,
-                                      fmt::format("accepted=[{}]", fmt::join(names, ", ")));
+    std::string description = fmt::format("accepted=[{}]", fmt::join(names, ", "));
+    if (options_.runtime_filtering) {
+      return std::make_shared<RuntimeFilteringTestScan>(state, options, std::move(description),
+                                                        log_);
+    }
+    return std::make_shared<TestScan>(state, options, std::move(description));
   }
 
  protected:

@@ -51,6 +51,9 @@ struct TestTableOptions {
   /// A dishonest source: accepts predicates (or a complete limit) and does not apply them.
   bool ignore_accepted_predicates = false;
   bool ignore_accepted_limit = false;
+  /// The built scan implements SupportsRuntimeV2Filtering over every column it reads, keeping
+  /// only the rows the runtime predicates accept (and logging them).
+  bool runtime_filtering = false;
 };
 
 /// \brief What the engine did with a table, for assertions.
@@ -66,6 +69,10 @@ struct TestTableLog {
   std::vector<std::string> pushed_aggregations;
   /// `lower upper with_replacement seed` of the pushed sample.
   std::optional<std::string> pushed_sample;
+  /// The predicates offered through SupportsRuntimeV2Filtering::Filter, and the rows the scan
+  /// kept after each call.
+  std::vector<std::string> runtime_predicates;
+  std::vector<int64_t> rows_after_runtime_filter;
 };
 
 /// \brief A catalog with namespace `default` whose tables are added from C++.
