@@ -11,6 +11,8 @@
 // pieces, largest first, fill partitions of up to the split size, each also costing the open
 // cost. Many small files so share a task, and a large file is read by several.
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -31,6 +33,50 @@ std::string JoinPredicates(const std::vector<PredicatePtr>& predicates) {
     out += (out.empty() ? "" : ", ") + predicate->ToString();
   }
   return "[" + out + "]";
+}
+
+// The value of an integer or date scalar, as a number to compare bounds by.
+std::optional<int64_t> OrderedValue(const arrow::Scalar& scalar) {
+  if (!scalar.is_valid) return std::nullopt;
+  switch (scalar.type->id()) {
+    case arrow::Type::INT8:
+      return static_cast<const arrow::Int8Scalar&>(scalar).value;
+    case arrow::Type::INT16:
+      return static_cast<const arrow::Int16Scalar&>(scalar).value;
+    case arrow::Type::INT32:
+      return static_cast<const arrow::Int32Scalar&>(scalar).value;
+    case arrow::Type::INT64:
+      return static_cast<const arrow::Int64Scalar&>(scalar).value;
+    case arrow::Type::DATE32:
+      return static_cast<const arrow::Date32Scalar&>(scalar).value;
+    default:
+      return std::nullopt;
+  }
+}
+
+// The bounds of one integer or date column over the files a scan keeps, known while every file
+// has them.
+struct ColumnBounds {
+  std::shared_ptr<arrow::Scalar> min;
+  std::shared_ptr<arrow::Scalar> max;
+  bool known = true;
+
+  void Add(const std::shared_ptr<arrow::Scalar>& file_min,
+           const std::shared_ptr<arrow::Scalar>& file_max) {
+    if (!known) return;
+    auto low = file_min ? OrderedValue(*file_min) : std::nullopt;
+    auto high = file_max ? OrderedValue(*file_max) : std::nullopt;
+    if (!low || !high) {
+      known = false;
+      return;
+    }
+    if (!min || *low < *OrderedValue(*min)) min = file_min;
+    if (!max || *high > *OrderedValue(*max)) max = file_max;
+  }
+};
+
+bool HasOrderedBounds(const arrow::DataType& type) {
+  return arrow::is_integer(type.id()) || type.id() == arrow::Type::DATE32;
 }
 
 }  // namespace
@@ -203,6 +249,17 @@ class DeltaScanBuilder : public ScanBuilder,
       logical_of[physical] = field->name();
       stat_columns[physical] = PlainType(field->type());
     }
+    // Bounds reported for the integer and date columns read (join planning estimates their
+    // distinct values from them).
+    std::map<std::string, ColumnBounds> bounds;
+    std::map<std::string, std::shared_ptr<arrow::DataType>> bound_columns;
+    for (const auto& field : table_->annotated_schema->fields()) {
+      bool read = std::find(read_columns_.begin(), read_columns_.end(), field->name()) !=
+                  read_columns_.end();
+      if (!read || !HasOrderedBounds(*field->type())) continue;
+      bounds[field->name()];
+      bound_columns[PhysicalName(*field, table_->mode)] = PlainType(field->type());
+    }
     std::vector<ReadTask> tasks;
     Statistics statistics;
     if (record_) *record_ = {{}, partition_filters_, data_filters_};
@@ -217,9 +274,8 @@ class DeltaScanBuilder : public ScanBuilder,
         if (!result.value_or(false)) keep = false;
       }
       if (!keep) continue;
-      FileStatistics physical = ParseStatistics(file.stats, data_filters_.empty()
-                                                                ? decltype(stat_columns){}
-                                                                : stat_columns);
+      FileStatistics physical =
+          ParseStatistics(file.stats, data_filters_.empty() ? bound_columns : stat_columns);
       facts.stats.num_records = physical.num_records;
       facts.stats.tight_bounds = physical.tight_bounds;
       for (auto& [name, value] : physical.min_values) facts.stats.min_values[logical_of[name]] = value;
@@ -239,6 +295,12 @@ class DeltaScanBuilder : public ScanBuilder,
         if (StatisticsExcludeFile(*predicate, facts)) keep = false;
       }
       if (!keep) continue;
+      for (auto& [name, column] : bounds) {
+        auto low = facts.stats.min_values.find(name);
+        auto high = facts.stats.max_values.find(name);
+        column.Add(low == facts.stats.min_values.end() ? nullptr : low->second,
+                   high == facts.stats.max_values.end() ? nullptr : high->second);
+      }
       bytes += file.size;
       if (facts.stats.num_records) {
         rows += *facts.stats.num_records -
@@ -259,6 +321,12 @@ class DeltaScanBuilder : public ScanBuilder,
     }
     statistics.size_in_bytes = bytes;
     if (rows_known) statistics.num_rows = rows;
+    for (auto& [name, column] : bounds) {
+      if (column.known && column.min) {
+        statistics.column_stats[name].min = column.min;
+        statistics.column_stats[name].max = column.max;
+      }
+    }
 
     ReadSpec spec;
     spec.location = table_->location;

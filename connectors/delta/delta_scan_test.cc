@@ -127,6 +127,8 @@ TEST_F(DeltaScanTest, ReadsPartitionValuesAndReportsStatistics) {
   ASSERT_OK_AND_ASSIGN(auto statistics, report->EstimateStatistics());
   EXPECT_FALSE(statistics.num_rows.has_value());
   EXPECT_GT(*statistics.size_in_bytes, 0);
+  // Nor are bounds known for a column when one file has none.
+  EXPECT_FALSE(statistics.column_stats.count("id"));
 }
 
 TEST_F(DeltaScanTest, PartitionPredicatesPruneExactlyAndAreNotReturned) {
@@ -146,6 +148,13 @@ TEST_F(DeltaScanTest, PartitionPredicatesPruneExactlyAndAreNotReturned) {
   ASSERT_OK_AND_ASSIGN(auto statistics,
                        dynamic_cast<SupportsReportStatistics&>(*scan).EstimateStatistics());
   EXPECT_EQ(statistics.num_rows, 3);
+  // Integer columns report the bounds of the kept files: the partition value, the file's stats.
+  ASSERT_TRUE(statistics.column_stats.count("part"));
+  EXPECT_EQ(statistics.column_stats["part"].min->ToString(), "2");
+  EXPECT_EQ(statistics.column_stats["part"].max->ToString(), "2");
+  ASSERT_TRUE(statistics.column_stats.count("id"));
+  EXPECT_EQ(statistics.column_stats["id"].min->ToString(), "10");
+  EXPECT_EQ(statistics.column_stats["id"].max->ToString(), "12");
 
   // IS NULL selects the null partition only.
   ASSERT_OK_AND_ASSIGN(builder, NewBuilder(*table));

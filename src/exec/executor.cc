@@ -21,7 +21,9 @@
 #include "exec/join_lowering.h"
 #include "exec/replicate_rows.h"
 #include "exec/sample.h"
+#include "exec/scalar_subquery_value.h"
 #include "exec/window_lowering.h"
+#include "functions/kernels.h"
 
 namespace parley {
 namespace {
@@ -393,7 +395,11 @@ class Lowering {
 Status EnsureComputeInitialized() {
   static std::once_flag once;
   static Status status;
-  std::call_once(once, [] { status = arrow::compute::Initialize(); });
+  std::call_once(once, [] {
+    status = arrow::compute::Initialize();
+    if (status.ok()) status = RegisterParleyKernels();
+    if (status.ok()) status = RegisterScalarSubqueryValueFunction();
+  });
   return status;
 }
 

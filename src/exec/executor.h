@@ -33,8 +33,10 @@ struct ExecutionResult {
   std::map<const PlanNode*, OperatorProfile> profile;
 };
 
-/// \brief Register Arrow's non-core compute kernels (libarrow_compute) once per process; every
-/// path that calls compute functions outside ExecutePlan must call this first.
+/// \brief Register Arrow's non-core compute kernels (libarrow_compute) and Parley's own compute
+/// functions once per process. Arrow's function registry is not safe to extend while other
+/// threads look functions up, so this must complete before any thread runs compute: Session::Make
+/// calls it, as does every path that calls compute functions outside ExecutePlan.
 Status EnsureComputeInitialized();
 
 /// \brief Execute `plan` and gather its whole result. Runtime errors carry Spark conditions

@@ -13,10 +13,10 @@
 #include "arrow/compute/api.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "exec/executor.h"
 #include "exec/scalar_subquery_value.h"
 #include "functions/expression_kernels.h"
 #include "functions/function_registry.h"
-#include "functions/kernels.h"
 
 namespace parley {
 namespace {
@@ -109,7 +109,7 @@ Result<cp::Expression> LowerOverArgumentFields(const BoundExpr& expr, const std:
 }
 
 Result<cp::Expression> LowerCall(const BoundExpr& expr) {
-  ARROW_RETURN_NOT_OK(RegisterParleyKernels());
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   // TRY(call) and TRY_CAST: the call's rows that fail are NULL.
   const BoundExpr& evaluated = expr.function == "TRY" ? *expr.args[0] : expr;
   std::vector<cp::Expression> args;
@@ -203,7 +203,7 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
   }
   if (f == "IN") return LowerIn(expr, args);
   if (f == "SCALAR_SUBQUERY_VALUE") {
-    ARROW_RETURN_NOT_OK(RegisterScalarSubqueryValueFunction());
+    ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
     return cp::call(kScalarSubqueryValueFunction, std::move(args));
   }
   if (f == "CAST") {
@@ -292,7 +292,7 @@ Result<arrow::compute::Expression> LowerExpression(const BoundExpr& expr) {
 
 Result<cp::Expression> WidenDecimal(cp::Expression value, const arrow::DataType& from,
                                     const std::shared_ptr<arrow::DataType>& to) {
-  ARROW_RETURN_NOT_OK(RegisterParleyKernels());
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   const auto& source = static_cast<const arrow::DecimalType&>(from);
   const auto& target = static_cast<const arrow::DecimalType&>(*to);
   if (target.scale() < source.scale() ||

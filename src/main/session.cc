@@ -443,6 +443,7 @@ class SessionImpl : public Session {
 }  // namespace
 
 Result<std::shared_ptr<Session>> Session::Make(SessionOptions options) {
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   PluginRegistry registry;
   registry.Register("memory", [] { return memory::MakeMemoryCatalog(); });
   registry.Register("delta", [] { return delta::MakeDeltaCatalog(); });

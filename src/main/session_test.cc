@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "arrow/compute/registry.h"
 #include "arrow/table.h"
 #include "testing/gtest_util.h"
 #include "testing/test_connector.h"
@@ -446,6 +447,31 @@ TEST(RangePluginSessionTest, SeedGuideStepsOneAndTwo) {
   auto unresolved = session->Sql("SELECT k FROM ex.default.simple");
   ASSERT_RAISES_CONDITION("UNRESOLVED_COLUMN.WITH_SUGGESTION", unresolved);
   EXPECT_NE(unresolved.status().message().find("[`i`, `j`]"), std::string::npos);
+}
+
+
+// Arrow's function registry must not grow while other threads look functions up (scan tasks bind
+// expressions on their own threads), so a session registers every Parley function when it is
+// made, before any query runs. Checked in a fresh process, where nothing is registered yet.
+TEST(SessionStartupTest, RegistersEveryComputeFunctionBeforeAnyQuery) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto registered = [] {
+    auto* registry = arrow::compute::GetFunctionRegistry();
+    for (const char* name : {"parley_decimal_multiply", "parley_try", "parley_make_array",
+                             "parley_scalar_subquery_value"}) {
+      if (!registry->GetFunction(name).ok()) return false;
+    }
+    return true;
+  };
+  EXPECT_EXIT(
+      {
+        bool before = registered();
+        SessionOptions options;
+        options.conf["spark.sql.catalog.spark_catalog"] = "memory";
+        bool made = Session::Make(options).ok();
+        std::exit(!before && made && registered() ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

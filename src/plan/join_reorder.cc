@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -108,6 +109,159 @@ std::vector<OutputField> KeptFields(const PlanNode& left, const PlanNode& right,
   return kept;
 }
 
+double ScanRows(const PlanNode& scan) {
+  const auto* negotiation = scan.negotiation.get();
+  if (negotiation == nullptr || !negotiation->scan) return kUnknownRows;
+  const auto* source = dynamic_cast<const SupportsReportStatistics*>(negotiation->scan.get());
+  if (source == nullptr) return kUnknownRows;
+  auto stats = source->EstimateStatistics();
+  if (!stats.ok() || !stats->num_rows) return kUnknownRows;
+  return static_cast<double>(*stats->num_rows);
+}
+
+// The rows `node` would return without its filters: the size of the table under them.
+double BaseRows(const PlanNode& node) {
+  switch (node.kind) {
+    case PlanNode::Kind::kScan:
+      return ScanRows(node);
+    case PlanNode::Kind::kFilter:
+    case PlanNode::Kind::kProject:
+      return BaseRows(*node.children[0]);
+    default:
+      return EstimateRows(node);
+  }
+}
+
+// How many distinct values `field` of `node` can have at most, from the integer bounds its scan
+// reports (the width of [min, max]); unknown when the scan reports none.
+std::optional<double> DistinctBound(const PlanNode& node, const std::string& field) {
+  switch (node.kind) {
+    case PlanNode::Kind::kFilter:
+      return DistinctBound(*node.children[0], field);
+    case PlanNode::Kind::kProject:
+      for (size_t i = 0; i < node.output.size() && i < node.exprs.size(); ++i) {
+        if (node.output[i].name != field) continue;
+        if (node.exprs[i]->kind != BoundExpr::Kind::kColumn) return std::nullopt;
+        return DistinctBound(*node.children[0], node.exprs[i]->field);
+      }
+      return std::nullopt;
+    case PlanNode::Kind::kScan: {
+      const auto* negotiation = node.negotiation.get();
+      if (negotiation == nullptr || !negotiation->scan) return std::nullopt;
+      const auto* source =
+          dynamic_cast<const SupportsReportStatistics*>(negotiation->scan.get());
+      if (source == nullptr) return std::nullopt;
+      auto stats = source->EstimateStatistics();
+      if (!stats.ok()) return std::nullopt;
+      auto column = stats->column_stats.find(field);
+      if (column == stats->column_stats.end() || !column->second.min || !column->second.max) {
+        return std::nullopt;
+      }
+      auto low = column->second.min->CastTo(arrow::float64());
+      auto high = column->second.max->CastTo(arrow::float64());
+      if (!low.ok() || !high.ok() || !(*low)->is_valid || !(*high)->is_valid) return std::nullopt;
+      double width = static_cast<const arrow::DoubleScalar&>(**high).value -
+                     static_cast<const arrow::DoubleScalar&>(**low).value + 1;
+      if (width < 1) return std::nullopt;
+      return width;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// Rows a join of inputs holding `left_rows` and `right_rows` returns when the equi-join
+// `condition` joins them: the product over the number of distinct key values. Without column
+// statistics the key is taken to be that of the input whose table is smaller before filters (a
+// foreign key into a primary key), so that the key side's filters pass through; reported
+// integer bounds cap the distinct values, which catches joins on a low-cardinality column.
+double JoinedRows(double left_rows, double right_rows, const Condition& condition,
+                  const std::vector<PlanNodePtr>& inputs, const std::vector<double>& base_rows) {
+  double distinct = std::numeric_limits<double>::max();
+  for (size_t input : condition.inputs) distinct = std::min(distinct, base_rows[input]);
+  std::optional<double> widest;
+  for (const auto& side : condition.expr->args) {
+    if (side->kind != BoundExpr::Kind::kColumn) continue;
+    for (size_t input : condition.inputs) {
+      if (!Outputs(*inputs[input], side->field)) continue;
+      if (auto bound = DistinctBound(*inputs[input], side->field)) {
+        widest = std::max(widest.value_or(0), *bound);
+      }
+    }
+  }
+  if (widest) distinct = std::min(distinct, *widest);
+  return std::max(left_rows * right_rows / std::max(distinct, 1.0), 1.0);
+}
+
+// An order in which to join a group's inputs, with the estimated rows after each step.
+struct JoinOrder {
+  std::vector<size_t> inputs;
+  std::vector<double> rows;
+  double cost = 0;  // the sum of the estimated intermediate results
+};
+
+// Greedy from `start`: next, among the inputs an equi-join key connects to those joined, the one
+// giving the fewest rows (the first in written order on a tie); else the first that any
+// condition connects; else the first left (a cross join).
+JoinOrder OrderFrom(size_t start, const std::vector<PlanNodePtr>& inputs,
+                    const std::vector<Condition>& conditions, const std::vector<double>& rows, const std::vector<double>& base_rows) {
+  JoinOrder order;
+  order.inputs.push_back(start);
+  order.rows.push_back(rows[start]);
+  std::set<size_t> joined = {start};
+  double current = rows[start];
+  while (joined.size() < rows.size()) {
+    size_t best = rows.size();
+    int best_rank = 3;
+    double best_rows = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (joined.count(i)) continue;
+      std::set<size_t> with = joined;
+      with.insert(i);
+      int rank = 2;
+      double joined_rows = current * rows[i];
+      for (const auto& condition : conditions) {
+        if (!condition.inputs.count(i) || condition.inputs.size() < 2 ||
+            !Subset(condition.inputs, with)) {
+          continue;
+        }
+        if (condition.equi) {
+          rank = 0;
+          joined_rows = std::min(joined_rows, JoinedRows(current, rows[i], condition, inputs, base_rows));
+        } else {
+          rank = std::min(rank, 1);
+        }
+      }
+      if (rank == 1) joined_rows *= kConjunctSelectivity;
+      bool better = rank < best_rank || (rank == 0 && best_rank == 0 && joined_rows < best_rows);
+      if (better) {
+        best = i;
+        best_rank = rank;
+        best_rows = joined_rows;
+      }
+    }
+    joined.insert(best);
+    current = best_rows;
+    order.inputs.push_back(best);
+    order.rows.push_back(current);
+    order.cost += current;
+  }
+  return order;
+}
+
+// The greedy order from whichever input makes the intermediate results smallest in total (the
+// first input as written when estimates tie, as they do when no input reports its size).
+JoinOrder CheapestOrder(const std::vector<PlanNodePtr>& inputs,
+                        const std::vector<Condition>& conditions, const std::vector<double>& rows,
+                        const std::vector<double>& base_rows) {
+  JoinOrder cheapest = OrderFrom(0, inputs, conditions, rows, base_rows);
+  for (size_t start = 1; start < rows.size(); ++start) {
+    JoinOrder order = OrderFrom(start, inputs, conditions, rows, base_rows);
+    if (order.cost < cheapest.cost) cheapest = std::move(order);
+  }
+  return cheapest;
+}
+
 Result<PlanNodePtr> ReorderGroup(const PlanNodePtr& group) {
   std::vector<PlanNodePtr> inputs;
   std::vector<BoundExprPtr> exprs;
@@ -120,33 +274,18 @@ Result<PlanNodePtr> ReorderGroup(const PlanNodePtr& group) {
     conditions.push_back({expr, InputsRead(*expr, inputs), IsEquiCondition(*expr, inputs)});
   }
   std::vector<double> rows;
-  for (const auto& input : inputs) rows.push_back(EstimateRows(*input));
+  std::vector<double> base_rows;
+  for (const auto& input : inputs) {
+    rows.push_back(EstimateRows(*input));
+    base_rows.push_back(BaseRows(*input));
+  }
+  JoinOrder order = CheapestOrder(inputs, conditions, rows, base_rows);
 
-  std::set<size_t> joined = {0};
-  PlanNodePtr tree = inputs[0];
-  double tree_rows = rows[0];
-  while (joined.size() < inputs.size()) {
-    // The first input, in written order, that an equi-join key connects to those joined; else
-    // the first that any condition connects; else the first left (a cross join).
-    size_t best = inputs.size();
-    int best_rank = 3;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (joined.count(i)) continue;
-      std::set<size_t> with = joined;
-      with.insert(i);
-      int rank = 2;
-      for (const auto& condition : conditions) {
-        if (condition.placed || !condition.inputs.count(i) || condition.inputs.size() < 2 ||
-            !Subset(condition.inputs, with)) {
-          continue;
-        }
-        rank = std::min(rank, condition.equi ? 0 : 1);
-      }
-      if (rank < best_rank) {
-        best = i;
-        best_rank = rank;
-      }
-    }
+  std::set<size_t> joined = {order.inputs[0]};
+  PlanNodePtr tree = inputs[order.inputs[0]];
+  double tree_rows = rows[order.inputs[0]];
+  for (size_t step = 1; step < order.inputs.size(); ++step) {
+    size_t best = order.inputs[step];
     joined.insert(best);
     auto join = std::make_shared<PlanNode>();
     join->kind = PlanNode::Kind::kJoin;
@@ -170,7 +309,7 @@ Result<PlanNodePtr> ReorderGroup(const PlanNodePtr& group) {
     } else {
       AddJoinCondition(join.get(), CombineConjuncts(applied));
     }
-    tree_rows = join->join_keys.empty() ? tree_rows * rows[best] : std::max(tree_rows, rows[best]);
+    tree_rows = order.rows[step];
     join->output = KeptFields(*join->children[0], *join->children[1], group->output, conditions);
     tree = join;
   }
@@ -201,16 +340,6 @@ Result<PlanNodePtr> ReorderGroup(const PlanNodePtr& group) {
     project->exprs.push_back(MakeColumnRef(field.name, field.display, field.type));
   }
   return project;
-}
-
-double ScanRows(const PlanNode& scan) {
-  const auto* negotiation = scan.negotiation.get();
-  if (negotiation == nullptr || !negotiation->scan) return kUnknownRows;
-  const auto* source = dynamic_cast<const SupportsReportStatistics*>(negotiation->scan.get());
-  if (source == nullptr) return kUnknownRows;
-  auto stats = source->EstimateStatistics();
-  if (!stats.ok() || !stats->num_rows) return kUnknownRows;
-  return static_cast<double>(*stats->num_rows);
 }
 
 }  // namespace
