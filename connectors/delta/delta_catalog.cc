@@ -160,7 +160,8 @@ class DeltaCatalog : public StagingTableCatalog,
   std::set<TableCatalogCapability> capabilities() const override {
     return {TableCatalogCapability::kSupportChangelog};
   }
-  // The table's change data feed (delta_change_feed.cc).
+  // `table_changes` reads the table's change data feed (delta_change_feed.cc); CHANGES its
+  // row-tracking changelog (delta_changelog.cc).
   Result<std::shared_ptr<Changelog>> LoadChangelog(const Identifier& ident,
                                                    const ChangelogInfo& info) override {
     ARROW_ASSIGN_OR_RAISE(Located located, Locate(ident, nullptr));
@@ -168,7 +169,8 @@ class DeltaCatalog : public StagingTableCatalog,
       return TableNotFound(located.display);
     }
     ARROW_ASSIGN_OR_RAISE(auto state, LoadState(located, std::nullopt, std::nullopt));
-    return MakeDeltaChangeFeed(std::move(state), info);
+    if (info.table_changes) return MakeDeltaChangeFeed(std::move(state), info);
+    return MakeDeltaChangelog(std::move(state), info);
   }
   Result<std::shared_ptr<Table>> LoadTableAtVersion(const Identifier& ident,
                                                     const std::string& version) override {

@@ -14,6 +14,7 @@
 //   delta_row_tracking.cc  row tracking: high-water mark, fresh row ids, column names
 //   delta_metadata_column.cc  the `_metadata` column: its type and values
 //   delta_change_feed.cc  the Change Data Feed of a range of versions as a Changelog
+//   delta_changelog.cc   the row-tracking changelog of a range of versions (CHANGES)
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -265,6 +266,14 @@ std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableSta
 /// whose rows are what `table_changes` returns. See delta_change_feed.cc for the errors.
 Result<std::shared_ptr<Changelog>> MakeDeltaChangeFeed(std::shared_ptr<const TableState> table,
                                                        const ChangelogInfo& info);
+
+// ---- Changelog reads (delta_changelog.cc)
+
+/// \brief The changelog of `table` (its latest state) over info.range, built from the commits'
+/// adds and removes and the rows' row ids, as `t CHANGES FROM ...` reads it. The table must have
+/// row tracking enabled through the range; see delta_changelog.cc for the errors.
+Result<std::shared_ptr<Changelog>> MakeDeltaChangelog(std::shared_ptr<const TableState> table,
+                                                      const ChangelogInfo& info);
 
 // ---- Tasks (delta_reader.cc)
 

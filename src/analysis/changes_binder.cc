@@ -154,6 +154,7 @@ Result<BoundRelation> Bind(const sql::QualifiedName& name, const Options& option
   if (tables->capabilities().count(TableCatalogCapability::kSupportChangelog) == 0) {
     return NoChangeDataCapture(*resolved.catalog, name.pos);
   }
+  request->info.table_changes = raw;
   auto changelog = tables->LoadChangelog(resolved.ident, request->info);
   if (!changelog.ok()) {
     std::string condition = ErrorCondition(changelog.status());

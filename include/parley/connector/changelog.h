@@ -71,6 +71,10 @@ struct ChangelogInfo {
   ChangelogRange range;
   DeduplicationMode deduplication_mode = DeduplicationMode::kDropCarryovers;
   bool compute_updates = false;
+  /// True for `table_changes(...)`: the rows are returned as read, never post-processed (and
+  /// the row identity is never asked for). A connector with a native change feed of its own
+  /// may serve that instead (Delta: the Change Data Feed, with its update images).
+  bool table_changes = false;
 };
 
 /// \brief The raw change rows of a table over a range of commits.
