@@ -19,7 +19,7 @@ const std::vector<ConfEntry>& KnownEntries() {
        "Re-check on the rows a source returns every predicate and limit it accepted exactly."},
       {kRuntimeFilterEnabledKey, "true",
        "Let a join's small build side prune the scans of its probe side at run time."},
-      {kRuntimeFilterMaxBuildRowsKey, "1000000",
+      {kRuntimeFilterMaxBuildRowsKey, "1000",
        "The most rows a join's build side may have to create a runtime filter."},
       {kRuntimeFilterMaxInListKey, "1000",
        "The most build keys offered to a source as an IN list; more are offered as a range."},

@@ -36,7 +36,7 @@ struct ScanRunOptions {
   bool verify_pushdown = false;
   /// Runtime filtering (plan/runtime_filter.h): the most rows a join's build side may have for
   /// its keys to filter the probe side; 0 turns runtime filtering off.
-  int64_t runtime_filter_max_build_rows = 1000000;
+  int64_t runtime_filter_max_build_rows = 1000;
   /// The most distinct keys offered to a source as an IN predicate; more are offered as a
   /// range (key >= min AND key <= max).
   int64_t runtime_filter_max_in_list = 1000;

@@ -77,7 +77,7 @@ ScanRunOptions ScanOptionsFor(const SqlConf& conf) {
   options.runtime_filter_max_build_rows =
       conf.GetBool(kRuntimeFilterEnabledKey, true)
           ? std::max<int64_t>(0, static_cast<int64_t>(ParseDouble(
-                                     conf.Get(kRuntimeFilterMaxBuildRowsKey), 1000000)))
+                                     conf.Get(kRuntimeFilterMaxBuildRowsKey), 1000)))
           : 0;
   options.runtime_filter_max_in_list = std::max<int64_t>(
       1, static_cast<int64_t>(ParseDouble(conf.Get(kRuntimeFilterMaxInListKey), 1000)));
