@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Change data capture benchmark: net changes with computeUpdates over the whole history of a
-1M-row row-tracking Delta table with 20 commits of random updates, deletes and inserts, Parley
+"""Change data capture benchmark: net changes with computeUpdates over the 20 commits of random
+updates, deletes and inserts that follow the load of a 1M-row row-tracking Delta table, Parley
 against Spark (pyspark + delta-spark, local[2]) on the same table.
 
     .venv/bin/python bench/delta_changelog.py [--build-dir build] [--runs 3] [--warmup 1]
@@ -19,7 +19,7 @@ What it does (see docs/performance.md):
   2. The query, on each engine:
          SELECT _change_type, count(*), sum(id), sum(grp), sum(v), count(DISTINCT s),
                 sum(_metadata.row_id), sum(_commit_version)
-         FROM t CHANGES FROM VERSION 1 TO VERSION 21
+         FROM t CHANGES FROM VERSION 2 TO VERSION 21
               WITH (deduplicationMode = 'netChanges', computeUpdates = 'true')
          GROUP BY _change_type
      (every column of every surviving row is read; the aggregate keeps the result small).
@@ -57,7 +57,7 @@ COMMITS = 20
 QUERY = """SELECT _change_type, count(*) AS n, sum(id) AS ids, sum(grp) AS grps, sum(v) AS vs,
        count(DISTINCT s) AS ss, sum(_metadata.row_id) AS row_ids,
        sum(_commit_version) AS versions
-FROM {table} CHANGES FROM VERSION 1 TO VERSION {end}
+FROM {table} CHANGES FROM VERSION 2 TO VERSION {end}
      WITH (deduplicationMode = 'netChanges', computeUpdates = 'true')
 GROUP BY _change_type ORDER BY _change_type"""
 
