@@ -31,6 +31,7 @@
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "delta_change_scan.h"
 #include "delta_internal.h"
 #include "parley/connector/changelog.h"
 
@@ -240,31 +241,7 @@ class ChangeBatch : public Batch {
   std::shared_ptr<arrow::Schema> schema_;
 };
 
-class ChangeScan : public Scan {
- public:
-  ChangeScan(std::shared_ptr<const TableState> table,
-             std::vector<std::shared_ptr<InputPartition>> partitions,
-             std::shared_ptr<arrow::Schema> schema, std::string description)
-      : table_(std::move(table)),
-        partitions_(std::move(partitions)),
-        schema_(std::move(schema)),
-        description_(std::move(description)) {}
-
-  std::shared_ptr<arrow::Schema> ReadSchema() const override { return schema_; }
-  std::string Description() const override { return description_; }
-  Result<std::shared_ptr<Batch>> ToBatch() override {
-    return std::make_shared<ChangeBatch>(table_, partitions_, schema_);
-  }
-  std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const override {
-    return DeltaMetrics();
-  }
-
- private:
-  std::shared_ptr<const TableState> table_;
-  std::vector<std::shared_ptr<InputPartition>> partitions_;
-  std::shared_ptr<arrow::Schema> schema_;
-  std::string description_;
-};
+using ChangeScan = PlannedChangeScan<ChangeBatch>;
 
 class ChangeScanBuilder : public ScanBuilder {
  public:
@@ -283,14 +260,9 @@ class ChangeScanBuilder : public ScanBuilder {
               ? table.snapshot->commit_timestamps.at(version)
               : 0);
       auto add = [&](const FileAction& file, std::string change_type) {
-        ReadTask task;
-        task.path = ResolveDataPath(table.root, file.path);
-        task.size = file.size;
-        task.partition_values = file.partition_values;
-        task.deletion_vector = file.deletion_vector;
-        task.modification_time = file.modification_time;
         partitions.push_back(std::make_shared<ChangePartition>(
-            MakeDeltaPartition({std::move(task)}), std::move(change_type), version, timestamp));
+            MakeDeltaPartition({ReadTaskFor(table, file)}), std::move(change_type), version,
+            timestamp));
       };
       if (!commit.change_files.empty()) {
         for (const auto& file : commit.change_files) add(file, "");

@@ -43,6 +43,7 @@
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "delta_change_scan.h"
 #include "delta_internal.h"
 #include "parley/connector/changelog.h"
 
@@ -69,14 +70,6 @@ std::shared_ptr<arrow::DataType> TimestampType() {
 std::shared_ptr<arrow::DataType> RowTrackingStruct() {
   return arrow::struct_({arrow::field(kRowIdField, arrow::int64(), false),
                          arrow::field(kRowCommitVersionField, arrow::int64(), false)});
-}
-
-bool IsTrue(const std::map<std::string, std::string>& configuration, const std::string& key) {
-  auto it = configuration.find(key);
-  if (it == configuration.end()) return false;
-  std::string value = it->second;
-  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return value == "true";
 }
 
 // The files one commit adds and removes with dataChange=true, and its timestamp.
@@ -282,31 +275,7 @@ class ChangelogBatch : public Batch {
   std::shared_ptr<arrow::Schema> schema_;
 };
 
-class ChangelogScan : public Scan {
- public:
-  ChangelogScan(std::shared_ptr<const TableState> table,
-                std::vector<std::shared_ptr<InputPartition>> partitions,
-                std::shared_ptr<arrow::Schema> schema, std::string description)
-      : table_(std::move(table)),
-        partitions_(std::move(partitions)),
-        schema_(std::move(schema)),
-        description_(std::move(description)) {}
-
-  std::shared_ptr<arrow::Schema> ReadSchema() const override { return schema_; }
-  std::string Description() const override { return description_; }
-  Result<std::shared_ptr<Batch>> ToBatch() override {
-    return std::make_shared<ChangelogBatch>(table_, partitions_, schema_);
-  }
-  std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const override {
-    return DeltaMetrics();
-  }
-
- private:
-  std::shared_ptr<const TableState> table_;
-  std::vector<std::shared_ptr<InputPartition>> partitions_;
-  std::shared_ptr<arrow::Schema> schema_;
-  std::string description_;
-};
+using ChangelogScan = PlannedChangeScan<ChangelogBatch>;
 
 // `_commit_version <op> <integer literal>` (either side), as a test on a version; nullopt for
 // any other predicate.
@@ -387,15 +356,7 @@ class ChangelogScanBuilder : public ScanBuilder,
       for (bool insert : {false, true}) {
         std::vector<ReadTask> tasks;
         for (const FileAction& file : insert ? commit.added : commit.removed) {
-          ReadTask task;
-          task.path = ResolveDataPath(table.root, file.path);
-          task.size = file.size;
-          task.partition_values = file.partition_values;
-          task.deletion_vector = file.deletion_vector;
-          task.modification_time = file.modification_time;
-          task.base_row_id = file.base_row_id;
-          task.default_row_commit_version = file.default_row_commit_version;
-          tasks.push_back(std::move(task));
+          tasks.push_back(ReadTaskFor(table, file));
         }
         files += static_cast<int64_t>(tasks.size());
         for (auto& pieces : PlanPieces(tasks, split)) {
@@ -476,7 +437,7 @@ Result<int64_t> ParseVersion(const std::string& text, const std::string& table) 
 Result<std::map<int64_t, int64_t>> CommitTimestamps(const TableState& table) {
   std::map<int64_t, int64_t> timestamps = table.snapshot->commit_timestamps;
   const auto& configuration = table.snapshot->metadata.configuration;
-  if (!IsTrue(configuration, "delta.enableInCommitTimestamps")) return timestamps;
+  if (!ConfigurationIsTrue(configuration, "delta.enableInCommitTimestamps")) return timestamps;
   int64_t from = 0;
   auto enabled = configuration.find("delta.inCommitTimestampEnablementVersion");
   if (enabled != configuration.end()) {

@@ -56,6 +56,10 @@ inline constexpr char kMaterializedRowCommitVersionColumn[] =
 /// `delta.rowTrackingSuspended` is not true.
 bool RowTrackingSupported(const Protocol& protocol, const Metadata& metadata);
 
+/// \brief Whether table property `key` is "true" (any case).
+bool ConfigurationIsTrue(const std::map<std::string, std::string>& configuration,
+                         const std::string& key);
+
 /// \brief Whether `delta.enableRowTracking` is true: every live file has row ids, so readers
 /// may expose them.
 bool RowTrackingEnabled(const Metadata& metadata);
@@ -295,6 +299,9 @@ struct ReadTask {
   int64_t start = 0;
   int64_t length = -1;
 };
+
+/// \brief A task reading the whole of `file`, a file of `table`'s log.
+ReadTask ReadTaskFor(const TableState& table, const FileAction& file);
 
 /// \brief What every task of one scan shares: the reader factory's serialized content.
 struct ReadSpec {

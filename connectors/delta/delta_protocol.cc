@@ -70,11 +70,6 @@ std::string Lower(std::string text) {
   return text;
 }
 
-bool IsTrue(const std::map<std::string, std::string>& configuration, const std::string& key) {
-  auto it = configuration.find(key);
-  return it != configuration.end() && Lower(it->second) == "true";
-}
-
 bool HasType(const arrow::DataType& type, arrow::Type::type id, bool needs_no_zone) {
   if (type.id() == id &&
       (!needs_no_zone || static_cast<const arrow::TimestampType&>(type).timezone().empty())) {
@@ -202,13 +197,13 @@ Protocol RequiredProtocol(const std::map<std::string, std::string>& configuratio
   auto mode = configuration.find("delta.columnMapping.mode");
   bool column_mapping = mode != configuration.end() && Lower(mode->second) != "none";
   if (column_mapping) reader = 2, writer = 5;
-  bool cdf = IsTrue(configuration, "delta.enableChangeDataFeed");
+  bool cdf = ConfigurationIsTrue(configuration, "delta.enableChangeDataFeed");
   if (cdf) writer = std::max(writer, 4);
   auto both = [&](const std::string& feature) {
     reader_features.insert(feature);
     writer_features.insert(feature);
   };
-  if (IsTrue(configuration, "delta.enableDeletionVectors")) both("deletionVectors");
+  if (ConfigurationIsTrue(configuration, "delta.enableDeletionVectors")) both("deletionVectors");
   for (const auto& field : schema.fields()) {
     if (HasType(*field->type(), arrow::Type::TIMESTAMP, /*needs_no_zone=*/true)) {
       both("timestampNtz");
@@ -219,9 +214,10 @@ Protocol RequiredProtocol(const std::map<std::string, std::string>& configuratio
   for (const auto& [key, value] : configuration) {
     if (key.starts_with("delta.feature.")) writer_features.insert(key.substr(14));
   }
-  if (IsTrue(configuration, "delta.enableTypeWidening")) both("typeWidening");
+  if (ConfigurationIsTrue(configuration, "delta.enableTypeWidening")) both("typeWidening");
   // Row tracking is a writer feature that needs domain metadata for its high-water mark.
-  if (IsTrue(configuration, kEnableRowTracking) || writer_features.contains(kRowTrackingFeature)) {
+  if (ConfigurationIsTrue(configuration, kEnableRowTracking) ||
+      writer_features.contains(kRowTrackingFeature)) {
     writer_features.insert({kRowTrackingFeature, "domainMetadata"});
   }
   std::optional<std::vector<std::string>> current_readers, current_writers;
@@ -292,6 +288,12 @@ Status CheckWriteSupported(const Protocol& protocol, const Metadata& metadata,
     if (key.starts_with("delta.constraints.")) return Unwritable(table, "checkConstraints");
   }
   return Status::OK();
+}
+
+bool ConfigurationIsTrue(const std::map<std::string, std::string>& configuration,
+                         const std::string& key) {
+  auto it = configuration.find(key);
+  return it != configuration.end() && Lower(it->second) == "true";
 }
 
 }  // namespace parley::delta

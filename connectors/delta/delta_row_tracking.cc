@@ -16,14 +16,6 @@
 namespace parley::delta {
 namespace {
 
-bool IsTrue(const std::map<std::string, std::string>& configuration, const std::string& key) {
-  auto it = configuration.find(key);
-  if (it == configuration.end()) return false;
-  std::string value = it->second;
-  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return value == "true";
-}
-
 // Rows of a rewrite (table columns, _metadata, action) as the inner writer takes them (table
 // columns, materialized row id, materialized row commit version).
 Result<std::shared_ptr<arrow::RecordBatch>> MaterializeRowTracking(const arrow::RecordBatch& batch,
@@ -111,11 +103,11 @@ bool RowTrackingSupported(const Protocol& protocol, const Metadata& metadata) {
   if (!protocol.writer_features) return false;
   const auto& features = *protocol.writer_features;
   return std::find(features.begin(), features.end(), kRowTrackingFeature) != features.end() &&
-         !IsTrue(metadata.configuration, "delta.rowTrackingSuspended");
+         !ConfigurationIsTrue(metadata.configuration, "delta.rowTrackingSuspended");
 }
 
 bool RowTrackingEnabled(const Metadata& metadata) {
-  return IsTrue(metadata.configuration, kEnableRowTracking);
+  return ConfigurationIsTrue(metadata.configuration, kEnableRowTracking);
 }
 
 Result<int64_t> RowIdHighWaterMark(const std::map<std::string, DomainMetadata>& domains) {

@@ -251,15 +251,7 @@ Result<DeltaScanPlan> PlanDeltaScan(const TableState& table, const DeltaScanInpu
       rows_known = false;
     }
     if (record != nullptr) record->files.push_back(file);
-    ReadTask task;
-    task.path = ResolveDataPath(table.root, file.path);
-    task.size = file.size;
-    task.partition_values = file.partition_values;
-    task.deletion_vector = file.deletion_vector;
-    task.modification_time = file.modification_time;
-    task.base_row_id = file.base_row_id;
-    task.default_row_commit_version = file.default_row_commit_version;
-    tasks.push_back(std::move(task));
+    tasks.push_back(ReadTaskFor(table, file));
   }
   statistics.size_in_bytes = bytes;
   if (rows_known) statistics.num_rows = rows;
@@ -425,6 +417,18 @@ std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableSta
 std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableState> table,
                                                   std::shared_ptr<RowLevelScanRecord> record) {
   return std::make_unique<DeltaScanBuilder>(std::move(table), std::move(record));
+}
+
+ReadTask ReadTaskFor(const TableState& table, const FileAction& file) {
+  ReadTask task;
+  task.path = ResolveDataPath(table.root, file.path);
+  task.size = file.size;
+  task.partition_values = file.partition_values;
+  task.deletion_vector = file.deletion_vector;
+  task.modification_time = file.modification_time;
+  task.base_row_id = file.base_row_id;
+  task.default_row_commit_version = file.default_row_commit_version;
+  return task;
 }
 
 }  // namespace parley::delta
