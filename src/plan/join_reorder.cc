@@ -55,6 +55,7 @@ struct Condition {
   BoundExprPtr expr;
   std::set<size_t> inputs;  // indexes of the group's inputs it reads
   bool equi = false;        // an equality between two inputs: a hash-join key
+  double distinct_keys = 1;  // equi only: the estimated distinct key values (DistinctKeys)
   bool placed = false;
 };
 
@@ -170,13 +171,13 @@ std::optional<double> DistinctBound(const PlanNode& node, const std::string& fie
   }
 }
 
-// Rows a join of inputs holding `left_rows` and `right_rows` returns when the equi-join
-// `condition` joins them: the product over the number of distinct key values. Without column
-// statistics the key is taken to be that of the input whose table is smaller before filters (a
-// foreign key into a primary key), so that the key side's filters pass through; reported
-// integer bounds cap the distinct values, which catches joins on a low-cardinality column.
-double JoinedRows(double left_rows, double right_rows, const Condition& condition,
-                  const std::vector<PlanNodePtr>& inputs, const std::vector<double>& base_rows) {
+// The distinct key values of the equi-join `condition`, which divide the product of its sides'
+// rows. Without column statistics the key is taken to be that of the input whose table is
+// smaller before filters (a foreign key into a primary key), so that the key side's filters
+// pass through; reported integer bounds cap the distinct values, which catches joins on a
+// low-cardinality column.
+double DistinctKeys(const Condition& condition, const std::vector<PlanNodePtr>& inputs,
+                    const std::vector<double>& base_rows) {
   double distinct = std::numeric_limits<double>::max();
   for (size_t input : condition.inputs) distinct = std::min(distinct, base_rows[input]);
   std::optional<double> widest;
@@ -190,7 +191,7 @@ double JoinedRows(double left_rows, double right_rows, const Condition& conditio
     }
   }
   if (widest) distinct = std::min(distinct, *widest);
-  return std::max(left_rows * right_rows / std::max(distinct, 1.0), 1.0);
+  return std::max(distinct, 1.0);
 }
 
 // An order in which to join a group's inputs, with the estimated rows after each step.
@@ -203,8 +204,8 @@ struct JoinOrder {
 // Greedy from `start`: next, among the inputs an equi-join key connects to those joined, the one
 // giving the fewest rows (the first in written order on a tie); else the first that any
 // condition connects; else the first left (a cross join).
-JoinOrder OrderFrom(size_t start, const std::vector<PlanNodePtr>& inputs,
-                    const std::vector<Condition>& conditions, const std::vector<double>& rows, const std::vector<double>& base_rows) {
+JoinOrder OrderFrom(size_t start, const std::vector<Condition>& conditions,
+                    const std::vector<double>& rows) {
   JoinOrder order;
   order.inputs.push_back(start);
   order.rows.push_back(rows[start]);
@@ -227,7 +228,8 @@ JoinOrder OrderFrom(size_t start, const std::vector<PlanNodePtr>& inputs,
         }
         if (condition.equi) {
           rank = 0;
-          joined_rows = std::min(joined_rows, JoinedRows(current, rows[i], condition, inputs, base_rows));
+          joined_rows = std::min(joined_rows,
+                                 std::max(current * rows[i] / condition.distinct_keys, 1.0));
         } else {
           rank = std::min(rank, 1);
         }
@@ -251,12 +253,11 @@ JoinOrder OrderFrom(size_t start, const std::vector<PlanNodePtr>& inputs,
 
 // The greedy order from whichever input makes the intermediate results smallest in total (the
 // first input as written when estimates tie, as they do when no input reports its size).
-JoinOrder CheapestOrder(const std::vector<PlanNodePtr>& inputs,
-                        const std::vector<Condition>& conditions, const std::vector<double>& rows,
-                        const std::vector<double>& base_rows) {
-  JoinOrder cheapest = OrderFrom(0, inputs, conditions, rows, base_rows);
+JoinOrder CheapestOrder(const std::vector<Condition>& conditions,
+                        const std::vector<double>& rows) {
+  JoinOrder cheapest = OrderFrom(0, conditions, rows);
   for (size_t start = 1; start < rows.size(); ++start) {
-    JoinOrder order = OrderFrom(start, inputs, conditions, rows, base_rows);
+    JoinOrder order = OrderFrom(start, conditions, rows);
     if (order.cost < cheapest.cost) cheapest = std::move(order);
   }
   return cheapest;
@@ -279,7 +280,10 @@ Result<PlanNodePtr> ReorderGroup(const PlanNodePtr& group) {
     rows.push_back(EstimateRows(*input));
     base_rows.push_back(BaseRows(*input));
   }
-  JoinOrder order = CheapestOrder(inputs, conditions, rows, base_rows);
+  for (auto& condition : conditions) {
+    if (condition.equi) condition.distinct_keys = DistinctKeys(condition, inputs, base_rows);
+  }
+  JoinOrder order = CheapestOrder(conditions, rows);
 
   std::set<size_t> joined = {order.inputs[0]};
   PlanNodePtr tree = inputs[order.inputs[0]];
