@@ -14,6 +14,7 @@
 #include "arrow/array/util.h"
 #include "arrow/compute/api.h"
 #include "arrow/compute/initialize.h"
+#include "arrow/dataset/plan.h"
 #include "arrow/table.h"
 #include "cdc/net_changes_pass.h"
 #include "cdc/row_level_pass.h"
@@ -452,6 +453,7 @@ Status EnsureComputeInitialized() {
   static Status status;
   std::call_once(once, [] {
     status = arrow::compute::Initialize();
+    if (status.ok()) arrow::dataset::internal::Initialize();
     if (status.ok()) status = RegisterParleyKernels();
     if (status.ok()) status = RegisterScalarSubqueryValueFunction();
   });

@@ -33,10 +33,12 @@ struct ExecutionResult {
   std::map<const PlanNode*, OperatorProfile> profile;
 };
 
-/// \brief Register Arrow's non-core compute kernels (libarrow_compute) and Parley's own compute
-/// functions once per process. Arrow's function registry is not safe to extend while other
-/// threads look functions up, so this must complete before any thread runs compute: Session::Make
-/// calls it, as does every path that calls compute functions outside ExecutePlan.
+/// \brief Register Arrow's non-core compute kernels (libarrow_compute), Arrow's dataset exec
+/// nodes and Parley's own compute functions once per process. Arrow's function and exec node
+/// registries are not safe to extend while other threads look entries up (a files scan task opens
+/// a dataset scanner, which would register the dataset nodes on first use while the query's own
+/// plan is being built), so this must complete before any thread runs compute: Session::Make calls
+/// it, as does every path that calls compute functions outside ExecutePlan.
 Status EnsureComputeInitialized();
 
 /// \brief Execute `plan` and gather its whole result. Runtime errors carry Spark conditions

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "arrow/acero/exec_plan.h"
 #include "arrow/compute/registry.h"
 #include "arrow/table.h"
 #include "testing/gtest_util.h"
@@ -450,9 +451,11 @@ TEST(RangePluginSessionTest, SeedGuideStepsOneAndTwo) {
 }
 
 
-// Arrow's function registry must not grow while other threads look functions up (scan tasks bind
-// expressions on their own threads), so a session registers every Parley function when it is
-// made, before any query runs. Checked in a fresh process, where nothing is registered yet.
+// Arrow's function and exec node registries must not grow while other threads look entries up
+// (scan tasks bind expressions and open dataset scanners on their own threads while the query's
+// plan is being built), so a session registers every Parley function and Arrow's dataset exec
+// nodes when it is made, before any query runs. Checked in a fresh process, where nothing is
+// registered yet.
 TEST(SessionStartupTest, RegistersEveryComputeFunctionBeforeAnyQuery) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   auto registered = [] {
@@ -461,7 +464,7 @@ TEST(SessionStartupTest, RegistersEveryComputeFunctionBeforeAnyQuery) {
                              "parley_scalar_subquery_value"}) {
       if (!registry->GetFunction(name).ok()) return false;
     }
-    return true;
+    return arrow::acero::default_exec_factory_registry()->GetFactory("scan").ok();
   };
   EXPECT_EXIT(
       {
