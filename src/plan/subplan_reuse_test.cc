@@ -26,9 +26,10 @@ class SubplanReuseTest : public ::testing::Test {
     options.column_pruning = true;
     options.runtime_filtering = true;
     options.partitions = 2;
-    catalog_->AddTable("sales",
-                       testing::MakeIntTable({"k", "v"}, {{1, 2, 3, 1, 2, 3, 3}, {5, 6, 7, 8, 9, 4, 1}}),
-                       options);
+    catalog_->AddTable(
+        "sales",
+        testing::MakeIntTable({"k", "v"}, {{1, 2, 3, 1, 2, 3, 3}, {5, 6, 7, 8, 9, 4, 1}}),
+        options);
     ASSERT_OK(catalogs_.Register("tc", catalog_));
   }
 
