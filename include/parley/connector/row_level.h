@@ -18,10 +18,10 @@
 //      the two-phase commit of write.h. Group-based: BatchWrite::Commit replaces exactly the
 //      groups the scan read with the written rows, atomically, or fails and leaves the table as
 //      it was (e.g. when a concurrent change touched those groups). When the operation has
-//      RequiredMetadataAttributes() or RequiresChangeRows(), its write receives them with every
-//      row, and the row's RowLevelWriteAction (kRowLevelWriteActionColumn). With
-//      RequiresChangeRows() the write also receives the rows that go and the pre-images of the
-//      updated rows, which it must not write as table rows (e.g. for a change data feed).
+//      RequiredMetadataAttributes() or RequiresChangeRows(), its write receives with every row
+//      those attributes (if any) and the row's RowLevelWriteAction (kRowLevelWriteActionColumn).
+//      With RequiresChangeRows() the write also receives the rows that go and the pre-images of
+//      the updated rows, which it must not write as table rows (e.g. for a change data feed).
 // Builders and operations are used by one thread at a time, on the driver.
 #pragma once
 
@@ -72,8 +72,8 @@ enum class RowLevelWriteAction : int32_t {
 /// RequiresChangeRows(), the rows its write receives hold the table's columns, then those
 /// attributes (as read for copied, updated, deleted and pre-image rows, null for inserted
 /// ones), then this INT32 column with each row's RowLevelWriteAction. LogicalWriteInfo::schema
-/// lists them all. Each kUpdate row has exactly one kUpdatePreimage row (same attributes), in no
-/// particular task or order.
+/// lists them all. With RequiresChangeRows(), each kUpdate row has exactly one kUpdatePreimage
+/// row (same attributes), in no particular task or order.
 inline constexpr char kRowLevelWriteActionColumn[] = "__row_action";
 
 /// \brief What the engine tells the table about the statement it plans.
