@@ -350,6 +350,10 @@ Result<std::vector<FileAction>> AddsOfMessage(const WriterCommitMessage& message
   return delta->adds();
 }
 
+CommitMessagePtr MakeDeltaCommitMessage(std::vector<FileAction> adds) {
+  return std::make_shared<DeltaCommitMessage>(std::move(adds));
+}
+
 Result<CommitMessagePtr> DeserializeDeltaCommitMessage(std::string_view bytes) {
   json document = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
   if (!document.is_array()) return NotSerializable("commit message", "not a JSON array");

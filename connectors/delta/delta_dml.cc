@@ -7,8 +7,12 @@
 // commit at the snapshot's version (RewriteTransaction). A concurrent commit that added files
 // the scan's partition predicates admit, or removed a file read, fails the commit with
 // DELTA_CONCURRENT_APPEND / DELTA_CONCURRENT_DELETE_READ / _DELETE_DELETE (delta_txn.cc), and
-// the files written are deleted again. A DELETE whose predicates are all exact on partition
-// columns removes whole files without reading them (DeleteFilesWhere).
+// the files written are deleted again. With `delta.enableChangeDataFeed=true` the operation
+// RequiresChangeRows(): the writers put every deleted, updated (pre- and post-image) and
+// inserted row under `_change_data/`, committed as `cdc` actions with the rewrite. A DELETE
+// whose predicates are all exact on partition columns removes whole files without reading them
+// (DeleteFilesWhere); like delta-spark it writes no change files, since readers take the
+// removes of a commit without `cdc` actions as deletes of every row.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -64,33 +68,54 @@ class RowLevelBatchWrite : public DeltaFilesBatchWrite {
 
   Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
       const PhysicalWriteInfo& info) override {
-    if (!PreservesRowTracking(*table_)) return DeltaFilesBatchWrite::CreateBatchWriterFactory(info);
+    if (!PreservesRowTracking(*table_)) {
+      ARROW_ASSIGN_OR_RAISE(auto inner, DeltaFilesBatchWrite::CreateBatchWriterFactory(info));
+      return WithChangeRows(std::move(inner));
+    }
     WriteSpec spec = WriteSpecFor(*table_);
     const auto& configuration = table_->snapshot->metadata.configuration;
     spec.materialized_row_id = configuration.at(kMaterializedRowIdColumn);
     spec.materialized_row_commit_version = configuration.at(kMaterializedRowCommitVersionColumn);
     ARROW_ASSIGN_OR_RAISE(auto inner, MakeDeltaWriterFactory(std::move(spec)));
-    return MakeRowPreservingWriterFactory(std::move(inner), table_->schema->num_fields());
+    return WithChangeRows(
+        MakeRowPreservingWriterFactory(std::move(inner), table_->schema->num_fields()));
   }
 
   Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(
       std::string_view bytes) const override {
     ARROW_ASSIGN_OR_RAISE(auto inner, DeltaFilesBatchWrite::DeserializeWriterFactory(bytes));
-    if (!PreservesRowTracking(*table_)) return inner;
-    return MakeRowPreservingWriterFactory(std::move(inner), table_->schema->num_fields());
+    if (PreservesRowTracking(*table_)) {
+      inner = MakeRowPreservingWriterFactory(std::move(inner), table_->schema->num_fields());
+    }
+    return WithChangeRows(std::move(inner));
   }
 
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
-    ARROW_ASSIGN_OR_RAISE(auto adds, AddsOfMessages(messages));
+    ARROW_ASSIGN_OR_RAISE(auto files, AddsOfMessages(messages));
+    // Change files are the only adds written with dataChange=false (MakeChangeRowsWriterFactory).
+    std::vector<FileAction> adds, change_files;
+    for (auto& file : files) (file.data_change ? adds : change_files).push_back(std::move(file));
     ARROW_ASSIGN_OR_RAISE(auto transaction,
                           RewriteTransaction(*table_, command_, *read_, std::move(adds), summary_,
                                              PreservesRowTracking(*table_)));
+    const std::string change_count = std::to_string(change_files.size());
+    transaction.operation_metrics[command_ == RowLevelCommand::kMerge
+                                      ? "numTargetChangeFilesAdded"
+                                      : "numAddedChangeFiles"] = change_count;
+    transaction.change_files = std::move(change_files);
     return CommitTransaction(table_->filesystem, table_->root, table_->name,
                              table_->snapshot->version, std::move(transaction))
         .status();
   }
 
  private:
+  // The writers also record the change data feed when the table has it on.
+  Result<std::shared_ptr<DataWriterFactory>> WithChangeRows(
+      std::shared_ptr<DataWriterFactory> data) const {
+    if (!ChangeDataFeedEnabled(table_->snapshot->metadata)) return data;
+    return MakeChangeRowsWriterFactory(std::move(data), *table_);
+  }
+
   RowLevelCommand command_;
   std::shared_ptr<RowLevelScanRecord> read_;
   RowLevelWriteSummary summary_;
@@ -127,6 +152,9 @@ class DeltaRowLevelOperation : public RowLevelOperation {
   std::vector<Column> RequiredMetadataAttributes() const override {
     if (!PreservesRowTracking(*table_)) return {};
     return {{kMetadataColumn, MetadataStructType(/*row_tracking=*/true), false, "", std::nullopt}};
+  }
+  bool RequiresChangeRows() const override {
+    return ChangeDataFeedEnabled(table_->snapshot->metadata);
   }
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
     return MakeDeltaScanBuilder(table_, read_);

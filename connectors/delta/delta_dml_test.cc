@@ -37,8 +37,9 @@ class DeltaDmlTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(warehouse_); }
 
-  void Create(bool partitioned) {
+  void Create(bool partitioned, std::map<std::string, std::string> properties = {}) {
     TableInfo info;
+    info.properties = std::move(properties);
     info.columns = {{"id", arrow::int32(), true, "", std::nullopt},
                     {"p", arrow::utf8(), true, "", std::nullopt}};
     if (partitioned) {
@@ -105,6 +106,36 @@ class DeltaDmlTest : public ::testing::Test {
     ARROW_ASSIGN_OR_RAISE(auto builder, scanned.operation->NewWriteBuilder(info, {}));
     ARROW_ASSIGN_OR_RAISE(auto staged, Stage(*builder, Rows(json)));
     return staged.first->Commit({staged.second});
+  }
+
+  // Rows of the table's columns then kRowLevelWriteActionColumn, as a write that
+  // RequiresChangeRows() receives them: [id, p, action] each.
+  static std::shared_ptr<arrow::RecordBatch> ChangeRows(const std::string& json) {
+    auto schema = arrow::schema({arrow::field("id", arrow::int32()),
+                                 arrow::field("p", arrow::utf8()),
+                                 arrow::field(kRowLevelWriteActionColumn, arrow::int32(), false)});
+    auto rows =
+        arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()), json).ValueOrDie();
+    return arrow::RecordBatch::FromStructArray(rows).ValueOrDie();
+  }
+
+  // Stage `rows` through the operation's write, not yet committed.
+  static Result<std::pair<std::shared_ptr<BatchWrite>, CommitMessagePtr>> StageChanges(
+      const Scanned& scanned, const std::shared_ptr<arrow::RecordBatch>& rows) {
+    LogicalWriteInfo info{"rewrite", rows->schema(), {}};
+    ARROW_ASSIGN_OR_RAISE(auto builder, scanned.operation->NewWriteBuilder(info, {}));
+    return Stage(*builder, rows);
+  }
+
+  // The files under the table's `_change_data/` directory.
+  size_t ChangeDataFiles() const {
+    const auto directory = warehouse_ / "default" / "t" / "_change_data";
+    if (!fs::exists(directory)) return 0;
+    size_t files = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(directory)) {
+      files += entry.is_regular_file();
+    }
+    return files;
   }
 
   static std::multiset<std::string> Strings(const arrow::Table& rows) {
@@ -192,6 +223,66 @@ TEST_F(DeltaDmlTest, DeleteOnPartitionColumnsRemovesWholeFiles) {
   EXPECT_EQ(actions.count("add"), 0u);
   EXPECT_EQ(actions["commitInfo"][0]["operationMetrics"]["numDeletedRows"], "2");
   EXPECT_EQ(Read(), (std::multiset<std::string>{"2:b"}));
+}
+
+// With the change data feed on, the rewrite's change rows go to `_change_data/` as `cdc`
+// actions of the same commit, per partition; copied rows record no change.
+TEST_F(DeltaDmlTest, ChangeDataFeedRewriteCommitsChangeFiles) {
+  Create(/*partitioned=*/true, {{"delta.enableChangeDataFeed", "true"}});
+  ASSERT_OK(Append(R"([[1, "a"], [2, "a"], [3, "b"]])"));
+  ASSERT_OK_AND_ASSIGN(auto scanned, ScanGroups(RowLevelCommand::kMerge, {}));
+  EXPECT_TRUE(scanned.operation->RequiresChangeRows());
+  // 1 copied, 2 updated to 20, 3 deleted, 4 inserted.
+  ASSERT_OK_AND_ASSIGN(auto staged, StageChanges(scanned, ChangeRows(R"([
+      [1, "a", 0], [20, "a", 1], [2, "a", 5], [3, "b", 2], [4, "b", 3]])")));
+  ASSERT_OK(staged.first->Commit({staged.second}));
+  auto actions = Commit(2);
+  EXPECT_EQ(actions["remove"].size(), 2u);
+  ASSERT_EQ(actions["add"].size(), 2u);
+  for (const auto& add : actions["add"]) EXPECT_TRUE(add["dataChange"].get<bool>());
+  ASSERT_EQ(actions["cdc"].size(), 2u);
+  std::set<std::string> partitions;
+  for (const auto& cdc : actions["cdc"]) {
+    EXPECT_EQ(cdc["path"].get<std::string>().rfind("_change_data/p=", 0), 0u) << cdc.dump();
+    EXPECT_FALSE(cdc["dataChange"].get<bool>());
+    partitions.insert(cdc["partitionValues"]["p"].get<std::string>());
+  }
+  EXPECT_EQ(partitions, (std::set<std::string>{"a", "b"}));
+  EXPECT_EQ(actions["commitInfo"][0]["operationMetrics"]["numTargetChangeFilesAdded"], "2");
+  EXPECT_EQ(ChangeDataFiles(), 2u);
+  EXPECT_EQ(Read(), (std::multiset<std::string>{"1:a", "20:a", "4:b"}));
+}
+
+// A rewrite that loses its commit leaves neither data nor change files behind.
+TEST_F(DeltaDmlTest, ChangeDataFeedFilesGoWhenTheCommitFails) {
+  Create(/*partitioned=*/false, {{"delta.enableChangeDataFeed", "true"}});
+  ASSERT_OK(Append(R"([[1, "a"], [2, "b"]])"));
+  auto predicate = Equals("id", arrow::MakeScalar(int32_t{1}));
+  ASSERT_OK_AND_ASSIGN(auto first, ScanGroups(RowLevelCommand::kDelete, {predicate}));
+  ASSERT_OK_AND_ASSIGN(auto second, ScanGroups(RowLevelCommand::kDelete, {predicate}));
+  ASSERT_OK_AND_ASSIGN(auto won, StageChanges(first, ChangeRows(R"([[1, "a", 2], [2, "b", 0]])")));
+  ASSERT_OK(won.first->Commit({won.second}));
+  ASSERT_EQ(ChangeDataFiles(), 1u);
+  ASSERT_OK_AND_ASSIGN(auto lost, StageChanges(second, ChangeRows(R"([[1, "a", 2], [2, "b", 0]])")));
+  EXPECT_EQ(ChangeDataFiles(), 2u);
+  Status failed = lost.first->Commit({lost.second});
+  ASSERT_FALSE(failed.ok());
+  ASSERT_OK(lost.first->Abort({lost.second}));
+  EXPECT_EQ(ChangeDataFiles(), 1u);
+  EXPECT_EQ(Read(), (std::multiset<std::string>{"2:b"}));
+}
+
+// Without the change data feed the operation asks for no change rows and writes no change files.
+TEST_F(DeltaDmlTest, NoChangeDataFeedWritesNoChangeFiles) {
+  Create(/*partitioned=*/false);
+  ASSERT_OK(Append(R"([[1, "a"], [2, "b"]])"));
+  ASSERT_OK_AND_ASSIGN(auto scanned, ScanGroups(RowLevelCommand::kUpdate, {}));
+  EXPECT_FALSE(scanned.operation->RequiresChangeRows());
+  ASSERT_OK(Rewrite(scanned, R"([[10, "a"], [2, "b"]])"));
+  auto actions = Commit(2);
+  EXPECT_EQ(actions.count("cdc"), 0u);
+  EXPECT_EQ(actions["commitInfo"][0]["operationMetrics"]["numAddedChangeFiles"], "0");
+  EXPECT_EQ(ChangeDataFiles(), 0u);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 //   delta_write.cc        WriteBuilder, Write and BatchWrite of a Delta table
 //   delta_row_tracking.cc row ids for new files and the high-water mark (delta_internal.h)
 //   delta_dml.cc          DELETE/UPDATE/MERGE: copy-on-write commits and metadata-only deletes
+//   delta_change_data.cc  Change Data Feed files of a commit
+//   delta_change_rows.cc  the writers of a rewrite that records its change data feed
 #pragma once
 
 #include <functional>
@@ -61,6 +63,9 @@ Result<CommitMessagePtr> DeserializeDeltaCommitMessage(std::string_view bytes);
 /// \brief The add actions a Delta writer's commit message carries.
 Result<std::vector<FileAction>> AddsOfMessage(const WriterCommitMessage& message);
 
+/// \brief A Delta writer's commit message carrying `adds`.
+CommitMessagePtr MakeDeltaCommitMessage(std::vector<FileAction> adds);
+
 // ---- Change Data Feed files (delta_change_data.cc)
 
 /// \brief Write the change rows of one commit of `table` as Parquet files under
@@ -72,6 +77,18 @@ Result<std::vector<FileAction>> AddsOfMessage(const WriterCommitMessage& message
 /// the rows do not have that shape or hold another change type.
 Result<std::vector<FileAction>> WriteChangeData(
     const TableState& table, const std::vector<std::shared_ptr<arrow::RecordBatch>>& changes);
+
+/// \brief The writer factory of a copy-on-write rewrite of `table` that records its change
+/// data feed, for an operation that RequiresChangeRows() (row_level.h). Its writers take the
+/// rows such a write receives (the table's columns, the operation's metadata attributes,
+/// kRowLevelWriteActionColumn): copied, updated and inserted rows go to `data` as they are;
+/// every row but the copied ones also goes, as the table's columns and `_change_type`
+/// (kDelete: delete, kUpdatePreimage: update_preimage, kUpdate: update_postimage, kInsert:
+/// insert), to a change data writer of `table`. A writer's commit message holds the data
+/// files' adds then the change files' (dataChange=false); its Abort deletes both. Serializes
+/// as `data`. Fails with DELTA_CHANGE_DATA_INVALID_ROWS on an unknown action.
+Result<std::shared_ptr<DataWriterFactory>> MakeChangeRowsWriterFactory(
+    std::shared_ptr<DataWriterFactory> data, const TableState& table);
 
 // ---- Writes (delta_write.cc)
 

@@ -140,6 +140,7 @@ Result<Target> BindTarget(const sql::QualifiedName& name, const std::string& ali
     ARROW_ASSIGN_OR_RAISE(auto builder, supports.NewRowLevelOperationBuilder({command, {}}));
     ARROW_ASSIGN_OR_RAISE(target.plan.operation, builder->Build());
     target.plan.metadata_columns = target.plan.operation->RequiredMetadataAttributes();
+    target.plan.change_rows = target.plan.operation->RequiresChangeRows();
     for (const auto& column : target.plan.metadata_columns) {
       scan->output.push_back({column.name, column.name, column.type, true});
     }
@@ -225,6 +226,18 @@ void AppendMetadataColumns(RowLevelPlan* plan) {
   }
 }
 
+// When the write wants change rows, end the query's output with `originals`, the target's
+// columns as read (the pre-images of updated rows).
+void AppendPreimages(RowLevelPlan* plan, const std::vector<BoundExprPtr>& originals) {
+  if (!plan->change_rows) return;
+  for (size_t i = 0; i < plan->columns.size(); ++i) {
+    const Column& column = plan->columns[i];
+    plan->query->output.push_back(
+        OutputField{fmt::format("_pre{}", i), column.name, column.type, true});
+    plan->query->exprs.push_back(originals[i]);
+  }
+}
+
 }  // namespace
 
 Result<RowLevelPlan> BindDelete(const sql::DeleteFrom& statement, CatalogManager* catalogs) {
@@ -267,6 +280,7 @@ Result<RowLevelPlan> BindUpdate(const sql::Update& statement, CatalogManager* ca
                          ActionLiteral(RowAction::kCopy));
   plan.query = FinishQuery(plan, plan.target_scan, values, action);
   AppendMetadataColumns(&plan);
+  AppendPreimages(&plan, ColumnValues(plan));
   return std::move(plan);
 }
 
@@ -503,6 +517,7 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
                     arrow::boolean());
   };
   std::vector<BoundExprPtr> values;
+  std::vector<BoundExprPtr> originals;
   for (size_t c = 0; c < plan.columns.size(); ++c) {
     std::vector<std::pair<BoundExprPtr, BoundExprPtr>> branches;
     for (size_t i = 0; i < clauses.size(); ++i) {
@@ -510,6 +525,7 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
     }
     auto unchanged = MakeColumnRef(plan.columns[c].name, plan.columns[c].name,
                                    plan.columns[c].type);
+    originals.push_back(unchanged);
     values.push_back(branches.empty() ? unchanged : CaseWhen(branches, unchanged));
   }
   std::vector<std::pair<BoundExprPtr, BoundExprPtr>> actions;
@@ -533,6 +549,7 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
     plan.query->exprs.push_back(any);
   }
   AppendMetadataColumns(&plan);
+  AppendPreimages(&plan, originals);
   return std::move(plan);
 }
 

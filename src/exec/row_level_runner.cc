@@ -146,11 +146,17 @@ Result<std::vector<RowAction>> ResolveActions(const RowLevelPlan& plan, const ar
   return actions;
 }
 
+// Whether the query's output ends with the pre-images of the table's columns.
+bool PreimageColumns(const RowLevelPlan& plan) {
+  return plan.change_rows && plan.command != RowLevelCommand::kDelete;
+}
+
 // The schema of the rows the write receives: the table's columns, then, when the operation
-// has metadata columns, those and the row's action (kRowLevelWriteActionColumn).
+// has metadata columns or wants change rows, those columns and the row's action
+// (kRowLevelWriteActionColumn).
 std::shared_ptr<arrow::Schema> WriteSchema(const RowLevelPlan& plan) {
   auto fields = ColumnsToSchema(plan.columns)->fields();
-  if (plan.metadata_columns.empty()) return arrow::schema(std::move(fields));
+  if (plan.metadata_columns.empty() && !plan.change_rows) return arrow::schema(std::move(fields));
   for (const auto& column : plan.metadata_columns) {
     fields.push_back(arrow::field(column.name, column.type));
   }
@@ -158,33 +164,64 @@ std::shared_ptr<arrow::Schema> WriteSchema(const RowLevelPlan& plan) {
   return arrow::schema(std::move(fields));
 }
 
-// The rows that stay in the table or join it: copied, updated and inserted ones, as
-// WriteSchema() says.
-Result<std::shared_ptr<arrow::Table>> RowsToWrite(const RowLevelPlan& plan,
-                                                  const arrow::Table& rows,
-                                                  const std::vector<RowAction>& actions) {
+// The rows of `rows` whose action `select` admits, as WriteSchema() says: the table's
+// columns from `values` (the first of `rows`' columns at that index), the metadata columns,
+// and each row's action, `action` when given.
+Result<std::shared_ptr<arrow::Table>> SelectRows(const RowLevelPlan& plan,
+                                                 const arrow::Table& rows, int values,
+                                                 const std::vector<RowAction>& actions,
+                                                 bool (*select)(RowAction),
+                                                 std::optional<RowLevelWriteAction> action) {
   const int n = static_cast<int>(plan.columns.size());
   arrow::BooleanBuilder keep;
   arrow::Int32Builder kinds;
   ARROW_RETURN_NOT_OK(keep.Reserve(static_cast<int64_t>(actions.size())));
   ARROW_RETURN_NOT_OK(kinds.Reserve(static_cast<int64_t>(actions.size())));
-  for (RowAction action : actions) {
-    keep.UnsafeAppend(action == RowAction::kCopy || action == RowAction::kUpdate ||
-                      action == RowAction::kInsert);
-    kinds.UnsafeAppend(static_cast<int32_t>(action));
+  for (RowAction row : actions) {
+    keep.UnsafeAppend(select(row));
+    kinds.UnsafeAppend(action ? static_cast<int32_t>(*action) : static_cast<int32_t>(row));
   }
   ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
-  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns(rows.columns().begin(),
-                                                            rows.columns().begin() + n);
-  if (!plan.metadata_columns.empty()) {
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns(
+      rows.columns().begin() + values, rows.columns().begin() + values + n);
+  if (!plan.metadata_columns.empty() || plan.change_rows) {
     const int m = static_cast<int>(plan.metadata_columns.size());
-    columns.insert(columns.end(), rows.columns().end() - m, rows.columns().end());
+    // The metadata columns end the query's output, or come just before the pre-images.
+    const int end = rows.num_columns() - (PreimageColumns(plan) ? n : 0);
+    columns.insert(columns.end(), rows.columns().begin() + (end - m),
+                   rows.columns().begin() + end);
     ARROW_ASSIGN_OR_RAISE(auto kind_array, kinds.Finish());
     columns.push_back(std::make_shared<arrow::ChunkedArray>(std::move(kind_array)));
   }
   auto data = arrow::Table::Make(WriteSchema(plan), columns, rows.num_rows());
   ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(data, mask));
-  auto table = filtered.table();
+  return filtered.table();
+}
+
+bool IsKept(RowAction action) {
+  return action == RowAction::kCopy || action == RowAction::kUpdate ||
+         action == RowAction::kInsert;
+}
+
+bool IsKeptOrDeleted(RowAction action) { return IsKept(action) || action == RowAction::kDelete; }
+
+bool IsUpdated(RowAction action) { return action == RowAction::kUpdate; }
+
+// The rows the write receives: copied, updated and inserted ones; when the write wants change
+// rows, the deleted ones and the pre-images of the updated ones too.
+Result<std::shared_ptr<arrow::Table>> RowsToWrite(const RowLevelPlan& plan,
+                                                  const arrow::Table& rows,
+                                                  const std::vector<RowAction>& actions) {
+  const int n = static_cast<int>(plan.columns.size());
+  ARROW_ASSIGN_OR_RAISE(auto table,
+                        SelectRows(plan, rows, 0, actions,
+                                   plan.change_rows ? IsKeptOrDeleted : IsKept, std::nullopt));
+  if (PreimageColumns(plan)) {
+    ARROW_ASSIGN_OR_RAISE(auto preimages,
+                          SelectRows(plan, rows, rows.num_columns() - n, actions, IsUpdated,
+                                     RowLevelWriteAction::kUpdatePreimage));
+    ARROW_ASSIGN_OR_RAISE(table, arrow::ConcatenateTables({table, preimages}));
+  }
   for (int i = 0; i < n; ++i) {
     if (!plan.columns[i].nullable && table->column(i)->null_count() > 0) {
       return InvalidError("NOT_NULL_ASSERT_VIOLATION",
@@ -217,7 +254,9 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
   scan_options.runtime_filter_max_build_rows = 0;
   ARROW_ASSIGN_OR_RAISE(auto executed, ExecutePlan(plan->query, scan_options));
   ARROW_ASSIGN_OR_RAISE(auto actions, ResolveActions(*plan, *executed.table));
+  int64_t copied = 0;
   for (RowAction action : actions) {
+    copied += action == RowAction::kCopy;
     result.updated += action == RowAction::kUpdate;
     result.deleted += action == RowAction::kDelete;
     result.inserted += action == RowAction::kInsert;
@@ -227,8 +266,7 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
   ARROW_ASSIGN_OR_RAISE(auto data, RowsToWrite(*plan, *executed.table, actions));
 
   LogicalWriteInfo write_info{options.query_id, WriteSchema(*plan), {}};
-  RowLevelWriteSummary summary{data->num_rows() - result.updated - result.inserted,
-                               result.updated, result.deleted, result.inserted};
+  RowLevelWriteSummary summary{copied, result.updated, result.deleted, result.inserted};
   ARROW_ASSIGN_OR_RAISE(auto write_builder, operation->NewWriteBuilder(write_info, summary));
   ARROW_ASSIGN_OR_RAISE(auto write, write_builder->Build());
   ARROW_ASSIGN_OR_RAISE(auto partitions, PartitionForWrite(data, *write, options.rows_per_task));

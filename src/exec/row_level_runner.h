@@ -6,8 +6,9 @@
 // the statement has no condition on the target) and then returns whole groups, so no other
 // pushdown reaches it. The query computes every row of those groups with its action; the runner
 // counts the actions, enforces MERGE's cardinality rule, and writes the kept, updated and
-// inserted rows through the operation's write, whose commit replaces the groups it read. When
-// nothing changes, nothing is written. Any failure before the commit leaves the table as it was.
+// inserted rows through the operation's write, whose commit replaces the groups it read; when
+// the operation RequiresChangeRows(), the write also receives the deleted rows and the
+// pre-images of the updated ones. When nothing changes, nothing is written. Any failure before the commit leaves the table as it was.
 #pragma once
 
 #include <cstdint>

@@ -24,6 +24,8 @@ static_assert(static_cast<int32_t>(RowAction::kCopy) ==
                   static_cast<int32_t>(RowLevelWriteAction::kCopy) &&
               static_cast<int32_t>(RowAction::kUpdate) ==
                   static_cast<int32_t>(RowLevelWriteAction::kUpdate) &&
+              static_cast<int32_t>(RowAction::kDelete) ==
+                  static_cast<int32_t>(RowLevelWriteAction::kDelete) &&
               static_cast<int32_t>(RowAction::kInsert) ==
                   static_cast<int32_t>(RowLevelWriteAction::kInsert));
 
@@ -46,6 +48,9 @@ struct RowLevelPlan {
   /// The operation's RequiredMetadataAttributes(): the target scan returns them after the
   /// table's columns, and they end the query's output.
   std::vector<Column> metadata_columns;
+  /// The operation's RequiresChangeRows(): the write also receives deleted rows and, for
+  /// UPDATE and MERGE, the pre-image of each updated row.
+  bool change_rows = false;
   /// The scan of the target inside `query`; the runner gives it the operation's scan builder.
   PlanNodePtr target_scan;
   /// Conjuncts over the target's columns that every changed target row satisfies: offered to
@@ -56,6 +61,8 @@ struct RowLevelPlan {
   std::vector<BoundExprPtr> delete_conjuncts;
   /// Output: the table's columns in order with the table's types, then kActionField (int32),
   /// then for MERGE kTargetRowField and kMatchedField, then metadata_columns (null for rows
+  /// that are not the target's), then, when change_rows and the command is UPDATE or MERGE,
+  /// the table's columns again as the target scan read them (the pre-images; null for rows
   /// that are not the target's).
   PlanNodePtr query;
   /// MERGE: fail when a MATCHED clause applies to one target row more than once.

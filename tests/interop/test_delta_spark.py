@@ -653,6 +653,45 @@ def test_parley_dml_matches_spark(spark, tmp_path):
     check_versions(spark, theirs, [commit_versions(theirs)[-1]])
 
 
+CDF_DML = [
+    "DELETE FROM {t} WHERE id = 2",
+    "UPDATE {t} SET id = id + 100 WHERE id = 3 OR id IS NULL",
+    "MERGE INTO {t} t USING (SELECT * FROM VALUES (1, 'a'), (4, 'x'), (9, 'z') AS v(id, grp)) s "
+    "ON t.id = s.id "
+    "WHEN MATCHED AND s.grp = 'a' THEN DELETE WHEN MATCHED THEN UPDATE SET grp = s.grp "
+    "WHEN NOT MATCHED THEN INSERT * WHEN NOT MATCHED BY SOURCE THEN UPDATE SET id = -1",
+]
+
+
+def test_parley_dml_change_data_feed_to_spark(spark, tmp_path):
+    """The change files Parley's DELETE, UPDATE and MERGE write are read by Spark's
+    table_changes as by Parley's, row for row, and hold the rows Spark's own DML writes on a copy
+    of the table."""
+    import shutil
+
+    ours, theirs = str(tmp_path / "feed-parley"), str(tmp_path / "feed-spark")
+    parley(tmp_path, f"""
+        CREATE TABLE delta.`{ours}` (id BIGINT, grp STRING) USING delta PARTITIONED BY (grp)
+          TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true');
+        INSERT INTO delta.`{ours}` VALUES (1, 'a'), (2, 'a'), (3, 'b'), (4, NULL), (NULL, 'c')""")
+    shutil.copytree(ours, theirs)
+    parley(tmp_path, ";\n".join(s.format(t=f"delta.`{ours}`") for s in CDF_DML))
+    sql(spark, *(s.format(t=f"delta.`{theirs}`") for s in CDF_DML))
+    assert all(any("cdc" in a for a in commit_actions(ours, v)) for v in (2, 3, 4))
+    rows = parley(tmp_path, f"""
+        CREATE TABLE feed USING delta LOCATION '{ours}';
+        SELECT id, grp, _change_type, _commit_version FROM table_changes('feed', 2)""")
+    assert {row["_change_type"] for row in rows} == {
+        "insert", "delete", "update_preimage", "update_postimage"}
+    for path in (ours, theirs):
+        expected = spark_query(spark, f"SELECT id, grp, _change_type, _commit_version "
+                                      f"FROM table_changes_by_path('{path}', 2)")
+        got = rows_multiset(rows, expected.schema, True)
+        want = rows_multiset(expected.to_pylist(), expected.schema, False)
+        assert got == want, (f"{path}: change rows differ; missing {list((want - got).items())[:5]}"
+                             f"; unexpected {list((got - want).items())[:5]}")
+
+
 @pytest.mark.parametrize("partitioned", [False, True], ids=["unpartitioned", "partitioned"])
 def test_parley_dml_preserves_row_tracking_like_spark(spark, tmp_path, partitioned):
     """Row tracking across copy-on-write DML: Spark writes a row-tracking table; Parley runs an

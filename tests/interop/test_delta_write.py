@@ -4,7 +4,8 @@ Parley writes tables of every shape it produces (partitioned, with checkpoints, 
 with column mapping) and delta-rs (`deltalake`) must read exactly the rows Parley reads back;
 delta-rs writes tables (including after its deletes and merges) and Parley must read exactly
 what delta-rs reads. Change data feeds: delta-rs's load_cdf reads Parley's as Parley's
-table_changes does, and Parley reads the change files delta-rs's DML writes. Then: four Parley processes appending to one table at once end with every
+table_changes does (also after Parley's DML), and Parley reads the change files delta-rs's DML
+writes. Then: four Parley processes appending to one table at once end with every
 commit and every row; a Parley process killed at each write fault point leaves the table at its
 previous version, readable by delta-rs; corrupt tables fail with a condition naming the file.
 
@@ -253,6 +254,47 @@ def test_change_data_feed_of_delta_rs_dml(tmp_path):
     assert ours == theirs, f"Parley {ours} != delta-rs {theirs}"
     assert ours[(3, "b", "update_preimage", 2)] == 1 and ours[(103, "b", "update_postimage", 2)] == 1
     assert max(version for _, _, _, version in ours) == versions
+
+
+def commit_actions(path, version):
+    with open(path / "_delta_log" / f"{version:020d}.json") as log:
+        return [json.loads(line) for line in log if line.strip()]
+
+
+def test_change_data_feed_of_parley_dml_read_by_delta_rs(tmp_path):
+    """Parley's DELETE, UPDATE and MERGE on a table with the change data feed write change files
+    in the rewrite's commit; delta-rs's load_cdf reads the same rows as Parley's table_changes,
+    NULL keys and the NULL partition included."""
+    path = tmp_path / "dml-feed"
+    parley(f"""
+        CREATE TABLE delta.`{path}` (id BIGINT, p STRING) USING delta PARTITIONED BY (p)
+          TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true');
+        INSERT INTO delta.`{path}` VALUES (1, 'a'), (2, 'a'), (3, 'b'), (4, NULL), (5, 'c'),
+          (NULL, 'c');
+        DELETE FROM delta.`{path}` WHERE id = 2;
+        UPDATE delta.`{path}` SET id = id + 100 WHERE id = 3 OR id IS NULL;
+        MERGE INTO delta.`{path}` t
+          USING (VALUES (1, 'a'), (4, 'x'), (9, 'z'), (NULL, 'n')) AS s(id, p) ON t.id = s.id
+          WHEN MATCHED AND s.p = 'a' THEN DELETE
+          WHEN MATCHED THEN UPDATE SET p = s.p
+          WHEN NOT MATCHED THEN INSERT *
+          WHEN NOT MATCHED BY SOURCE AND t.p = 'c' THEN UPDATE SET id = -t.id;
+        DELETE FROM delta.`{path}` WHERE p = 'x';
+    """)
+    for version in (2, 3, 4):
+        kinds = {next(iter(action)) for action in commit_actions(path, version)}
+        assert "cdc" in kinds, f"version {version} has no cdc actions: {kinds}"
+    assert "cdc" not in {next(iter(a)) for a in commit_actions(path, 5)}
+    ours = parley_changes(tmp_path / "warehouse", path, 0)
+    theirs = delta_rs_changes(path, 0)
+    assert ours == theirs, f"Parley {ours} != delta-rs {theirs}"
+    assert ours[(3, "b", "update_preimage", 3)] == 1, ours
+    assert ours[(103, "b", "update_postimage", 3)] == 1, ours
+    assert ours[(4, None, "update_preimage", 4)] == 1, ours
+    assert ours[(4, "x", "update_postimage", 4)] == 1, ours
+    assert ours[(1, "a", "delete", 4)] == 1 and ours[(None, "n", "insert", 4)] == 1, ours
+    assert ours[(-5, "c", "update_postimage", 4)] == 1 and ours[(4, "x", "delete", 5)] == 1, ours
+    assert sum(ours.values()) == 6 + 1 + 4 + 9 + 1, ours
 
 
 # ---- Concurrency: put-if-absent commits and conflict detection.

@@ -18,8 +18,10 @@
 //      the two-phase commit of write.h. Group-based: BatchWrite::Commit replaces exactly the
 //      groups the scan read with the written rows, atomically, or fails and leaves the table as
 //      it was (e.g. when a concurrent change touched those groups). When the operation has
-//      RequiredMetadataAttributes(), its write receives them with every row, and the row's
-//      RowLevelWriteAction (kRowLevelWriteActionColumn).
+//      RequiredMetadataAttributes() or RequiresChangeRows(), its write receives with every row
+//      those attributes (if any) and the row's RowLevelWriteAction (kRowLevelWriteActionColumn).
+//      With RequiresChangeRows() the write also receives the rows that go and the pre-images of
+//      the updated rows, which it must not write as table rows (e.g. for a change data feed).
 // Builders and operations are used by one thread at a time, on the driver.
 #pragma once
 
@@ -56,16 +58,22 @@ struct RowLevelWriteSummary {
 };
 
 /// \brief What happened to a row that a group-based write receives.
+/// kDelete and kUpdatePreimage rows reach the write only when the operation
+/// RequiresChangeRows(); they describe the change and are not rows of the new groups.
 enum class RowLevelWriteAction : int32_t {
-  kCopy = 0,    // an unchanged row of a rewritten group
-  kUpdate = 1,  // a row of a rewritten group, changed
-  kInsert = 3,  // a new row (MERGE's INSERT)
+  kCopy = 0,            // an unchanged row of a rewritten group
+  kUpdate = 1,          // a row of a rewritten group, changed: its new values
+  kDelete = 2,          // a row of a rewritten group that goes, as read
+  kInsert = 3,          // a new row (MERGE's INSERT)
+  kUpdatePreimage = 5,  // a row of a rewritten group that changes, as read (before the change)
 };
 
-/// \brief When a group-based operation has RequiredMetadataAttributes(), the rows its write
-/// receives hold the table's columns, then those attributes (as read for copied and updated
-/// rows, null for inserted ones), then this INT32 column with each row's RowLevelWriteAction.
-/// LogicalWriteInfo::schema lists them all.
+/// \brief When a group-based operation has RequiredMetadataAttributes() or
+/// RequiresChangeRows(), the rows its write receives hold the table's columns, then those
+/// attributes (as read for copied, updated, deleted and pre-image rows, null for inserted
+/// ones), then this INT32 column with each row's RowLevelWriteAction. LogicalWriteInfo::schema
+/// lists them all. With RequiresChangeRows(), each kUpdate row has exactly one kUpdatePreimage
+/// row (same attributes), in no particular task or order.
 inline constexpr char kRowLevelWriteActionColumn[] = "__row_action";
 
 /// \brief What the engine tells the table about the statement it plans.
@@ -127,6 +135,11 @@ class RowLevelOperation {
   /// receives them with each row (kRowLevelWriteActionColumn); they are never data. Default
   /// none.
   virtual std::vector<Column> RequiredMetadataAttributes() const { return {}; }
+  /// \brief Whether the group-based write must also receive the deleted rows and the
+  /// pre-images of updated rows (RowLevelWriteAction::kDelete, kUpdatePreimage), e.g. to record
+  /// a change data feed in the same commit. Asked once, when the statement is bound; the
+  /// engine only computes pre-images when this is true. Default false.
+  virtual bool RequiresChangeRows() const { return false; }
 };
 
 /// \brief RowLevelOperation mix-in for the delta-based (merge-on-read) representation.
