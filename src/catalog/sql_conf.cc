@@ -26,6 +26,14 @@ const std::vector<ConfEntry>& KnownEntries() {
       {kReuseSubplansKey, "true",
        "Compute once an aggregation that a query repeats over the same scan (a common table "
        "expression referenced twice), and read its result in each place."},
+      {kJoinPushdownKey, "true",
+       "Offer an inner join of two scans to their source when both builders take joins "
+       "(SupportsPushDownJoin). Spark's default is false; the mix-in is opt-in per connector."},
+      {kV2BucketingKey, "true",
+       "Join scans whose sources report key-grouped partitioning on the join keys one key "
+       "group at a time (storage-partitioned join)."},
+      {kNestedSchemaPruningKey, "true",
+       "Ask sources for only the fields of a struct column that the query reads."},
       {kRoundTripTasksKey, "false",
        "Round-trip every input partition, reader factory, writer factory and commit message "
        "through bytes before use."},

@@ -63,6 +63,10 @@ inline constexpr const char* kRuntimeFilterMaxInListKey =
     "parley.sql.optimizer.runtimeFilter.maxInListSize";
 /// Whether an aggregation repeated over the same scan is computed once (Spark's setting).
 inline constexpr const char* kReuseSubplansKey = "spark.sql.exchange.reuse";
+inline constexpr const char* kJoinPushdownKey = "spark.sql.optimizer.datasourceV2JoinPushdown";
+inline constexpr const char* kV2BucketingKey = "spark.sql.sources.v2.bucketing.enabled";
+inline constexpr const char* kNestedSchemaPruningKey =
+    "spark.sql.optimizer.nestedSchemaPruning.enabled";
 inline constexpr const char* kSessionCatalogName = "spark_catalog";
 inline constexpr const char* kPartitionOverwriteModeKey = "spark.sql.sources.partitionOverwriteMode";
 inline constexpr const char* kTaskMaxFailuresKey = "spark.task.maxFailures";

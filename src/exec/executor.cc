@@ -29,6 +29,7 @@
 #include "exec/window_lowering.h"
 #include "functions/kernels.h"
 #include "plan/runtime_filter.h"
+#include "plan/storage_partitioned_join.h"
 #include "plan/subplan_reuse.h"
 
 namespace parley {
@@ -84,11 +85,13 @@ class Lowering {
     ARROW_ASSIGN_OR_RAISE(auto declaration, LowerNode(node));
     auto table = ac::DeclarationToTable(std::move(declaration), /*use_threads=*/true);
     if (!table.ok()) return ToSparkError(table.status());
+    // A node lowered once per key group of a storage-partitioned join adds up its runs.
     auto& entry = profile_by_node_[node.get()];
-    entry.rows_out = (*table)->num_rows();
-    entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    entry.rows_out += (*table)->num_rows();
+    entry.seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (node->kind == PlanNode::Kind::kScan) {
-      entry.tasks.assign(metrics_.begin() + tasks_before, metrics_.end());
+      entry.tasks.insert(entry.tasks.end(), metrics_.begin() + tasks_before, metrics_.end());
       entry.custom_metrics = AggregateCustomMetrics(*node->negotiation->scan, entry.tasks);
     }
     return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(*table)));
@@ -122,8 +125,8 @@ class Lowering {
           filter = it->second;
         }
         if (!profile_) return StreamScan(node, std::move(filter));
-        ARROW_ASSIGN_OR_RAISE(auto table,
-                              RunScanTasks(node.get(), options_, &metrics_, std::move(filter)));
+        ARROW_ASSIGN_OR_RAISE(auto table, RunScanTasks(node.get(), options_, &metrics_,
+                                                       std::move(filter), Subset(node.get())));
         return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
       }
       case PlanNode::Kind::kOneRow: {
@@ -220,6 +223,10 @@ class Lowering {
   // scan is offered the build keys before its partitions are planned, and its tasks keep only
   // rows whose key is among them. The join then reads the computed build side.
   Result<ac::Declaration> LowerJoinNode(const PlanNodePtr& node) {
+    if (node->storage_partitioned) {
+      ARROW_ASSIGN_OR_RAISE(auto groups, GroupJoinPartitions(*node));
+      if (groups) return LowerPartitionedJoin(node, *groups);
+    }
     RuntimeFilterPlan plan;
     if (options_.runtime_filter_max_build_rows > 0) plan = PlanRuntimeFilter(*node);
     if (plan.targets.empty()) {
@@ -244,6 +251,51 @@ class Lowering {
     return LowerJoin(*node, std::move(build), std::move(probe));
   }
 
+  // A storage-partitioned join (plan/storage_partitioned_join.h): the partitions of each key
+  // group joined on their own, one group after another, and the groups' rows stacked. A group
+  // with rows on one side only runs when the join keeps that side's unmatched rows.
+  Result<ac::Declaration> LowerPartitionedJoin(const PlanNodePtr& node,
+                                               const PartitionGroups& groups) {
+    const PlanJoinType type = node->join_type;
+    const bool keeps_left = type == PlanJoinType::kLeftOuter ||
+                            type == PlanJoinType::kFullOuter || type == PlanJoinType::kLeftAnti;
+    const bool keeps_right =
+        type == PlanJoinType::kRightOuter || type == PlanJoinType::kFullOuter;
+    std::vector<std::shared_ptr<arrow::Table>> tables;
+    for (size_t g = 0; g < groups.left.size(); ++g) {
+      const bool left_rows = !groups.left[g].empty();
+      const bool right_rows = !groups.right[g].empty();
+      if (!(left_rows && right_rows) && !(left_rows && keeps_left) &&
+          !(right_rows && keeps_right)) {
+        continue;
+      }
+      subsets_[groups.left_scan] = groups.left[g];
+      subsets_[groups.right_scan] = groups.right[g];
+      ARROW_ASSIGN_OR_RAISE(auto left, Lower(node->children[0]));
+      ARROW_ASSIGN_OR_RAISE(auto right, Lower(node->children[1]));
+      ARROW_ASSIGN_OR_RAISE(auto joined, LowerJoin(*node, std::move(left), std::move(right)));
+      auto table = ac::DeclarationToTable(std::move(joined), /*use_threads=*/true);
+      if (!table.ok()) return ToSparkError(table.status());
+      tables.push_back(std::move(table).ValueUnsafe());
+    }
+    subsets_.erase(groups.left_scan);
+    subsets_.erase(groups.right_scan);
+    std::shared_ptr<arrow::Table> rows;
+    if (tables.empty()) {
+      ARROW_ASSIGN_OR_RAISE(rows, arrow::Table::MakeEmpty(node->OutputSchema()));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(rows, arrow::ConcatenateTables(tables));
+    }
+    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(rows)));
+  }
+
+  // The partitions of `scan` to run: those of the key group being joined, else all.
+  std::optional<std::vector<size_t>> Subset(const PlanNode* scan) const {
+    auto it = subsets_.find(scan);
+    if (it == subsets_.end()) return std::nullopt;
+    return it->second;
+  }
+
   // Give `scan` the predicates (its partitions are planned again afterwards) and add the row
   // filter to what its tasks evaluate.
   Status OfferRuntimeFilter(PlanNode* scan, const RuntimeFilter& filter) {
@@ -264,7 +316,8 @@ class Lowering {
   // A scan whose tasks stream their batches (and apply `filter`) into the plan as they read.
   Result<ac::Declaration> StreamScan(const PlanNodePtr& scan,
                                      std::optional<cp::Expression> filter) {
-    ARROW_ASSIGN_OR_RAISE(auto stream, StartScanTasks(scan.get(), options_, std::move(filter)));
+    ARROW_ASSIGN_OR_RAISE(auto stream, StartScanTasks(scan.get(), options_, std::move(filter),
+                                                      Subset(scan.get())));
     streams_.push_back(stream);
     return ac::Declaration(
         "source", ac::SourceNodeOptions(
@@ -279,7 +332,8 @@ class Lowering {
     auto start = std::chrono::steady_clock::now();
     size_t tasks_before = metrics_.size();
     ARROW_ASSIGN_OR_RAISE(auto table,
-                          RunScanTasks(scan.get(), options_, &metrics_, std::move(condition)));
+                          RunScanTasks(scan.get(), options_, &metrics_, std::move(condition),
+                                       Subset(scan.get())));
     if (profile_) {
       auto& entry = profile_by_node_[scan.get()];
       entry.tasks.assign(metrics_.begin() + tasks_before, metrics_.end());
@@ -488,6 +542,8 @@ class Lowering {
   std::vector<TaskMetrics> metrics_;
   // Runtime filters of the scans (by node), evaluated by their tasks.
   std::map<const PlanNode*, cp::Expression> row_filters_;
+  // Scans restricted to one key group's partitions while a storage-partitioned join lowers it.
+  std::map<const PlanNode*, std::vector<size_t>> subsets_;
   std::map<const PlanNode*, OperatorProfile> profile_by_node_;
   std::map<const PlanNode*, const PlanNode*> reuse_key_;
   std::map<const PlanNode*, std::shared_ptr<arrow::Table>> reused_rows_;

@@ -127,6 +127,8 @@ struct ScanSetup {
   std::shared_ptr<arrow::Schema> schema;
   std::shared_ptr<PartitionReaderFactory> factory;
   std::vector<std::shared_ptr<InputPartition>> partitions;
+  // The index of each of `partitions` among the scan's planned partitions.
+  std::vector<size_t> indices;
   std::vector<PushedCheck> checks;
   std::optional<arrow::compute::Expression> filter;
   // A fully pushed limit to check the rows read against (verify_pushdown).
@@ -135,19 +137,27 @@ struct ScanSetup {
 
 Result<std::shared_ptr<ScanSetup>> PrepareScan(
     PlanNode* scan, const ScanRunOptions& options,
-    const std::optional<arrow::compute::Expression>& filter) {
+    const std::optional<arrow::compute::Expression>& filter,
+    const std::optional<std::vector<size_t>>& only) {
   ARROW_RETURN_NOT_OK(PlanScanPartitions(scan));
   auto& negotiation = *scan->negotiation;
   auto setup = std::make_shared<ScanSetup>();
   setup->scan = scan;
   setup->schema = negotiation.scan->ReadSchema();
   ARROW_ASSIGN_OR_RAISE(setup->factory, negotiation.batch->CreateReaderFactory());
-  setup->partitions = negotiation.partitions;
+  if (only) {
+    for (size_t index : *only) setup->partitions.push_back(negotiation.partitions.at(index));
+    setup->indices = *only;
+  } else {
+    setup->partitions = negotiation.partitions;
+    for (size_t i = 0; i < setup->partitions.size(); ++i) setup->indices.push_back(i);
+  }
   if (options.round_trip_tasks) {
     ARROW_ASSIGN_OR_RAISE(setup->factory, RoundTripFactory(*scan, setup->factory));
     for (size_t i = 0; i < setup->partitions.size(); ++i) {
       ARROW_ASSIGN_OR_RAISE(setup->partitions[i],
-                            RoundTripPartition(*scan, *setup->factory, setup->partitions[i], i));
+                            RoundTripPartition(*scan, *setup->factory, setup->partitions[i],
+                                               setup->indices[i]));
     }
   }
   if (options.verify_pushdown) {
@@ -178,7 +188,7 @@ using BatchSink = std::function<bool(std::shared_ptr<arrow::RecordBatch>)>;
 Result<TaskMetrics> RunTask(const ScanSetup& setup, size_t index, const BatchSink& sink) {
   auto start = std::chrono::steady_clock::now();
   TaskMetrics metrics;
-  metrics.partition = index;
+  metrics.partition = setup.indices[index];
   ARROW_ASSIGN_OR_RAISE(auto reader, setup.factory->CreateReader(*setup.partitions[index]));
   while (true) {
     ARROW_ASSIGN_OR_RAISE(auto batch, reader->Next());
@@ -348,8 +358,9 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
 
 Result<std::shared_ptr<arrow::Table>> RunScanTasks(
     PlanNode* scan, const ScanRunOptions& options, std::vector<TaskMetrics>* metrics,
-    const std::optional<arrow::compute::Expression>& filter) {
-  ARROW_ASSIGN_OR_RAISE(auto setup, PrepareScan(scan, options, filter));
+    const std::optional<arrow::compute::Expression>& filter,
+    const std::optional<std::vector<size_t>>& only) {
+  ARROW_ASSIGN_OR_RAISE(auto setup, PrepareScan(scan, options, filter, only));
   ARROW_ASSIGN_OR_RAISE(auto* pool, ScanTaskPool());
   size_t count = setup->partitions.size();
   std::vector<std::vector<std::shared_ptr<arrow::RecordBatch>>> outputs(count);
@@ -385,8 +396,9 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(
 
 Result<std::shared_ptr<ScanStream>> StartScanTasks(
     PlanNode* scan, const ScanRunOptions& options,
-    const std::optional<arrow::compute::Expression>& filter) {
-  ARROW_ASSIGN_OR_RAISE(auto setup, PrepareScan(scan, options, filter));
+    const std::optional<arrow::compute::Expression>& filter,
+    const std::optional<std::vector<size_t>>& only) {
+  ARROW_ASSIGN_OR_RAISE(auto setup, PrepareScan(scan, options, filter, only));
   auto stream = std::make_shared<TaskStream>(std::move(setup));
   ARROW_RETURN_NOT_OK(stream->Start());
   return stream;

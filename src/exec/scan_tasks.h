@@ -49,9 +49,12 @@ struct ScanRunOptions {
 /// (its `rows` count what the reader returned). With a `filter` over the read schema (the
 /// residual filter directly above the scan), each task keeps only the rows of each batch for
 /// which it is TRUE, while the batch is fresh; its runtime errors carry Spark conditions.
+/// With `only`, just the partitions at those indices of the planned ones run (one key group of
+/// a storage-partitioned join).
 Result<std::shared_ptr<arrow::Table>> RunScanTasks(
     PlanNode* scan, const ScanRunOptions& options, std::vector<TaskMetrics>* metrics,
-    const std::optional<arrow::compute::Expression>& filter = std::nullopt);
+    const std::optional<arrow::compute::Expression>& filter = std::nullopt,
+    const std::optional<std::vector<size_t>>& only = std::nullopt);
 
 /// \brief A scan's output as a stream of batches in partition order, produced by its tasks
 /// while the consumer runs (StartScanTasks). A task buffers what the consumer has not taken
@@ -75,6 +78,7 @@ class ScanStream {
 /// does, but hand the batches out through the returned stream as the tasks produce them.
 Result<std::shared_ptr<ScanStream>> StartScanTasks(
     PlanNode* scan, const ScanRunOptions& options,
-    const std::optional<arrow::compute::Expression>& filter = std::nullopt);
+    const std::optional<arrow::compute::Expression>& filter = std::nullopt,
+    const std::optional<std::vector<size_t>>& only = std::nullopt);
 
 }  // namespace parley

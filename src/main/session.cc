@@ -134,7 +134,7 @@ class SessionImpl : public Session {
       std::string_view table, const std::map<std::string, std::string>& options) override {
     ARROW_ASSIGN_OR_RAISE(auto name, sql::ParseTableName(table));
     ARROW_ASSIGN_OR_RAISE(auto relation, BindChanges(name, options, name.pos, &catalogs_));
-    ARROW_ASSIGN_OR_RAISE(auto plan, NegotiatePushdown(relation.plan));
+    ARROW_ASSIGN_OR_RAISE(auto plan, NegotiatePushdown(relation.plan, PushdownOptionsFor(conf_)));
     ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, RunOptions()));
     return result.table;
   }
@@ -147,7 +147,7 @@ class SessionImpl : public Session {
 
   Result<PlanNodePtr> PlanQuery(const sql::SelectStatement& select) {
     ARROW_ASSIGN_OR_RAISE(auto plan, BindSelect(select, &catalogs_));
-    return NegotiatePushdown(plan);
+    return NegotiatePushdown(plan, PushdownOptionsFor(conf_));
   }
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::SelectStatement& select, SourcePosition) {

@@ -57,7 +57,7 @@ int64_t ParseMillis(const std::optional<std::string>& text, int64_t fallback) {
 
 Status RunPlannedWrite(WritePlan* plan, const CommandContext& context,
                        WriteJobResult* profile) {
-  ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query));
+  ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query, PushdownOptionsFor(*context.conf)));
   const auto& explicit_values = context.conf->explicit_values();
   if (auto faults = explicit_values.find(kFaultInjectionKey); faults != explicit_values.end()) {
     ARROW_RETURN_NOT_OK(SetFaultInjection(faults->second));
@@ -122,7 +122,7 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
     profile.emplace();
     ARROW_RETURN_NOT_OK(RunPlannedWrite(&plan, context, &*profile));
   } else {
-    ARROW_ASSIGN_OR_RAISE(plan.query, NegotiatePushdown(plan.query));
+    ARROW_ASSIGN_OR_RAISE(plan.query, NegotiatePushdown(plan.query, PushdownOptionsFor(*context.conf)));
   }
   ARROW_ASSIGN_OR_RAISE(auto query_text,
                         ExplainPlan(plan.query, mode == sql::ExplainMode::kAnalyze

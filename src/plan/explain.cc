@@ -7,6 +7,7 @@
 #include "arrow/scalar.h"
 #include "plan/pushdown.h"
 #include "plan/runtime_filter.h"
+#include "plan/storage_partitioned_join.h"
 
 namespace parley {
 namespace {
@@ -21,6 +22,40 @@ std::string PredicateList(const std::vector<PredicatePtr>& predicates) {
   std::vector<std::string> texts;
   for (const auto& predicate : predicates) texts.push_back(predicate->ToString());
   return fmt::format("[{}]", fmt::join(texts, ", "));
+}
+
+// A pushed join as EXPLAIN prints it: `Inner tc.default.b ON (k = k_1), left [k, x], right
+// [k AS k_1, y]`, then the right side's pushed predicates if any.
+std::string PushedJoinText(const PushedJoin& join) {
+  auto columns = [](const std::vector<ColumnWithAlias>& side) {
+    std::vector<std::string> names;
+    for (const auto& column : side) {
+      names.push_back(column.alias.empty() ? column.column
+                                           : column.column + " AS " + column.alias);
+    }
+    return fmt::format("[{}]", fmt::join(names, ", "));
+  };
+  std::string text = fmt::format("Inner {} ON {}, left {}, right {}", join.right_table,
+                                 join.condition->ToString(), columns(join.left_columns),
+                                 columns(join.right_columns));
+  if (!join.right_pushed_predicates.empty()) {
+    text += ", right PushedPredicates " + PredicateList(join.right_pushed_predicates);
+  }
+  return text;
+}
+
+// The narrowed struct columns asked of a scan (plan/nested_pruning.h), each marked when the
+// source read it whole instead: `RequiredNestedSchema: [s STRUCT<a: BIGINT>]`.
+std::string NestedSchemaLine(const PlanNode& scan) {
+  std::vector<std::string> items;
+  for (const auto& [name, type] : scan.negotiation->narrowed_types) {
+    std::string item = name + " " + SqlTypeName(*type);
+    for (const auto& field : scan.output) {
+      if (field.name == name && !field.type->Equals(*type)) item += " (read whole)";
+    }
+    items.push_back(std::move(item));
+  }
+  return fmt::format("RequiredNestedSchema: [{}]\n", fmt::join(items, ", "));
 }
 
 std::string ScanTitle(const PlanNode& node) {
@@ -47,6 +82,7 @@ std::string JoinDetails(const PlanNode& node) {
   if (node.condition) line += ", " + node.condition->ToString();
   std::string runtime_filter = RuntimeFilterSummary(node);
   if (!runtime_filter.empty()) line += ", RuntimeFilter " + runtime_filter;
+  if (node.storage_partitioned) line += ", StoragePartitioned";
   return line;
 }
 
@@ -89,6 +125,7 @@ std::string InlineDetails(const PlanNode& node) {
         line += " PushedPredicates: " + PredicateList(n.pushed_predicates);
       }
       if (n.pushed_sample) line += " PushedSample: " + n.pushed_sample->ToString();
+      for (const auto& join : n.pushed_joins) line += " PushedJoin: " + PushedJoinText(join);
       if (!n.runtime_predicates.empty()) {
         line += " RuntimeFilters: " + PredicateList(n.runtime_predicates);
       }
@@ -239,6 +276,7 @@ Result<std::string> Details(PlanNode* node, size_t number) {
         out += fmt::format("PushedPredicates: {}\n", PredicateList(n.pushed_predicates));
       }
       if (n.pushed_sample) out += "PushedSample: " + n.pushed_sample->ToString() + "\n";
+      for (const auto& join : n.pushed_joins) out += "PushedJoin: " + PushedJoinText(join) + "\n";
       if (n.pushed_aggregation) {
         out += fmt::format("PushedAggregation: {} ({})\n", n.pushed_aggregation->ToString(),
                            n.aggregation_complete ? "complete" : "partial");
@@ -258,6 +296,7 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       }
       if (n.pruning_offered) {
         out += fmt::format("RequiredColumns: [{}]\n", fmt::join(n.required_columns, ", "));
+        if (!n.narrowed_types.empty()) out += NestedSchemaLine(*node);
       }
       std::string description = n.scan->Description();
       if (!description.empty()) out += "Description: " + description + "\n";
@@ -285,6 +324,13 @@ Result<std::string> Details(PlanNode* node, size_t number) {
                          node->condition ? node->condition->ToString() : "None");
       if (std::string runtime = RuntimeFilterSummary(*node); !runtime.empty()) {
         out += "RuntimeFilter: " + runtime + "\n";
+      }
+      if (node->storage_partitioned) {
+        ARROW_ASSIGN_OR_RAISE(auto groups, GroupJoinPartitions(*node));
+        if (groups) {
+          out += fmt::format("StoragePartitionedJoin: [{}], {} key groups\n",
+                             fmt::join(groups->keys, ", "), groups->left.size());
+        }
       }
       out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
       break;

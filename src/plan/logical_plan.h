@@ -7,6 +7,7 @@
 // record is what EXPLAIN prints. Plans are built and used by one thread.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,17 @@ struct SampleSpec {
   std::string ToString() const;
 };
 
+/// \brief A join a source took (SupportsPushDownJoin): the other table, the condition over the
+/// aliased columns, the columns of each side with their aliases, and what the right side had
+/// agreed to before (its pushed predicates).
+struct PushedJoin {
+  std::string right_table;
+  PredicatePtr condition;
+  std::vector<ColumnWithAlias> left_columns;
+  std::vector<ColumnWithAlias> right_columns;
+  std::vector<PredicatePtr> right_pushed_predicates;
+};
+
 /// \brief What the engine and a connector agreed on for one scan.
 struct ScanNegotiation {
   std::unique_ptr<ScanBuilder> builder;
@@ -65,8 +77,15 @@ struct ScanNegotiation {
   /// column per aggregate, by position. `aggregation_complete`: the engine dropped its own.
   std::optional<Aggregation> pushed_aggregation;
   bool aggregation_complete = false;
+  /// The joins the source took, in the order pushed; `joined_columns` are then the columns of
+  /// the joined relation (named by their aliases), which replace the table's.
+  std::vector<PushedJoin> pushed_joins;
+  std::vector<OutputField> joined_columns;
   /// The columns asked for through PruneColumns, in table order.
   std::vector<std::string> required_columns;
+  /// Struct columns read only through field accesses, with the narrowed types asked for
+  /// (plan/nested_pruning.h).
+  std::map<std::string, std::shared_ptr<arrow::DataType>> narrowed_types;
   /// The built scan; its ReadSchema() is the scan node's real output.
   std::shared_ptr<Scan> scan;
   /// What the executor offered through SupportsRuntimeV2Filtering::Filter (plan/runtime_filter.h),
@@ -161,6 +180,9 @@ struct PlanNode {
   // kJoin
   PlanJoinType join_type = PlanJoinType::kInner;
   std::vector<JoinKey> join_keys;
+  /// Both inputs are scans grouped by partition keys that the join keys pair: the join runs
+  /// one key group at a time (plan/storage_partitioned_join.h).
+  bool storage_partitioned = false;
   // kReplicateRows: an int64 column of the input
   BoundExprPtr replicate_count;
   // kExpand

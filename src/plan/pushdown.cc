@@ -3,10 +3,13 @@
 //      through a Sample;
 //   1. a Sample directly above a scan is offered (TABLESAMPLE); then each Filter directly
 //      above a scan offers its conjuncts;
+//   2a. inner joins of two scans whose builders take joins (plan/join_pushdown.h);
 //   2. aggregates, then limit / top-N / offset: offered only for a scan with no filter left
 //      above it, through nothing but projections (so never to a scan below a join);
 //   3. column pruning and Build(): a top-down walk carrying the fields each parent needs;
-//   4. inner joins reordered by the statistics the built scans report (plan/join_reorder.h).
+//   4. inner joins reordered by the statistics the built scans report (plan/join_reorder.h);
+//   5. joins of scans grouped by the join keys marked storage-partitioned
+//      (plan/storage_partitioned_join.h).
 #include "plan/pushdown.h"
 
 #include <fmt/format.h>
@@ -16,7 +19,10 @@
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
 #include "plan/filter_pushdown.h"
+#include "plan/join_pushdown.h"
 #include "plan/join_reorder.h"
+#include "plan/nested_pruning.h"
+#include "plan/storage_partitioned_join.h"
 #include "parley/connector/metadata_columns.h"
 #include "plan/predicate_translation.h"
 
@@ -291,20 +297,43 @@ bool CanFinishPartialAggregation(const PlanNode& aggregate) {
   return true;
 }
 
+// `aggregate` reading its scan directly: a copy without the projection of columns only (as a
+// pushed join leaves) between them; the aggregate itself when something else is in the way.
+PlanNodePtr ReadScanDirectly(const PlanNodePtr& aggregate) {
+  const PlanNodePtr& child = aggregate->children[0];
+  if (child->kind != PlanNode::Kind::kProject ||
+      child->children[0]->kind != PlanNode::Kind::kScan) {
+    return aggregate;
+  }
+  std::map<std::string, BoundExprPtr> renames;
+  for (size_t i = 0; i < child->exprs.size(); ++i) {
+    if (child->exprs[i]->kind != BoundExpr::Kind::kColumn) return aggregate;
+    renames[child->output[i].name] = child->exprs[i];
+  }
+  auto direct = std::make_shared<PlanNode>(*aggregate);
+  direct->children = {child->children[0]};
+  for (auto& key : direct->group_keys) key = ReplaceColumns(key, renames);
+  for (auto& call : direct->aggregates) {
+    for (auto& arg : call.args) arg = ReplaceColumns(arg, renames);
+  }
+  return direct;
+}
+
 // Pass 2a: offer an Aggregate directly over a scan (no filter left) to the source. A complete
 // pushdown turns the Aggregate into a projection of the scan's output; a partial one keeps a
 // final Aggregate that combines the per-partition results.
-Result<PlanNodePtr> OfferAggregate(const PlanNodePtr& node) {
+Result<PlanNodePtr> OfferAggregate(const PlanNodePtr& original) {
+  PlanNodePtr node = ReadScanDirectly(original);
   PlanNode* scan = node->children[0].get();
-  if (scan->kind != PlanNode::Kind::kScan) return node;
+  if (scan->kind != PlanNode::Kind::kScan) return original;
   auto* builder = dynamic_cast<SupportsPushDownAggregates*>(scan->negotiation->builder.get());
-  if (builder == nullptr) return node;
+  if (builder == nullptr) return original;
   auto aggregation = TranslateAggregation(*node);
-  if (!aggregation) return node;
+  if (!aggregation) return original;
   bool complete = builder->SupportCompletePushDown(*aggregation);
-  if (!complete && !CanFinishPartialAggregation(*node)) return node;
+  if (!complete && !CanFinishPartialAggregation(*node)) return original;
   ARROW_ASSIGN_OR_RAISE(bool accepted, builder->PushAggregation(*aggregation));
-  if (!accepted) return node;
+  if (!accepted) return original;
   auto& negotiation = *scan->negotiation;
   negotiation.pushed_aggregation = *aggregation;
   negotiation.aggregation_complete = complete;
@@ -364,7 +393,17 @@ Status PruneAndBuild(PlanNode* scan, const std::vector<std::string>& required) {
           dynamic_cast<SupportsPushDownRequiredColumns*>(negotiation.builder.get())) {
     arrow::FieldVector fields;
     std::vector<Column> columns = scan->table->columns();
-    if (auto* metadata = dynamic_cast<const SupportsMetadataColumns*>(scan->table.get())) {
+    if (!negotiation.pushed_joins.empty()) {
+      // A scan of a pushed join reads the joined relation's columns.
+      columns.clear();
+      for (const auto& field : negotiation.joined_columns) {
+        Column column;
+        column.name = field.name;
+        column.type = field.type;
+        column.nullable = field.nullable;
+        columns.push_back(std::move(column));
+      }
+    } else if (auto* metadata = dynamic_cast<const SupportsMetadataColumns*>(scan->table.get())) {
       for (auto& column : metadata->metadataColumns()) {
         bool shadowed = std::any_of(columns.begin(), columns.end(), [&](const Column& data) {
           return EqualsIgnoreCase(data.name, column.name);
@@ -374,7 +413,10 @@ Status PruneAndBuild(PlanNode* scan, const std::vector<std::string>& required) {
     }
     for (const auto& column : columns) {
       if (std::find(required.begin(), required.end(), column.name) != required.end()) {
-        fields.push_back(column.ToField());
+        auto narrowed = negotiation.narrowed_types.find(column.name);
+        fields.push_back(narrowed == negotiation.narrowed_types.end()
+                             ? column.ToField()
+                             : column.ToField()->WithType(narrowed->second));
         negotiation.required_columns.push_back(column.name);
       }
     }
@@ -392,7 +434,11 @@ Status PruneAndBuild(PlanNode* scan, const std::vector<std::string>& required) {
                                fmt::format("ReadSchema() has column {} which the table does not",
                                            QuoteIdentifier(field->name())));
     }
-    if (!table_field->type->Equals(*field->type())) {
+    // A struct column asked for narrowed may come narrowed or whole.
+    auto narrowed = negotiation.narrowed_types.find(field->name());
+    bool narrowed_read = narrowed != negotiation.narrowed_types.end() &&
+                         negotiation.pruning_offered && narrowed->second->Equals(*field->type());
+    if (!table_field->type->Equals(*field->type()) && !narrowed_read) {
       return ContractViolation(
           *scan, "READ_SCHEMA_MISMATCH",
           fmt::format("ReadSchema() types column {} as {}, the table as {}",
@@ -400,6 +446,7 @@ Status PruneAndBuild(PlanNode* scan, const std::vector<std::string>& required) {
                       table_field->type->ToString()));
     }
     output.push_back(*table_field);
+    output.back().type = field->type();
   }
   for (const auto& name : required) {
     if (!read_schema->GetFieldByName(name)) {
@@ -615,19 +662,38 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
 
 }  // namespace
 
-Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan) {
+Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan, const PushdownOptions& options) {
   PlanNodePtr pushed = PushDownFilters(plan);
   ARROW_RETURN_NOT_OK(StartAll(pushed));
   ARROW_ASSIGN_OR_RAISE(auto negotiated,
                         RewriteBottomUp(pushed, PlanNode::Kind::kSample, OfferSample));
   ARROW_ASSIGN_OR_RAISE(negotiated,
                         RewriteBottomUp(negotiated, PlanNode::Kind::kFilter, OfferFilterNode));
+  if (options.join_pushdown) {
+    ARROW_ASSIGN_OR_RAISE(negotiated,
+                          RewriteBottomUp(negotiated, PlanNode::Kind::kJoin, OfferJoin));
+  }
   ARROW_ASSIGN_OR_RAISE(negotiated,
                         RewriteBottomUp(negotiated, PlanNode::Kind::kAggregate, OfferAggregate));
   ARROW_ASSIGN_OR_RAISE(negotiated,
                         RewriteBottomUp(negotiated, PlanNode::Kind::kLimit, OfferLimit));
+  if (options.nested_schema_pruning) PlanNestedPruning(negotiated);
   ARROW_RETURN_NOT_OK(PruneColumns(negotiated, OutputNames(*negotiated)));
-  return ReorderJoins(negotiated);
+  ARROW_ASSIGN_OR_RAISE(negotiated, ReorderJoins(negotiated));
+  if (options.storage_partitioned_join) {
+    ARROW_RETURN_NOT_OK(MarkStoragePartitionedJoins(negotiated));
+  }
+  return negotiated;
+}
+
+PushdownOptions PushdownOptionsFor(const SqlConf& conf) {
+  PushdownOptions options;
+  options.join_pushdown = conf.GetBool(kJoinPushdownKey, options.join_pushdown);
+  options.storage_partitioned_join =
+      conf.GetBool(kV2BucketingKey, options.storage_partitioned_join);
+  options.nested_schema_pruning =
+      conf.GetBool(kNestedSchemaPruningKey, options.nested_schema_pruning);
+  return options;
 }
 
 Status PlanScanPartitions(PlanNode* scan) {

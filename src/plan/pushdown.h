@@ -1,5 +1,6 @@
 // Pushdown negotiation: the one place where the engine and a connector's ScanBuilder agree on
-// who does what, in Spark's order (filters, then column pruning, then Build()).
+// who does what, in Spark's order (sample, filters, join, aggregates, limit / top-N / offset,
+// column pruning, then Build()).
 //
 // Filters: the conjuncts of a Filter directly above a scan are translated to V2 predicates and
 // offered through SupportsPushDownV2Filters::PushPredicates; what the builder returns, plus what
@@ -13,10 +14,26 @@
 
 namespace parley {
 
+/// \brief Which optional negotiations run (settings of the session's SqlConf).
+struct PushdownOptions {
+  /// spark.sql.optimizer.datasourceV2JoinPushdown: offer joins (plan/join_pushdown.h).
+  bool join_pushdown = true;
+  /// spark.sql.sources.v2.bucketing.enabled: storage-partitioned joins
+  /// (plan/storage_partitioned_join.h).
+  bool storage_partitioned_join = true;
+  /// spark.sql.optimizer.nestedSchemaPruning.enabled: narrow struct columns read only through
+  /// field accesses (plan/nested_pruning.h).
+  bool nested_schema_pruning = true;
+};
+
+/// \brief The options the session's settings ask for.
+PushdownOptions PushdownOptionsFor(const SqlConf& conf);
+
 /// \brief Negotiate every scan of a bound plan and return the rewritten plan.
 /// CONNECTOR_CONTRACT_VIOLATION.* when a connector's answers break the contract (a residual
 /// predicate it was never offered, a read schema missing a required column).
-Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan);
+Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan,
+                                      const PushdownOptions& options = {});
 
 /// \brief Plan the physical form of a negotiated scan once: ToBatch() then
 /// PlanInputPartitions(). Later calls reuse the result.

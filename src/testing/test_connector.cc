@@ -10,6 +10,7 @@
 #include "arrow/acero/exec_plan.h"
 #include "arrow/acero/options.h"
 #include "arrow/array/builder_primitive.h"
+#include "arrow/array/util.h"
 #include "arrow/compute/api.h"
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
@@ -24,6 +25,10 @@ namespace cp = arrow::compute;
 // id, as an executor-side cache would be addressed.
 struct ScanState {
   std::shared_ptr<arrow::Table> data;  // already filtered, limited and projected
+  // Key-grouped partitioning: the column the rows are sorted and partitioned by, and how many
+  // partitions each value's rows are split into at most.
+  std::string key_column;
+  int partitions_per_key = 1;
 };
 
 std::mutex registry_mutex;
@@ -45,6 +50,42 @@ class TestPartition : public InputPartition {
   int64_t offset_, length_;
   bool serializable_;
 };
+
+// A partition of a key-grouped scan: its rows all have `key` in the partition column.
+class KeyedTestPartition : public TestPartition, public HasPartitionKey {
+ public:
+  KeyedTestPartition(int64_t offset, int64_t length, std::shared_ptr<arrow::Scalar> key)
+      : TestPartition(offset, length, true), key_(std::move(key)) {}
+  std::vector<std::shared_ptr<arrow::Scalar>> PartitionKey() const override { return {key_}; }
+
+ private:
+  std::shared_ptr<arrow::Scalar> key_;
+};
+
+// The partitions of a key-grouped scan: each run of one value in the (sorted) key column, split
+// into at most `per_key` pieces.
+Result<std::vector<std::shared_ptr<InputPartition>>> KeyedPartitions(const ScanState& state) {
+  std::vector<std::shared_ptr<InputPartition>> out;
+  const auto& column = state.data->GetColumnByName(state.key_column);
+  const int64_t rows = state.data->num_rows();
+  int64_t start = 0;
+  while (start < rows) {
+    ARROW_ASSIGN_OR_RAISE(auto key, column->GetScalar(start));
+    int64_t end = start + 1;
+    while (end < rows) {
+      ARROW_ASSIGN_OR_RAISE(auto next, column->GetScalar(end));
+      if (!next->Equals(*key)) break;
+      ++end;
+    }
+    int64_t per = (end - start + state.partitions_per_key - 1) / state.partitions_per_key;
+    for (int64_t offset = start; offset < end; offset += per) {
+      out.push_back(std::make_shared<KeyedTestPartition>(
+          offset, std::min<int64_t>(per, end - offset), key));
+    }
+    start = end;
+  }
+  return out;
+}
 
 class TestReader : public PartitionReader {
  public:
@@ -74,6 +115,11 @@ class TestReaderFactory : public PartitionReaderFactory {
     if (std::sscanf(std::string(bytes).c_str(), "%ld:%ld", &offset, &length) != 2) {
       return Status::Invalid("not a test partition: ", bytes);
     }
+    if (!state_->key_column.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto key,
+                            state_->data->GetColumnByName(state_->key_column)->GetScalar(offset));
+      return std::make_shared<KeyedTestPartition>(offset, length, std::move(key));
+    }
     return std::make_shared<TestPartition>(offset, length, true);
   }
 
@@ -88,6 +134,7 @@ class TestBatch : public Batch {
       : state_(std::move(state)), partitions_(partitions), serializable_(serializable) {}
 
   Result<std::vector<std::shared_ptr<InputPartition>>> PlanInputPartitions() override {
+    if (!state_->key_column.empty()) return KeyedPartitions(*state_);
     std::vector<std::shared_ptr<InputPartition>> out;
     int64_t rows = state_->data->num_rows();
     int64_t per = (rows + partitions_ - 1) / partitions_;
@@ -141,6 +188,20 @@ class TestScan : public Scan {
   std::string description_;
 };
 
+// A scan grouped by the values of one column: identity(column) partitioning.
+class PartitionedTestScan : public TestScan, public SupportsReportPartitioning {
+ public:
+  using TestScan::TestScan;
+  Partitioning OutputPartitioning() const override {
+    Partitioning partitioning;
+    partitioning.keys = {std::make_shared<Transform>(
+        "identity", std::vector<ExpressionPtr>{FieldReference(state()->key_column)})};
+    auto partitions = KeyedPartitions(*state());
+    partitioning.num_partitions = partitions.ok() ? static_cast<int>(partitions->size()) : 0;
+    return partitioning;
+  }
+};
+
 // A scan that filters its rows at run time; its partitions cover the rows kept.
 class RuntimeFilteringTestScan : public TestScan, public SupportsRuntimeV2Filtering {
  public:
@@ -189,23 +250,7 @@ class BuilderCore : public ScanBuilder {
   // applies them: filter, top-N order, limit, offset (Spark pushes LIMIT n OFFSET m as limit
   // n + m, then offset m), projection.
   Result<std::shared_ptr<Scan>> Build() override {
-    auto data = data_;
-    if (sample_) {
-      ARROW_ASSIGN_OR_RAISE(data, Sample(data));
-    }
-    if (!accepted_.empty() && !options_.ignore_accepted_predicates) {
-      std::optional<cp::Expression> filter;
-      for (const auto& predicate : accepted_) {
-        ARROW_ASSIGN_OR_RAISE(auto expr, PredicateToArrow(*predicate));
-        filter = filter ? cp::and_(*filter, expr) : expr;
-      }
-      ARROW_ASSIGN_OR_RAISE(auto bound, filter->Bind(*data->schema()));
-      ARROW_ASSIGN_OR_RAISE(auto combined, data->CombineChunksToBatch());
-      ARROW_ASSIGN_OR_RAISE(auto mask, cp::ExecuteScalarExpression(bound, cp::ExecBatch(*combined)));
-      ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(combined, mask));
-      ARROW_ASSIGN_OR_RAISE(data, arrow::Table::FromRecordBatches(
-                                      arrow::RecordBatchVector{filtered.record_batch()}));
-    }
+    ARROW_ASSIGN_OR_RAISE(auto data, SampledAndFiltered());
     if (!top_n_.empty()) {
       std::vector<cp::SortKey> keys;
       for (const auto& order : top_n_) {
@@ -232,8 +277,20 @@ class BuilderCore : public ScanBuilder {
         indices.push_back(data_->schema()->GetFieldIndex(field->name()));
       }
       ARROW_ASSIGN_OR_RAISE(data, data->SelectColumns(indices));
+      if (options_.nested_pruning) data = Narrow(*data, *required_);
     }
     auto state = std::make_shared<ScanState>();
+    const bool keyed = !options_.partition_column.empty() && !limit_ && top_n_.empty() &&
+                       !aggregation_ && !options_.runtime_filtering &&
+                       data->schema()->GetFieldIndex(options_.partition_column) >= 0;
+    if (keyed) {
+      cp::SortOptions order({cp::SortKey(options_.partition_column)});
+      ARROW_ASSIGN_OR_RAISE(auto indices, cp::SortIndices(arrow::Datum(data), order));
+      ARROW_ASSIGN_OR_RAISE(auto sorted, cp::Take(arrow::Datum(data), arrow::Datum(indices)));
+      data = sorted.table();
+      state->key_column = options_.partition_column;
+      state->partitions_per_key = options_.partitions_per_key;
+    }
     state->data = data;
     std::vector<std::string> names;
     for (const auto& p : accepted_) names.push_back(p->ToString());
@@ -244,10 +301,37 @@ class BuilderCore : public ScanBuilder {
       return std::make_shared<RuntimeFilteringTestScan>(state, options, std::move(description),
                                                         log_);
     }
+    if (keyed) return std::make_shared<PartitionedTestScan>(state, options, std::move(description));
     return std::make_shared<TestScan>(state, options, std::move(description));
   }
 
  protected:
+  // The table's rows after the pushed sample and the accepted predicates.
+  Result<std::shared_ptr<arrow::Table>> SampledAndFiltered() const {
+    auto data = data_;
+    if (sample_) {
+      ARROW_ASSIGN_OR_RAISE(data, Sample(data));
+    }
+    if (accepted_.empty() || options_.ignore_accepted_predicates) return data;
+    std::optional<cp::Expression> filter;
+    for (const auto& predicate : accepted_) {
+      ARROW_ASSIGN_OR_RAISE(auto expr, PredicateToArrow(*predicate));
+      filter = filter ? cp::and_(*filter, expr) : expr;
+    }
+    return FilterRows(std::move(data), *filter);
+  }
+
+  // The rows of `table` for which `predicate` is TRUE.
+  static Result<std::shared_ptr<arrow::Table>> FilterRows(std::shared_ptr<arrow::Table> table,
+                                                          const cp::Expression& predicate) {
+    ARROW_ASSIGN_OR_RAISE(auto bound, predicate.Bind(*table->schema()));
+    ARROW_ASSIGN_OR_RAISE(auto combined, table->CombineChunksToBatch());
+    ARROW_ASSIGN_OR_RAISE(auto mask,
+                          cp::ExecuteScalarExpression(bound, cp::ExecBatch(*combined)));
+    ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(combined, mask));
+    return arrow::Table::FromRecordBatches(combined->schema(), {filtered.record_batch()});
+  }
+
   // The aggregation computed with Acero; output columns group_col_i then agg_func_j.
   static Result<std::shared_ptr<arrow::Table>> Aggregate(std::shared_ptr<arrow::Table> data,
                                                          const Aggregation& aggregation) {
@@ -295,6 +379,40 @@ class BuilderCore : public ScanBuilder {
     return kept.table();
   }
 
+  // `data` with each struct column narrowed to the type `required` gives it.
+  static std::shared_ptr<arrow::Table> Narrow(const arrow::Table& data,
+                                              const arrow::Schema& required) {
+    arrow::FieldVector fields;
+    arrow::ChunkedArrayVector columns;
+    for (int i = 0; i < data.num_columns(); ++i) {
+      const auto& type = required.field(i)->type();
+      arrow::ArrayVector chunks;
+      for (const auto& chunk : data.column(i)->chunks()) {
+        chunks.push_back(arrow::MakeArray(NarrowData(chunk->data(), type)));
+      }
+      fields.push_back(data.schema()->field(i)->WithType(type));
+      columns.push_back(std::make_shared<arrow::ChunkedArray>(std::move(chunks), type));
+    }
+    return arrow::Table::Make(arrow::schema(std::move(fields)), std::move(columns),
+                              data.num_rows());
+  }
+
+  // Struct data keeping only the (narrowed) children `type` names; its validity unchanged.
+  static std::shared_ptr<arrow::ArrayData> NarrowData(
+      const std::shared_ptr<arrow::ArrayData>& data,
+      const std::shared_ptr<arrow::DataType>& type) {
+    if (data->type->Equals(*type)) return data;
+    auto out = data->Copy();
+    out->type = type;
+    out->child_data.clear();
+    const auto& from = static_cast<const arrow::StructType&>(*data->type);
+    for (const auto& field : type->fields()) {
+      out->child_data.push_back(
+          NarrowData(data->child_data[from.GetFieldIndex(field->name())], field->type()));
+    }
+    return out;
+  }
+
   std::vector<PredicatePtr> DoPush(std::vector<PredicatePtr> predicates) {
     std::vector<PredicatePtr> returned;
     accepted_.clear();
@@ -317,7 +435,10 @@ class BuilderCore : public ScanBuilder {
   void DoPrune(const std::shared_ptr<arrow::Schema>& schema) {
     required_ = schema;
     log_->pruned = true;
-    for (const auto& field : schema->fields()) log_->pruned_columns.push_back(field->name());
+    for (const auto& field : schema->fields()) {
+      log_->pruned_columns.push_back(field->name());
+      log_->pruned_types.push_back(field->type()->ToString());
+    }
   }
 
   std::shared_ptr<arrow::Table> data_;
@@ -446,11 +567,97 @@ class FullBuilder : public FilterPruneBuilder,
   bool IsPartiallyPushed() const override { return !options_.limit_complete; }
 };
 
+// FullBuilder that also takes joins with builders of the same catalog (`owner`). The joined
+// relation replaces the builder's rows: the pairs of both sides' sampled and filtered rows,
+// with the offered columns under their aliases, for which the condition is TRUE.
+class JoinBuilder : public FullBuilder, public SupportsPushDownJoin {
+ public:
+  JoinBuilder(std::shared_ptr<arrow::Table> data, TestTableOptions options,
+              std::shared_ptr<TestTableLog> log, const void* owner)
+      : FullBuilder(std::move(data), std::move(options), std::move(log)), owner_(owner) {}
+
+  bool IsOtherSideCompatibleForJoin(const SupportsPushDownJoin& other) const override {
+    const auto* right = dynamic_cast<const JoinBuilder*>(&other);
+    return right != nullptr && right->owner_ == owner_;
+  }
+
+  Result<bool> PushDownJoin(const SupportsPushDownJoin& other, JoinType,
+                            const std::vector<ColumnWithAlias>& left_columns,
+                            const std::vector<ColumnWithAlias>& right_columns,
+                            const PredicatePtr& condition) override {
+    std::string offer = fmt::format("{} {} {}", condition->ToString(), Names(left_columns),
+                                    Names(right_columns));
+    log_->join_offers.push_back(offer);
+    if (!options_.accept_join) return false;
+    auto predicate = PredicateToArrow(*condition);
+    if (!predicate.ok()) return false;
+    const auto& right = dynamic_cast<const JoinBuilder&>(other);
+    ARROW_ASSIGN_OR_RAISE(auto left_rows, Columns(left_columns));
+    ARROW_ASSIGN_OR_RAISE(auto right_rows, right.Columns(right_columns));
+    ARROW_ASSIGN_OR_RAISE(auto pairs, CrossProduct(left_rows, right_rows));
+    ARROW_ASSIGN_OR_RAISE(data_, FilterRows(std::move(pairs), *predicate));
+    accepted_.clear();
+    sample_.reset();
+    log_->pushed_joins.push_back(offer);
+    return true;
+  }
+
+ private:
+  static std::string Names(const std::vector<ColumnWithAlias>& columns) {
+    std::vector<std::string> names;
+    for (const auto& c : columns) names.push_back(c.alias.empty() ? c.column : c.alias);
+    return fmt::format("[{}]", fmt::join(names, ", "));
+  }
+
+  // This side's rows, with the offered columns renamed to their aliases.
+  Result<std::shared_ptr<arrow::Table>> Columns(
+      const std::vector<ColumnWithAlias>& columns) const {
+    ARROW_ASSIGN_OR_RAISE(auto rows, SampledAndFiltered());
+    arrow::FieldVector fields;
+    arrow::ChunkedArrayVector arrays;
+    for (const auto& column : columns) {
+      auto index = rows->schema()->GetFieldIndex(column.column);
+      if (index < 0) return Status::Invalid("no column ", column.column);
+      const auto& name = column.alias.empty() ? column.column : column.alias;
+      fields.push_back(rows->schema()->field(index)->WithName(name));
+      arrays.push_back(rows->column(index));
+    }
+    return arrow::Table::Make(arrow::schema(fields), arrays, rows->num_rows());
+  }
+
+  // Every pair of a left row and a right row, the left's columns first.
+  static Result<std::shared_ptr<arrow::Table>> CrossProduct(
+      const std::shared_ptr<arrow::Table>& left, const std::shared_ptr<arrow::Table>& right) {
+    arrow::Int64Builder left_index, right_index;
+    for (int64_t i = 0; i < left->num_rows(); ++i) {
+      for (int64_t j = 0; j < right->num_rows(); ++j) {
+        ARROW_RETURN_NOT_OK(left_index.Append(i));
+        ARROW_RETURN_NOT_OK(right_index.Append(j));
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto left_indices, left_index.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto right_indices, right_index.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto left_taken, cp::Take(arrow::Datum(left), left_indices));
+    ARROW_ASSIGN_OR_RAISE(auto right_taken, cp::Take(arrow::Datum(right), right_indices));
+    arrow::FieldVector fields = left->schema()->fields();
+    arrow::ChunkedArrayVector columns = left_taken.table()->columns();
+    for (const auto& field : right->schema()->fields()) fields.push_back(field);
+    for (const auto& column : right_taken.table()->columns()) columns.push_back(column);
+    return arrow::Table::Make(arrow::schema(fields), columns, left_indices->length());
+  }
+
+  const void* owner_;
+};
+
 class TestTable : public Table, public SupportsRead {
  public:
   TestTable(std::string name, std::shared_ptr<arrow::Table> data, TestTableOptions options,
-            std::shared_ptr<TestTableLog> log)
-      : name_(std::move(name)), data_(std::move(data)), options_(options), log_(std::move(log)) {}
+            std::shared_ptr<TestTableLog> log, const void* owner)
+      : name_(std::move(name)),
+        data_(std::move(data)),
+        options_(options),
+        log_(std::move(log)),
+        owner_(owner) {}
   std::string name() const override { return name_; }
   std::vector<Column> columns() const override { return SchemaToColumns(*data_->schema()); }
   std::set<TableCapability> capabilities() const override {
@@ -459,6 +666,9 @@ class TestTable : public Table, public SupportsRead {
   }
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
     log_->builders_created++;
+    if (options_.limit_pushdown && options_.join_pushdown) {
+      return std::make_unique<JoinBuilder>(data_, options_, log_, owner_);
+    }
     if (options_.limit_pushdown) return std::make_unique<FullBuilder>(data_, options_, log_);
     if (options_.v1_filters) return std::make_unique<V1FilterBuilder>(data_, options_, log_);
     if (options_.filter_pushdown && options_.column_pruning && options_.sample_pushdown) {
@@ -477,6 +687,7 @@ class TestTable : public Table, public SupportsRead {
   std::shared_ptr<arrow::Table> data_;
   TestTableOptions options_;
   std::shared_ptr<TestTableLog> log_;
+  const void* owner_;  // the catalog: builders of one catalog can join
 };
 
 Result<cp::Expression> OperandToArrow(const Expression& expression) {
@@ -534,7 +745,7 @@ Result<std::shared_ptr<Table>> TestCatalog::LoadTable(const Identifier& ident) {
                      "The table or view " + ident.ToString() + " cannot be found.");
   }
   return std::make_shared<TestTable>(ident.name, it->second.data, it->second.options,
-                                     it->second.log);
+                                     it->second.log, this);
 }
 
 Result<std::vector<std::vector<std::string>>> TestCatalog::ListNamespaces(

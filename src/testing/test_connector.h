@@ -31,8 +31,10 @@ struct TestTableOptions {
   /// Implement the older SupportsPushDownFilters instead, accepting comparisons, null tests and
   /// IN over a column (and applying them exactly); everything else is returned.
   bool v1_filters = false;
-  /// Implement SupportsPushDownRequiredColumns.
+  /// Implement SupportsPushDownRequiredColumns; with `nested_pruning` a struct column asked for
+  /// narrowed comes narrowed, otherwise whole.
   bool column_pruning = false;
+  bool nested_pruning = false;
   /// Number of input partitions the rows are split into.
   int partitions = 1;
   /// When false, partitions serialize to bytes that do not rebuild (a live handle).
@@ -54,6 +56,18 @@ struct TestTableOptions {
   /// The built scan implements SupportsRuntimeV2Filtering over every column it reads, keeping
   /// only the rows the runtime predicates accept (and logging them).
   bool runtime_filtering = false;
+  /// With limit_pushdown: also implement SupportsPushDownJoin. Builders of tables of one
+  /// TestCatalog are compatible; the connector computes the joined relation (after each side's
+  /// sample and filters) and evaluates the condition itself. With `accept_join` false every
+  /// offer is declined.
+  bool join_pushdown = false;
+  bool accept_join = true;
+  /// When set (and the column is read, with no limit, top-N, aggregate or runtime filtering
+  /// pushed), the built scan implements SupportsReportPartitioning as identity(column): the
+  /// rows sorted by it, each value's rows in at most `partitions_per_key` partitions, each
+  /// reporting its value (HasPartitionKey). `partitions` is then not used.
+  std::string partition_column;
+  int partitions_per_key = 2;
 };
 
 /// \brief What the engine did with a table, for assertions.
@@ -62,6 +76,8 @@ struct TestTableLog {
   std::vector<std::string> offered_predicates;
   std::vector<std::string> accepted_predicates;
   std::vector<std::string> pruned_columns;
+  /// The type each pruned column was asked for with (Arrow's ToString).
+  std::vector<std::string> pruned_types;
   bool pruned = false;
   std::optional<int64_t> pushed_limit;
   std::optional<int64_t> pushed_offset;
@@ -73,6 +89,10 @@ struct TestTableLog {
   /// kept after each call.
   std::vector<std::string> runtime_predicates;
   std::vector<int64_t> rows_after_runtime_filter;
+  /// The conditions of the joins offered to (and accepted by) this table's builders as the
+  /// left side, each `<condition> [left columns] [right columns]`.
+  std::vector<std::string> join_offers;
+  std::vector<std::string> pushed_joins;
 };
 
 /// \brief A catalog with namespace `default` whose tables are added from C++.
