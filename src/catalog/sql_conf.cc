@@ -23,6 +23,9 @@ const std::vector<ConfEntry>& KnownEntries() {
        "The most rows a join's build side may have to create a runtime filter."},
       {kRuntimeFilterMaxInListKey, "1000",
        "The most build keys offered to a source as an IN list; more are offered as a range."},
+      {kReuseSubplansKey, "true",
+       "Compute once an aggregation that a query repeats over the same scan (a common table "
+       "expression referenced twice), and read its result in each place."},
       {kRoundTripTasksKey, "false",
        "Round-trip every input partition, reader factory, writer factory and commit message "
        "through bytes before use."},

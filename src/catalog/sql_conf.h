@@ -61,6 +61,8 @@ inline constexpr const char* kRuntimeFilterMaxBuildRowsKey =
     "parley.sql.optimizer.runtimeFilter.creationSideMaxRows";
 inline constexpr const char* kRuntimeFilterMaxInListKey =
     "parley.sql.optimizer.runtimeFilter.maxInListSize";
+/// Whether an aggregation repeated over the same scan is computed once (Spark's setting).
+inline constexpr const char* kReuseSubplansKey = "spark.sql.exchange.reuse";
 inline constexpr const char* kSessionCatalogName = "spark_catalog";
 inline constexpr const char* kPartitionOverwriteModeKey = "spark.sql.sources.partitionOverwriteMode";
 inline constexpr const char* kTaskMaxFailuresKey = "spark.task.maxFailures";

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <map>
 #include <mutex>
+#include <set>
 
 #include "arrow/acero/exec_plan.h"
 #include "arrow/acero/options.h"
@@ -27,6 +29,7 @@
 #include "exec/window_lowering.h"
 #include "functions/kernels.h"
 #include "plan/runtime_filter.h"
+#include "plan/subplan_reuse.h"
 
 namespace parley {
 namespace {
@@ -56,8 +59,26 @@ class Lowering {
 
   // With profiling, each operator runs to completion on its own and enters its parent as a
   // table: its rows and time are then known exactly.
+  // Outside profiling, each aggregation computed twice over the same scan (FindReusedSubplans)
+  // is computed once; scans a runtime filter may narrow are left out, since each use would be
+  // narrowed differently.
+  void PlanReuse(const PlanNode& plan) {
+    if (profile_ || !options_.reuse_subplans) return;
+    std::set<const PlanNode*> filtered_scans;
+    if (options_.runtime_filter_max_build_rows > 0) {
+      CollectRuntimeFilterTargets(plan, &filtered_scans);
+    }
+    for (const auto& [node, first] : FindReusedSubplans(plan, filtered_scans)) {
+      reuse_key_[node] = first;
+      reuse_key_[first] = first;
+    }
+  }
+
   Result<ac::Declaration> Lower(const PlanNodePtr& node) {
-    if (!profile_) return LowerNode(node);
+    if (!profile_) {
+      auto key = reuse_key_.find(node.get());
+      return key == reuse_key_.end() ? LowerNode(node) : LowerReused(node, key->second);
+    }
     auto start = std::chrono::steady_clock::now();
     size_t tasks_before = metrics_.size();
     ARROW_ASSIGN_OR_RAISE(auto declaration, LowerNode(node));
@@ -320,6 +341,30 @@ class Lowering {
   }
 
   // The whole output of `node`, as one table.
+  static void CollectRuntimeFilterTargets(const PlanNode& node,
+                                          std::set<const PlanNode*>* scans) {
+    if (node.kind == PlanNode::Kind::kJoin) {
+      for (const auto& target : PlanRuntimeFilter(node).targets) scans->insert(target.scan);
+    }
+    for (const auto& child : node.children) CollectRuntimeFilterTargets(*child, scans);
+  }
+
+  // The rows of the subplan `key` stands for, computed by the first of its uses lowered, each
+  // use reading them under its own column names.
+  Result<ac::Declaration> LowerReused(const PlanNodePtr& node, const PlanNode* key) {
+    auto& rows = reused_rows_[key];
+    if (rows == nullptr) {
+      ARROW_ASSIGN_OR_RAISE(auto declaration, LowerNode(node));
+      auto table = ac::DeclarationToTable(std::move(declaration), /*use_threads=*/true);
+      if (!table.ok()) return ToSparkError(table.status());
+      rows = std::move(table).ValueUnsafe();
+    }
+    std::vector<std::string> names;
+    for (const auto& field : node->output) names.push_back(field.name);
+    ARROW_ASSIGN_OR_RAISE(auto renamed, rows->RenameColumns(names));
+    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(renamed)));
+  }
+
   Result<std::shared_ptr<arrow::Table>> Gather(const PlanNodePtr& node) {
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node));
     auto table = ac::DeclarationToTable(std::move(input), /*use_threads=*/true);
@@ -444,6 +489,8 @@ class Lowering {
   // Runtime filters of the scans (by node), evaluated by their tasks.
   std::map<const PlanNode*, cp::Expression> row_filters_;
   std::map<const PlanNode*, OperatorProfile> profile_by_node_;
+  std::map<const PlanNode*, const PlanNode*> reuse_key_;
+  std::map<const PlanNode*, std::shared_ptr<arrow::Table>> reused_rows_;
 };
 
 }  // namespace
@@ -464,6 +511,7 @@ Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOption
                                     bool profile) {
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   Lowering lowering(options, profile);
+  lowering.PlanReuse(*plan);
   auto declaration = lowering.Lower(plan);
   if (!declaration.ok()) {
     ARROW_UNUSED(lowering.FinishStreams());

@@ -40,6 +40,8 @@ struct ScanRunOptions {
   /// The most distinct keys offered to a source as an IN predicate; more are offered as a
   /// range (key >= min AND key <= max).
   int64_t runtime_filter_max_in_list = 1000;
+  /// Compute an aggregation the plan repeats over the same scan once (plan/subplan_reuse.h).
+  bool reuse_subplans = true;
 };
 
 /// \brief Run every partition of a negotiated scan node as its own task and return the rows

@@ -79,6 +79,7 @@ ScanRunOptions ScanOptionsFor(const SqlConf& conf) {
           ? std::max<int64_t>(0, static_cast<int64_t>(ParseDouble(
                                      conf.Get(kRuntimeFilterMaxBuildRowsKey), 1000)))
           : 0;
+  options.reuse_subplans = conf.GetBool(kReuseSubplansKey, true);
   options.runtime_filter_max_in_list = std::max<int64_t>(
       1, static_cast<int64_t>(ParseDouble(conf.Get(kRuntimeFilterMaxInListKey), 1000)));
   return options;

@@ -302,6 +302,8 @@ Result<std::string> Details(PlanNode* node, size_t number) {
 
 }  // namespace
 
+std::string OperatorLine(const PlanNode& node) { return InlineDetails(node); }
+
 Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
                                 const ExplainAnnotator& annotate) {
   std::vector<PlanNode*> order;

@@ -15,6 +15,10 @@ namespace parley {
 /// \brief Extra lines for an operator's FORMATTED details (EXPLAIN ANALYZE adds its metrics).
 using ExplainAnnotator = std::function<std::string(const PlanNode&)>;
 
+/// \brief One operator as EXPLAIN's tree shows it, e.g. `Filter (i > 6)`; column references by
+/// the names users see.
+std::string OperatorLine(const PlanNode& node);
+
 /// \brief Render `plan` (already negotiated) in the given mode. Plans each scan's partitions
 /// (Scan::ToBatch, Batch::PlanInputPartitions) to report their count.
 Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,

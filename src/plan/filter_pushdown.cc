@@ -1,11 +1,13 @@
 // Filter pushdown through projections and joins.
 #include "plan/filter_pushdown.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include "plan/boolean_simplification.h"
 #include "plan/join_condition.h"
+#include "plan/null_rejection.h"
 
 namespace parley {
 namespace {
@@ -87,9 +89,44 @@ void AddImpliedPredicates(const BoundExprPtr& conjunct, const PlanNode& left,
   }
 }
 
+std::set<std::string> OutputNames(const PlanNode& node) {
+  std::set<std::string> names;
+  for (const auto& field : node.output) names.insert(field.name);
+  return names;
+}
+
+// The join type once the filter of `conjuncts` above it is taken into account (Spark's
+// EliminateOuterJoin): a NULL-extended row of an outer join's side that a conjunct rejects
+// never survives the filter, so that side need not be NULL-extended.
+PlanJoinType WithoutNullExtension(const PlanNode& join,
+                                  const std::vector<BoundExprPtr>& conjuncts) {
+  const PlanJoinType type = join.join_type;
+  if (type != PlanJoinType::kLeftOuter && type != PlanJoinType::kRightOuter &&
+      type != PlanJoinType::kFullOuter) {
+    return type;
+  }
+  auto rejected = [&](const PlanNode& side) {
+    const std::set<std::string> names = OutputNames(side);
+    return std::any_of(conjuncts.begin(), conjuncts.end(), [&](const BoundExprPtr& conjunct) {
+      return RejectsNulls(*conjunct, names);
+    });
+  };
+  // A left outer join NULL-extends its right side's columns, a right outer join its left's.
+  const bool left_rejected = type != PlanJoinType::kLeftOuter && rejected(*join.children[0]);
+  const bool right_rejected = type != PlanJoinType::kRightOuter && rejected(*join.children[1]);
+  if (type == PlanJoinType::kFullOuter) {
+    if (left_rejected && right_rejected) return PlanJoinType::kInner;
+    if (left_rejected) return PlanJoinType::kLeftOuter;
+    if (right_rejected) return PlanJoinType::kRightOuter;
+    return type;
+  }
+  return left_rejected || right_rejected ? PlanJoinType::kInner : type;
+}
+
 PlanNodePtr PushThroughJoin(const PlanNodePtr& join, const std::vector<BoundExprPtr>& conjuncts) {
   const PlanNode& left = *join->children[0];
   const PlanNode& right = *join->children[1];
+  join->join_type = WithoutNullExtension(*join, conjuncts);
   const PlanJoinType type = join->join_type;
   const bool inner = type == PlanJoinType::kInner || type == PlanJoinType::kCross;
   const bool left_kept = type == PlanJoinType::kLeftOuter || type == PlanJoinType::kLeftSemi ||

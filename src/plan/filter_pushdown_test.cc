@@ -69,20 +69,42 @@ TEST_F(FilterPushdownTest, CommaJoinTakesTwoSidedWhereConjunctsAsKeys) {
 TEST_F(FilterPushdownTest, LeftJoinKeepsThePreservedSideWhole) {
   ASSERT_OK_AND_ASSIGN(auto join,
                        PushedJoin("SELECT * FROM tc.default.a LEFT JOIN tc.default.b "
-                                  "ON a.k = b.k AND a.x > 1 AND b.y > 2 WHERE b.y > 5"));
+                                  "ON a.k = b.k AND a.x > 1 AND b.y > 2 "
+                                  "WHERE b.y > 5 OR b.y IS NULL"));
+  EXPECT_EQ(join->join_type, PlanJoinType::kLeftOuter);
   // ON: the left-only conjunct stays in the join, the right-only one filters the right.
   ASSERT_NE(join->condition, nullptr);
   EXPECT_EQ(join->condition->ToString(), "(x > 1)");
   EXPECT_EQ(join->children[0]->kind, PlanNode::Kind::kScan);
   EXPECT_TRUE(FiltersScan(*join->children[1]));
-  // WHERE on the null-supplying side stays above the join.
+  // WHERE on the null-supplying side, true on NULL-extended rows, stays above the join.
   EXPECT_EQ(plan_->children[0]->kind, PlanNode::Kind::kFilter);
+}
+
+TEST_F(FilterPushdownTest, NullRejectingWhereMakesAnOuterJoinInner) {
+  ASSERT_OK_AND_ASSIGN(auto join, PushedJoin("SELECT * FROM tc.default.a LEFT JOIN tc.default.b "
+                                             "ON a.k = b.k WHERE b.y + 1 > 5"));
+  EXPECT_EQ(join->join_type, PlanJoinType::kInner);
+  EXPECT_TRUE(FiltersScan(*join->children[1]));
+  EXPECT_EQ(plan_->children[0].get(), join);
+}
+
+TEST_F(FilterPushdownTest, NullRejectingWhereOnOneSideOfAFullJoin) {
+  ASSERT_OK_AND_ASSIGN(auto join, PushedJoin("SELECT * FROM tc.default.a FULL JOIN tc.default.b "
+                                             "ON a.k = b.k WHERE a.x IN (1, 2)"));
+  // Rows without a left match fail `a.x IN (...)`: only the left side is preserved now.
+  EXPECT_EQ(join->join_type, PlanJoinType::kLeftOuter);
+  EXPECT_TRUE(FiltersScan(*join->children[0]));
+  ASSERT_OK_AND_ASSIGN(join, PushedJoin("SELECT * FROM tc.default.a FULL JOIN tc.default.b "
+                                        "ON a.k = b.k WHERE a.x > 1 AND NOT (b.y = 3)"));
+  EXPECT_EQ(join->join_type, PlanJoinType::kInner);
 }
 
 TEST_F(FilterPushdownTest, FullJoinPushesNothing) {
   ASSERT_OK_AND_ASSIGN(auto join,
                        PushedJoin("SELECT * FROM tc.default.a FULL JOIN tc.default.b "
-                                  "ON a.k = b.k AND b.y > 2 WHERE a.x > 1"));
+                                  "ON a.k = b.k AND b.y > 2 WHERE a.x > 1 OR b.y IS NULL"));
+  EXPECT_EQ(join->join_type, PlanJoinType::kFullOuter);
   EXPECT_EQ(join->children[0]->kind, PlanNode::Kind::kScan);
   EXPECT_FALSE(FiltersScan(*join->children[1]));
   ASSERT_NE(join->condition, nullptr);

@@ -378,6 +378,9 @@ double EstimateRows(const PlanNode& node) {
       double right = EstimateRows(*node.children[1]);
       switch (node.join_type) {
         case PlanJoinType::kLeftSemi:
+          // Left rows usually find their key in a table (FK -> PK): as many are kept as the
+          // right input keeps of its table.
+          return std::max(left * std::min(1.0, right / BaseRows(*node.children[1])), 1.0);
         case PlanJoinType::kLeftAnti:
           return left;
         case PlanJoinType::kCross:
