@@ -5,6 +5,7 @@ against Spark (pyspark + delta-spark, local[2]) on the same table.
 
     .venv/bin/python bench/delta_changelog.py [--build-dir build] [--runs 3] [--warmup 1]
                                               [--scratch-dir DIR] [--json out.json]
+                                              [--parley-only]
 
 Run it with the project's Python environment (.venv: pyspark and delta-spark, the versions of
 requirements.txt, whose jars scripts/fetch_spark_jars.sh caches), not the bench one.
@@ -30,6 +31,8 @@ What it does (see docs/performance.md):
          spark.sql(query).collect() timed.
      The two results must be equal.
   3. Prints a Markdown table; every timed step records the cores other processes used.
+     --parley-only times Parley alone (Spark still writes the table when it is missing) and
+     prints its median.
 
 Nothing here is a test. It never builds Parley: it runs a copy of <build-dir>/parley.
 """
@@ -196,6 +199,8 @@ def main():
     parser.add_argument("--runs", type=int, default=3, help="timed runs per engine (median)")
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs first")
     parser.add_argument("--json", help="also write every measurement to this file")
+    parser.add_argument("--parley-only", action="store_true",
+                        help="time Parley alone (Spark still writes a missing table)")
     args = parser.parse_args()
 
     build_dir = os.path.abspath(args.build_dir)
@@ -205,9 +210,10 @@ def main():
     path = os.path.join(scratch, "table")
     report = {"load_before": bc.warn_if_loaded()}
     binary = copy_parley(build_dir, scratch)
-    spark = spark_session()
+    written = os.path.exists(os.path.join(path, "_delta_log"))
+    spark = None if written and args.parley_only else spark_session()
     try:
-        if not os.path.exists(os.path.join(path, "_delta_log")):
+        if not written:
             bc.log(f"Spark writes the table into {path}")
             write_table(spark, path)
         end = max(int(name[:20]) for name in os.listdir(os.path.join(path, "_delta_log"))
@@ -216,16 +222,22 @@ def main():
         bc.log("Parley runs")
         report["parley"], parley_rows = parley_runs(binary, scratch, path, end, args.runs,
                                                     args.warmup)
-        bc.log("Spark runs")
-        report["spark"], spark_rows = spark_runs(spark, path, end, args.runs, args.warmup)
+        if not args.parley_only:
+            bc.log("Spark runs")
+            report["spark"], spark_rows = spark_runs(spark, path, end, args.runs, args.warmup)
     finally:
-        spark.stop()
+        if spark is not None:
+            spark.stop()
         if not args.scratch_dir:
             shutil.rmtree(scratch, ignore_errors=True)
+    parley_s = statistics.median(t["s"] for t in report["parley"])
+    if args.parley_only:
+        runs = ", ".join(f"{t['s']:.3f}" for t in report["parley"])
+        print(f"Parley median {parley_s:.3f} s, runs {runs}; result rows: {parley_rows}")
+        return 0
     report["parley_rows"], report["spark_rows"] = parley_rows, spark_rows
     if canonical(parley_rows) != canonical(spark_rows):
         sys.exit(f"delta_changelog.py: results differ:\nParley {parley_rows}\nSpark  {spark_rows}")
-    parley_s = statistics.median(t["s"] for t in report["parley"])
     spark_s = statistics.median(t["s"] for t in report["spark"])
     report["ratio"] = spark_s / parley_s
     print(bc.markdown_table(

@@ -27,12 +27,19 @@
 //
 // The scan prunes columns and accepts comparisons of `_commit_version` with a literal, which skip
 // whole commits. Input partitions are the commit's files of one change type, split as the table
-// scan splits files; they serialize as JSON around the Delta reader's own encodings.
+// scan splits files; they serialize as JSON around the Delta reader's own encodings. When the
+// read's deduplication mode is not `none` (so the engine removes carry-overs), a commit that both
+// removes and adds files is one partition instead: its reader first reads the row ids and row
+// commit versions of both sides, then returns the rows without the carry-over pairs it found (a
+// row id once on each side with one row commit version), which the engine would drop anyway;
+// its memory holds about 25 bytes per row of the commit.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,6 +47,9 @@
 
 #include "arrow/array.h"
 #include "arrow/array/util.h"
+#include "arrow/builder.h"
+#include "arrow/compute/api_vector.h"
+#include "arrow/datum.h"
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
@@ -80,102 +90,259 @@ struct CommitChanges {
   std::vector<FileAction> added;
 };
 
-// The files of one change type of one commit (a piece list of the Delta reader).
+// The files of one commit a reader reads: its removed files' pieces (read as deletes), its
+// added files' pieces (read as inserts), or both, whole files, when carry-overs are dropped
+// while reading (a rewrite's copied rows are then paired across the two sides).
 class ChangelogPartition : public InputPartition {
  public:
-  ChangelogPartition(std::shared_ptr<InputPartition> inner, bool insert, int64_t version,
+  ChangelogPartition(std::shared_ptr<InputPartition> deletes,
+                     std::shared_ptr<InputPartition> inserts, int64_t version,
                      int64_t timestamp_ms)
-      : inner_(std::move(inner)), insert_(insert), version_(version), timestamp_ms_(timestamp_ms) {}
+      : deletes_(std::move(deletes)),
+        inserts_(std::move(inserts)),
+        version_(version),
+        timestamp_ms_(timestamp_ms) {}
 
   Result<std::string> Serialize() const override {
-    ARROW_ASSIGN_OR_RAISE(auto inner, inner_->Serialize());
-    return json{{"kind", kPartitionKind}, {"inner", inner},          {"insert", insert_},
-                {"version", version_},    {"timestamp", timestamp_ms_}}
-        .dump();
+    json out = {{"kind", kPartitionKind}, {"version", version_}, {"timestamp", timestamp_ms_}};
+    for (const auto& [key, side] : {std::pair{"deletes", deletes_}, {"inserts", inserts_}}) {
+      if (side == nullptr) {
+        out[key] = nullptr;
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto bytes, side->Serialize());
+        out[key] = bytes;
+      }
+    }
+    return out.dump();
   }
 
-  const std::shared_ptr<InputPartition>& inner() const { return inner_; }
-  bool insert() const { return insert_; }
+  /// The removed files' pieces, nullptr when none are read.
+  const std::shared_ptr<InputPartition>& deletes() const { return deletes_; }
+  /// The added files' pieces, nullptr when none are read.
+  const std::shared_ptr<InputPartition>& inserts() const { return inserts_; }
+  /// Both sides are read, and their carry-over pairs dropped.
+  bool paired() const { return deletes_ != nullptr && inserts_ != nullptr; }
   int64_t version() const { return version_; }
   int64_t timestamp_ms() const { return timestamp_ms_; }
 
  private:
-  std::shared_ptr<InputPartition> inner_;
-  bool insert_;
+  std::shared_ptr<InputPartition> deletes_;
+  std::shared_ptr<InputPartition> inserts_;
   int64_t version_;
   int64_t timestamp_ms_;
 };
 
-// Turns the Delta reader's batches (the read data columns, then `_metadata` when asked for) into
-// rows of `schema`: `_metadata` narrowed to row_id and row_commit_version, and the three
-// metadata columns added as constants.
+// Add `values` into `sums`, by metric name.
+void AddMetrics(const std::vector<CustomTaskMetric>& values, std::vector<CustomTaskMetric>* sums) {
+  for (const auto& value : values) {
+    auto same = std::find_if(sums->begin(), sums->end(),
+                             [&](const auto& sum) { return sum.name == value.name; });
+    if (same == sums->end()) {
+      sums->push_back(value);
+    } else {
+      same->value += value.value;
+    }
+  }
+}
+
+// One row a Delta reader of `_metadata` alone returns: its row tracking and its position among
+// the rows of its partition.
+struct TrackedRow {
+  int64_t id;
+  int64_t version;
+  int64_t position;
+};
+
+// The rows a Delta reader of `_metadata` (row id, row commit version) returns for `partition`,
+// sorted by row id.
+Result<std::vector<TrackedRow>> ReadRowTracking(const PartitionReaderFactory& factory,
+                                                const InputPartition& partition,
+                                                std::vector<CustomTaskMetric>* metrics) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, factory.CreateReader(partition));
+  std::vector<TrackedRow> rows;
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(auto batch, reader->Next());
+    if (batch == nullptr) break;
+    const auto& metadata = static_cast<const arrow::StructArray&>(*batch->column(0));
+    const int64_t* ids = static_cast<const arrow::Int64Array&>(*metadata.field(0)).raw_values();
+    const int64_t* versions =
+        static_cast<const arrow::Int64Array&>(*metadata.field(1)).raw_values();
+    for (int64_t i = 0; i < batch->num_rows(); ++i) {
+      rows.push_back({ids[i], versions[i], static_cast<int64_t>(rows.size())});
+    }
+  }
+  AddMetrics(reader->CurrentMetricsValues(), metrics);
+  auto by_id = [](const TrackedRow& a, const TrackedRow& b) { return a.id < b.id; };
+  if (!std::is_sorted(rows.begin(), rows.end(), by_id)) {
+    std::sort(rows.begin(), rows.end(), by_id);
+  }
+  return rows;
+}
+
+// Which rows of one commit's removed (`deleted`) and added (`inserted`) files, both sorted by
+// row id, are carry-overs: a row id the removed files hold exactly once and the added files
+// exactly once, with the same row commit version. Such a pair is a whole (row id, commit
+// version) group the carry-over removal pass would drop (cdc.md D.1: one delete, one insert, two
+// equal non-NULL row versions), so dropping it early changes nothing. Returns, per side, whether
+// to keep each row, by position.
+std::array<std::vector<bool>, 2> KeptRows(const std::vector<TrackedRow>& deleted,
+                                          const std::vector<TrackedRow>& inserted) {
+  std::array<std::vector<bool>, 2> keep = {std::vector<bool>(deleted.size(), true),
+                                           std::vector<bool>(inserted.size(), true)};
+  // The end of the rows of `side` from `at` with the id of `side[at]`.
+  auto run_end = [](const std::vector<TrackedRow>& side, size_t at) {
+    size_t end = at + 1;
+    while (end < side.size() && side[end].id == side[at].id) ++end;
+    return end;
+  };
+  size_t d = 0, i = 0;
+  while (d < deleted.size() && i < inserted.size()) {
+    if (deleted[d].id < inserted[i].id) {
+      d = run_end(deleted, d);
+    } else if (inserted[i].id < deleted[d].id) {
+      i = run_end(inserted, i);
+    } else {
+      size_t d_end = run_end(deleted, d), i_end = run_end(inserted, i);
+      if (d_end == d + 1 && i_end == i + 1 && deleted[d].version == inserted[i].version) {
+        keep[0][deleted[d].position] = false;
+        keep[1][inserted[i].position] = false;
+      }
+      d = d_end;
+      i = i_end;
+    }
+  }
+  return keep;
+}
+
+// `keep` as an Arrow boolean array.
+Result<std::shared_ptr<arrow::BooleanArray>> ToBooleanArray(const std::vector<bool>& keep) {
+  arrow::BooleanBuilder builder;
+  ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(keep.size())));
+  for (bool value : keep) builder.UnsafeAppend(value);
+  ARROW_ASSIGN_OR_RAISE(auto out, builder.Finish());
+  return std::static_pointer_cast<arrow::BooleanArray>(out);
+}
+
+// Reads a partition's deletes then its inserts through the Delta reader (the data columns read,
+// then `_metadata` struct<row_id, row_commit_version> when read) into rows of `schema`, with the
+// three metadata columns added as constants. For a paired partition it first reads the row
+// tracking of both sides, and drops the carry-over pairs' rows from what it returns.
 class ChangelogReader : public PartitionReader {
  public:
-  ChangelogReader(std::unique_ptr<PartitionReader> inner, std::shared_ptr<arrow::Schema> schema,
-                  const ChangelogPartition& partition)
-      : inner_(std::move(inner)),
+  ChangelogReader(std::shared_ptr<PartitionReaderFactory> data,
+                  std::shared_ptr<PartitionReaderFactory> row_tracking,
+                  std::shared_ptr<arrow::Schema> schema, const ChangelogPartition& partition)
+      : data_(std::move(data)),
+        row_tracking_(std::move(row_tracking)),
         schema_(std::move(schema)),
-        change_type_(partition.insert() ? kChangeInsert : kChangeDelete),
-        version_(partition.version()),
-        timestamp_ms_(partition.timestamp_ms()) {}
+        partition_(partition) {}
 
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-    ARROW_ASSIGN_OR_RAISE(auto batch, inner_->Next());
-    if (batch == nullptr) return nullptr;
+    while (true) {
+      if (current_ == nullptr) {
+        if (next_side_ == 2) return nullptr;
+        insert_ = next_side_++ == 1;
+        const auto& side = insert_ ? partition_.inserts() : partition_.deletes();
+        if (side == nullptr) continue;
+        if (partition_.paired() && !insert_) {
+          ARROW_ASSIGN_OR_RAISE(auto deleted,
+                                ReadRowTracking(*row_tracking_, *side, &finished_metrics_));
+          ARROW_ASSIGN_OR_RAISE(
+              auto inserted,
+              ReadRowTracking(*row_tracking_, *partition_.inserts(), &finished_metrics_));
+          auto keep = KeptRows(deleted, inserted);
+          for (int k = 0; k < 2; ++k) {
+            ARROW_ASSIGN_OR_RAISE(keep_[k], ToBooleanArray(keep[k]));
+          }
+        }
+        ARROW_ASSIGN_OR_RAISE(current_, data_->CreateReader(*side));
+        position_ = 0;
+      }
+      ARROW_ASSIGN_OR_RAISE(auto batch, current_->Next());
+      if (batch == nullptr) {
+        AddMetrics(current_->CurrentMetricsValues(), &finished_metrics_);
+        current_.reset();
+        continue;
+      }
+      if (partition_.paired()) {
+        ARROW_ASSIGN_OR_RAISE(batch, KeptOf(std::move(batch)));
+      }
+      if (batch->num_rows() > 0) return Shape(*batch);
+    }
+  }
+
+  std::vector<CustomTaskMetric> CurrentMetricsValues() const override {
+    std::vector<CustomTaskMetric> metrics = finished_metrics_;
+    if (current_ != nullptr) AddMetrics(current_->CurrentMetricsValues(), &metrics);
+    return metrics;
+  }
+
+ private:
+  // The rows of `batch`, the current side's next ones, that are not carry-overs.
+  Result<std::shared_ptr<arrow::RecordBatch>> KeptOf(std::shared_ptr<arrow::RecordBatch> batch) {
+    const auto& keep = keep_[insert_];
     const int64_t rows = batch->num_rows();
+    if (position_ + rows > keep->length()) {
+      return InvalidError("INTERNAL_ERROR",
+                          "The Delta changelog read more rows of a commit than their row ids.");
+    }
+    std::shared_ptr<arrow::Array> mask = keep->Slice(position_, rows);
+    position_ += rows;
+    if (static_cast<const arrow::BooleanArray&>(*mask).true_count() == rows) return batch;
+    ARROW_ASSIGN_OR_RAISE(auto kept,
+                          arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(mask)));
+    return kept.record_batch();
+  }
+
+  Result<std::shared_ptr<arrow::RecordBatch>> Shape(const arrow::RecordBatch& batch) const {
+    const int64_t rows = batch.num_rows();
     arrow::ArrayVector columns;
     int next = 0;
     for (const auto& field : schema_->fields()) {
       const std::string& name = field->name();
       if (name == kChangeTypeColumn) {
-        ARROW_ASSIGN_OR_RAISE(auto column, arrow::MakeArrayFromScalar(
-                                               arrow::StringScalar(change_type_), rows));
+        ARROW_ASSIGN_OR_RAISE(
+            auto column,
+            arrow::MakeArrayFromScalar(
+                arrow::StringScalar(insert_ ? kChangeInsert : kChangeDelete), rows));
         columns.push_back(std::move(column));
       } else if (name == kCommitVersionColumn) {
-        ARROW_ASSIGN_OR_RAISE(auto column,
-                              arrow::MakeArrayFromScalar(arrow::Int64Scalar(version_), rows));
+        ARROW_ASSIGN_OR_RAISE(auto column, arrow::MakeArrayFromScalar(
+                                               arrow::Int64Scalar(partition_.version()), rows));
         columns.push_back(std::move(column));
       } else if (name == kCommitTimestampColumn) {
         ARROW_ASSIGN_OR_RAISE(
-            auto column, arrow::MakeArrayFromScalar(
-                             arrow::TimestampScalar(timestamp_ms_ * 1000, TimestampType()), rows));
-        columns.push_back(std::move(column));
-      } else if (name == kMetadataColumn) {
-        const auto& metadata = static_cast<const arrow::StructArray&>(*batch->column(next++));
-        auto row_id = metadata.GetFieldByName(kRowIdField);
-        auto row_version = metadata.GetFieldByName(kRowCommitVersionField);
-        if (row_id == nullptr || row_version == nullptr) {
-          return InvalidError("INTERNAL_ERROR",
-                              "The Delta reader gave no row ids for a changelog read.");
-        }
-        ARROW_ASSIGN_OR_RAISE(
-            auto column, arrow::StructArray::Make({row_id, row_version},
-                                                  RowTrackingStruct()->fields()));
+            auto column,
+            arrow::MakeArrayFromScalar(
+                arrow::TimestampScalar(partition_.timestamp_ms() * 1000, TimestampType()),
+                rows));
         columns.push_back(std::move(column));
       } else {
-        columns.push_back(batch->column(next++));
+        columns.push_back(batch.column(next++));
       }
     }
     return arrow::RecordBatch::Make(schema_, rows, std::move(columns));
   }
 
-  std::vector<CustomTaskMetric> CurrentMetricsValues() const override {
-    return inner_->CurrentMetricsValues();
-  }
-
- private:
-  std::unique_ptr<PartitionReader> inner_;
+  std::shared_ptr<PartitionReaderFactory> data_;
+  std::shared_ptr<PartitionReaderFactory> row_tracking_;
   std::shared_ptr<arrow::Schema> schema_;
-  std::string change_type_;
-  int64_t version_;
-  int64_t timestamp_ms_;
+  const ChangelogPartition& partition_;
+  int next_side_ = 0;
+  bool insert_ = false;
+  std::unique_ptr<PartitionReader> current_;
+  // For a paired partition: per side, whether to keep each row the data reader returns.
+  std::shared_ptr<arrow::BooleanArray> keep_[2];
+  int64_t position_ = 0;  // of the current side's next row
+  std::vector<CustomTaskMetric> finished_metrics_;
 };
 
 class ChangelogReaderFactory : public PartitionReaderFactory {
  public:
   ChangelogReaderFactory(std::shared_ptr<PartitionReaderFactory> data,
+                         std::shared_ptr<PartitionReaderFactory> row_tracking,
                          std::shared_ptr<arrow::Schema> schema)
-      : data_(std::move(data)), schema_(std::move(schema)) {}
+      : data_(std::move(data)), row_tracking_(std::move(row_tracking)), schema_(std::move(schema)) {}
 
   Result<std::unique_ptr<PartitionReader>> CreateReader(
       const InputPartition& partition) const override {
@@ -184,37 +351,50 @@ class ChangelogReaderFactory : public PartitionReaderFactory {
       return InvalidError("INTERNAL_ERROR",
                           "The Delta changelog was given a partition of another reader.");
     }
-    ARROW_ASSIGN_OR_RAISE(auto inner, data_->CreateReader(*change->inner()));
-    return std::make_unique<ChangelogReader>(std::move(inner), schema_, *change);
+    return std::make_unique<ChangelogReader>(data_, row_tracking_, schema_, *change);
   }
 
   Result<std::string> Serialize() const override {
     ARROW_ASSIGN_OR_RAISE(auto data, data_->Serialize());
+    ARROW_ASSIGN_OR_RAISE(auto row_tracking, row_tracking_->Serialize());
     ARROW_ASSIGN_OR_RAISE(auto schema, SchemaToDeltaJson(*schema_));
-    return json{{"kind", kFactoryKind}, {"data", data}, {"schema", schema}}.dump();
+    return json{{"kind", kFactoryKind},
+                {"data", data},
+                {"rowTracking", row_tracking},
+                {"schema", schema}}
+        .dump();
   }
 
   Result<std::shared_ptr<InputPartition>> DeserializePartition(
       std::string_view bytes) const override {
     json in = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-    if (!in.is_object() || in.value("kind", "") != kPartitionKind || !in.contains("inner") ||
-        !in["inner"].is_string() || !in.contains("insert") || !in["insert"].is_boolean() ||
-        !in.contains("version") || !in["version"].is_number_integer() ||
+    auto side_ok = [&](const char* key) {
+      return in.contains(key) && (in[key].is_null() || in[key].is_string());
+    };
+    if (!in.is_object() || in.value("kind", "") != kPartitionKind || !side_ok("deletes") ||
+        !side_ok("inserts") || !in.contains("version") || !in["version"].is_number_integer() ||
         !in.contains("timestamp") || !in["timestamp"].is_number_integer()) {
       return NotSerializable("partition");
     }
-    ARROW_ASSIGN_OR_RAISE(auto inner, data_->DeserializePartition(in["inner"].get<std::string>()));
-    return std::make_shared<ChangelogPartition>(std::move(inner), in["insert"].get<bool>(),
+    std::shared_ptr<InputPartition> sides[2];
+    for (int i = 0; i < 2; ++i) {
+      const json& side = in[i == 0 ? "deletes" : "inserts"];
+      if (side.is_null()) continue;
+      ARROW_ASSIGN_OR_RAISE(sides[i], data_->DeserializePartition(side.get<std::string>()));
+    }
+    return std::make_shared<ChangelogPartition>(std::move(sides[0]), std::move(sides[1]),
                                                 in["version"].get<int64_t>(),
                                                 in["timestamp"].get<int64_t>());
   }
 
  private:
   std::shared_ptr<PartitionReaderFactory> data_;
+  std::shared_ptr<PartitionReaderFactory> row_tracking_;
   std::shared_ptr<arrow::Schema> schema_;
 };
 
-// What the Delta reader reads for `schema`: its data columns, then `_metadata` when asked for.
+// What the Delta reader reads for `schema`: its data columns, then `_metadata` (row id and row
+// commit version) when `schema` has it.
 ReadSpec DataSpec(const TableState& table, const arrow::Schema& schema) {
   ReadSpec spec;
   spec.location = table.location;
@@ -231,6 +411,7 @@ ReadSpec DataSpec(const TableState& table, const arrow::Schema& schema) {
   }
   if (metadata) {
     spec.read_columns.push_back(kMetadataColumn);
+    spec.metadata_fields = {kRowIdField, kRowCommitVersionField};
     const auto& configuration = table.snapshot->metadata.configuration;
     spec.row_tracking = true;
     auto id = configuration.find(kMaterializedRowIdColumn);
@@ -239,6 +420,11 @@ ReadSpec DataSpec(const TableState& table, const arrow::Schema& schema) {
     if (version != configuration.end()) spec.materialized_row_commit_version = version->second;
   }
   return spec;
+}
+
+// What the Delta reader reads to pair carry-overs: `_metadata` with the row tracking fields.
+ReadSpec RowTrackingSpec(const TableState& table) {
+  return DataSpec(table, arrow::Schema({arrow::field(kMetadataColumn, RowTrackingStruct())}));
 }
 
 class ChangelogBatch : public Batch {
@@ -253,20 +439,27 @@ class ChangelogBatch : public Batch {
   }
 
   Result<std::shared_ptr<PartitionReaderFactory>> CreateReaderFactory() override {
-    ARROW_ASSIGN_OR_RAISE(auto data, MakeDeltaReaderFactory(DataSpec(*table_, *schema_)));
-    return std::make_shared<ChangelogReaderFactory>(std::move(data), schema_);
+    ARROW_ASSIGN_OR_RAISE(auto data,
+                          MakeDeltaReaderFactory(DataSpec(*table_, *schema_)));
+    ARROW_ASSIGN_OR_RAISE(auto row_tracking, MakeDeltaReaderFactory(RowTrackingSpec(*table_)));
+    return std::make_shared<ChangelogReaderFactory>(std::move(data), std::move(row_tracking),
+                                                    schema_);
   }
 
   Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(
       std::string_view bytes) const override {
     json in = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
     if (!in.is_object() || in.value("kind", "") != kFactoryKind || !in.contains("data") ||
-        !in["data"].is_string() || !in.contains("schema") || !in["schema"].is_string()) {
+        !in["data"].is_string() || !in.contains("rowTracking") ||
+        !in["rowTracking"].is_string() || !in.contains("schema") || !in["schema"].is_string()) {
       return NotSerializable("reader factory");
     }
     ARROW_ASSIGN_OR_RAISE(auto data, DeserializeDeltaReaderFactory(in["data"].get<std::string>()));
+    ARROW_ASSIGN_OR_RAISE(auto row_tracking,
+                          DeserializeDeltaReaderFactory(in["rowTracking"].get<std::string>()));
     ARROW_ASSIGN_OR_RAISE(auto schema, SchemaFromDeltaJson(in["schema"].get<std::string>()));
-    return std::make_shared<ChangelogReaderFactory>(std::move(data), PlainSchema(*schema));
+    return std::make_shared<ChangelogReaderFactory>(std::move(data), std::move(row_tracking),
+                                                    PlainSchema(*schema));
   }
 
  private:
@@ -315,8 +508,11 @@ class ChangelogScanBuilder : public ScanBuilder,
  public:
   ChangelogScanBuilder(std::shared_ptr<const TableState> table,
                        std::shared_ptr<const std::vector<CommitChanges>> commits,
-                       std::shared_ptr<arrow::Schema> schema)
-      : table_(std::move(table)), commits_(std::move(commits)), schema_(std::move(schema)) {}
+                       std::shared_ptr<arrow::Schema> schema, bool drop_carryovers)
+      : table_(std::move(table)),
+        commits_(std::move(commits)),
+        schema_(std::move(schema)),
+        drop_carryovers_(drop_carryovers) {}
 
   Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> predicates) override {
     std::vector<PredicatePtr> residual;
@@ -353,15 +549,24 @@ class ChangelogScanBuilder : public ScanBuilder,
                               [&](const auto& test) { return test(commit.version); });
       if (!kept) continue;
       ++commits;
+      std::vector<ReadTask> tasks[2];  // removed, added
       for (bool insert : {false, true}) {
-        std::vector<ReadTask> tasks;
         for (const FileAction& file : insert ? commit.added : commit.removed) {
-          tasks.push_back(ReadTaskFor(table, file));
+          tasks[insert].push_back(ReadTaskFor(table, file));
         }
-        files += static_cast<int64_t>(tasks.size());
-        for (auto& pieces : PlanPieces(tasks, split)) {
+        files += static_cast<int64_t>(tasks[insert].size());
+      }
+      if (drop_carryovers_ && !tasks[0].empty() && !tasks[1].empty()) {
+        partitions.push_back(std::make_shared<ChangelogPartition>(
+            MakeDeltaPartition(std::move(tasks[0])), MakeDeltaPartition(std::move(tasks[1])),
+            commit.version, commit.timestamp_ms));
+        continue;
+      }
+      for (bool insert : {false, true}) {
+        for (auto& pieces : PlanPieces(tasks[insert], split)) {
+          auto side = MakeDeltaPartition(std::move(pieces));
           partitions.push_back(std::make_shared<ChangelogPartition>(
-              MakeDeltaPartition(std::move(pieces)), insert, commit.version,
+              insert ? nullptr : side, insert ? side : nullptr, commit.version,
               commit.timestamp_ms));
         }
       }
@@ -370,7 +575,8 @@ class ChangelogScanBuilder : public ScanBuilder,
                               std::to_string(commits_->front().version) + ", " +
                               std::to_string(commits_->back().version) + "], " +
                               std::to_string(commits) + " commits read, " +
-                              std::to_string(files) + " files";
+                              std::to_string(files) + " files" +
+                              (drop_carryovers_ ? ", carry-over pairs dropped while reading" : "");
     return std::make_shared<ChangelogScan>(table_, std::move(partitions), schema_,
                                            std::move(description));
   }
@@ -379,15 +585,18 @@ class ChangelogScanBuilder : public ScanBuilder,
   std::shared_ptr<const TableState> table_;
   std::shared_ptr<const std::vector<CommitChanges>> commits_;
   std::shared_ptr<arrow::Schema> schema_;
+  bool drop_carryovers_;
   std::vector<PredicatePtr> accepted_;
   std::vector<std::function<bool(int64_t)>> version_tests_;
 };
 
 class DeltaChangelog : public Changelog {
  public:
+  // `drop_carryovers`: the read drops carry-over pairs it can prove (see CarryoverRowIds), which
+  // only a read whose post-processing removes carry-overs may do.
   DeltaChangelog(std::shared_ptr<const TableState> table,
-                 std::shared_ptr<const std::vector<CommitChanges>> commits)
-      : table_(std::move(table)), commits_(std::move(commits)) {
+                 std::shared_ptr<const std::vector<CommitChanges>> commits, bool drop_carryovers)
+      : table_(std::move(table)), commits_(std::move(commits)), drop_carryovers_(drop_carryovers) {
     arrow::FieldVector fields = table_->schema->fields();
     fields.push_back(arrow::field(kMetadataColumn, RowTrackingStruct(), false));
     fields.push_back(arrow::field(kChangeTypeColumn, arrow::utf8(), false));
@@ -404,7 +613,7 @@ class DeltaChangelog : public Changelog {
   bool ContainsIntermediateChanges() const override { return true; }
   bool RepresentsUpdateAsDeleteAndInsert() const override { return true; }
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
-    return std::make_unique<ChangelogScanBuilder>(table_, commits_, schema_);
+    return std::make_unique<ChangelogScanBuilder>(table_, commits_, schema_, drop_carryovers_);
   }
   Result<std::vector<std::shared_ptr<NamedReference>>> RowId() const override {
     return std::vector<std::shared_ptr<NamedReference>>{std::make_shared<NamedReference>(
@@ -419,6 +628,7 @@ class DeltaChangelog : public Changelog {
   std::shared_ptr<const TableState> table_;
   std::shared_ptr<const std::vector<CommitChanges>> commits_;
   std::shared_ptr<arrow::Schema> schema_;
+  bool drop_carryovers_;
 };
 
 Result<int64_t> ParseVersion(const std::string& text, const std::string& table) {
@@ -614,7 +824,9 @@ Result<std::shared_ptr<Changelog>> MakeDeltaChangelog(std::shared_ptr<const Tabl
     }
     commits->push_back(std::move(commit));
   }
-  return std::make_shared<DeltaChangelog>(std::move(table), std::move(commits));
+  // The engine removes carry-overs under any deduplication mode but none (the flag is set).
+  const bool drop_carryovers = info.deduplication_mode != DeduplicationMode::kNone;
+  return std::make_shared<DeltaChangelog>(std::move(table), std::move(commits), drop_carryovers);
 }
 
 }  // namespace parley::delta

@@ -317,6 +317,8 @@ struct ReadSpec {
   bool row_tracking = false;
   std::string materialized_row_id;
   std::string materialized_row_commit_version;
+  /// The fields of `_metadata` read (MetadataStructType's order is kept); empty reads them all.
+  std::vector<std::string> metadata_fields;
 };
 
 // ---- The `_metadata` column (delta_metadata_column.cc)
@@ -328,15 +330,21 @@ inline constexpr char kMetadataColumn[] = "_metadata";
 /// row_commit_version, base_row_id and default_row_commit_version (§7).
 std::shared_ptr<arrow::DataType> MetadataStructType(bool row_tracking);
 
+/// \brief MetadataStructType(row_tracking) narrowed to the fields named in `fields` (kept in
+/// its order); all of them when `fields` is empty. Fails when a name is not one of its fields.
+Result<std::shared_ptr<arrow::DataType>> MetadataStructType(
+    bool row_tracking, const std::vector<std::string>& fields);
+
 /// \brief The `_metadata` values of `rows` rows of the file of `task`, the first at physical
 /// index `first_row` (rows counted before deletion vectors apply). row_id is the materialized
 /// value when non-null, else baseRowId + row index; row_commit_version the materialized value,
 /// else defaultRowCommitVersion. `materialized_*` are the file's materialized columns for those
 /// rows, nullptr when the file lacks them. Fails with DELTA_ROW_TRACKING_MISSING_BASE_ROW_ID
 /// when a row needs a baseRowId or defaultRowCommitVersion the file's add does not have.
+/// Only the fields of `type` (a MetadataStructType) are computed.
 Result<std::shared_ptr<arrow::Array>> MetadataColumnValues(
-    const ReadTask& task, bool row_tracking, int64_t first_row, int64_t rows,
-    const std::shared_ptr<arrow::Array>& materialized_row_id,
+    const ReadTask& task, const std::shared_ptr<arrow::DataType>& type, int64_t first_row,
+    int64_t rows, const std::shared_ptr<arrow::Array>& materialized_row_id,
     const std::shared_ptr<arrow::Array>& materialized_row_commit_version);
 
 /// \brief How a scan's files become input partitions, Spark's FilePartition rule (its

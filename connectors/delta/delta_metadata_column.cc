@@ -1,7 +1,9 @@
 // The `_metadata` column of a Delta table: file facts and, with row tracking, the stable row id
 // and row commit version of every row (§7 of the protocol digest), as delta-spark exposes them.
+#include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "arrow/array.h"
 #include "arrow/array/builder_primitive.h"
@@ -33,6 +35,7 @@ Status MissingRowTracking(const ReadTask& task, const char* field) {
 template <typename Fresh>
 Result<std::shared_ptr<arrow::Array>> Coalesce(const std::shared_ptr<arrow::Int64Array>& stored,
                                                int64_t rows, Fresh fresh) {
+  if (stored != nullptr && stored->null_count() == 0) return stored;
   arrow::Int64Builder builder;
   ARROW_RETURN_NOT_OK(builder.Reserve(rows));
   for (int64_t i = 0; i < rows; ++i) {
@@ -65,49 +68,73 @@ std::shared_ptr<arrow::DataType> MetadataStructType(bool row_tracking) {
   return arrow::struct_(std::move(fields));
 }
 
+Result<std::shared_ptr<arrow::DataType>> MetadataStructType(
+    bool row_tracking, const std::vector<std::string>& fields) {
+  auto all = MetadataStructType(row_tracking);
+  if (fields.empty()) return all;
+  arrow::FieldVector kept;
+  for (const auto& field : all->fields()) {
+    if (std::find(fields.begin(), fields.end(), field->name()) != fields.end()) {
+      kept.push_back(field);
+    }
+  }
+  if (kept.size() != fields.size()) {
+    return Status::Invalid("a requested field is not a field of _metadata");
+  }
+  return arrow::struct_(std::move(kept));
+}
+
 Result<std::shared_ptr<arrow::Array>> MetadataColumnValues(
-    const ReadTask& task, bool row_tracking, int64_t first_row, int64_t rows,
-    const std::shared_ptr<arrow::Array>& materialized_row_id,
+    const ReadTask& task, const std::shared_ptr<arrow::DataType>& type, int64_t first_row,
+    int64_t rows, const std::shared_ptr<arrow::Array>& materialized_row_id,
     const std::shared_ptr<arrow::Array>& materialized_row_commit_version) {
-  auto type = MetadataStructType(row_tracking);
-  std::string name = task.path.substr(task.path.rfind('/') + 1);
+  auto constant = [&](const std::optional<int64_t>& value) {
+    return value ? arrow::MakeArrayFromScalar(arrow::Int64Scalar(*value), rows)
+                 : arrow::MakeArrayOfNull(arrow::int64(), rows);
+  };
+  auto field_values = [&](const arrow::Field& field) -> Result<std::shared_ptr<arrow::Array>> {
+    const std::string& name = field.name();
+    if (name == "file_path") {
+      return arrow::MakeArrayFromScalar(arrow::StringScalar(task.path), rows);
+    }
+    if (name == "file_name") {
+      return arrow::MakeArrayFromScalar(
+          arrow::StringScalar(task.path.substr(task.path.rfind('/') + 1)), rows);
+    }
+    if (name == "file_size") return arrow::MakeArrayFromScalar(arrow::Int64Scalar(task.size), rows);
+    if (name == "file_modification_time") {
+      return arrow::MakeArrayFromScalar(
+          arrow::TimestampScalar(task.modification_time * 1000, field.type()), rows);
+    }
+    if (name == "row_index") {
+      arrow::Int64Builder builder;
+      ARROW_RETURN_NOT_OK(builder.Reserve(rows));
+      for (int64_t i = 0; i < rows; ++i) builder.UnsafeAppend(first_row + i);
+      return builder.Finish();
+    }
+    if (name == "row_id") {
+      ARROW_ASSIGN_OR_RAISE(auto stored, AsInt64(materialized_row_id));
+      return Coalesce(stored, rows, [&](int64_t i) -> Result<int64_t> {
+        if (!task.base_row_id) return MissingRowTracking(task, "baseRowId");
+        return *task.base_row_id + first_row + i;
+      });
+    }
+    if (name == "row_commit_version") {
+      ARROW_ASSIGN_OR_RAISE(auto stored, AsInt64(materialized_row_commit_version));
+      return Coalesce(stored, rows, [&](int64_t) -> Result<int64_t> {
+        if (!task.default_row_commit_version) {
+          return MissingRowTracking(task, "defaultRowCommitVersion");
+        }
+        return *task.default_row_commit_version;
+      });
+    }
+    if (name == "base_row_id") return constant(task.base_row_id);
+    return constant(task.default_row_commit_version);
+  };
   arrow::ArrayVector children;
-  ARROW_ASSIGN_OR_RAISE(auto path, arrow::MakeArrayFromScalar(arrow::StringScalar(task.path), rows));
-  ARROW_ASSIGN_OR_RAISE(auto file_name, arrow::MakeArrayFromScalar(arrow::StringScalar(name), rows));
-  ARROW_ASSIGN_OR_RAISE(auto size, arrow::MakeArrayFromScalar(arrow::Int64Scalar(task.size), rows));
-  ARROW_ASSIGN_OR_RAISE(
-      auto modified,
-      arrow::MakeArrayFromScalar(
-          arrow::TimestampScalar(task.modification_time * 1000, type->field(3)->type()), rows));
-  arrow::Int64Builder index_builder;
-  ARROW_RETURN_NOT_OK(index_builder.Reserve(rows));
-  for (int64_t i = 0; i < rows; ++i) index_builder.UnsafeAppend(first_row + i);
-  ARROW_ASSIGN_OR_RAISE(auto row_index, index_builder.Finish());
-  children = {path, file_name, size, modified, row_index};
-  if (row_tracking) {
-    ARROW_ASSIGN_OR_RAISE(auto stored_ids, AsInt64(materialized_row_id));
-    ARROW_ASSIGN_OR_RAISE(auto stored_versions, AsInt64(materialized_row_commit_version));
-    ARROW_ASSIGN_OR_RAISE(auto row_id, Coalesce(stored_ids, rows, [&](int64_t i) -> Result<int64_t> {
-      if (!task.base_row_id) return MissingRowTracking(task, "baseRowId");
-      return *task.base_row_id + first_row + i;
-    }));
-    ARROW_ASSIGN_OR_RAISE(
-        auto version, Coalesce(stored_versions, rows, [&](int64_t) -> Result<int64_t> {
-          if (!task.default_row_commit_version) {
-            return MissingRowTracking(task, "defaultRowCommitVersion");
-          }
-          return *task.default_row_commit_version;
-        }));
-    auto constant = [&](const std::optional<int64_t>& value) {
-      return value ? arrow::MakeArrayFromScalar(arrow::Int64Scalar(*value), rows)
-                   : arrow::MakeArrayOfNull(arrow::int64(), rows);
-    };
-    ARROW_ASSIGN_OR_RAISE(auto base, constant(task.base_row_id));
-    ARROW_ASSIGN_OR_RAISE(auto default_version, constant(task.default_row_commit_version));
-    children.push_back(row_id);
-    children.push_back(version);
-    children.push_back(base);
-    children.push_back(default_version);
+  for (const auto& field : type->fields()) {
+    ARROW_ASSIGN_OR_RAISE(auto values, field_values(*field));
+    children.push_back(std::move(values));
   }
   return arrow::StructArray::Make(children, type->fields());
 }

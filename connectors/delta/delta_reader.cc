@@ -7,7 +7,7 @@
 //               sizeInBytes,cardinality},"baseRowId","defaultRowCommitVersion"}
 //   factory    {"kind":"parley-delta-factory","location","schema" (Delta schema JSON with
 //               annotations),"mode","partitionColumns","readColumns","rowTracking",
-//               "materializedRowId","materializedRowCommitVersion"}
+//               "materializedRowId","materializedRowCommitVersion","metadataFields"}
 // Rebuilding validates them and fails with CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE
 // otherwise; the filesystem is opened again from the location.
 //
@@ -216,8 +216,9 @@ struct ReaderContext {
   /// Per output column: the annotated table field and whether it is a partition column.
   std::vector<std::shared_ptr<arrow::Field>> read_fields;
   std::vector<bool> is_partition;
-  /// Whether `_metadata` is read (the last output column).
+  /// Whether `_metadata` is read (the last output column), and its type.
   bool with_metadata = false;
+  std::shared_ptr<arrow::DataType> metadata_type;
 };
 
 Result<std::shared_ptr<const ReaderContext>> MakeContext(ReadSpec spec) {
@@ -240,7 +241,9 @@ Result<std::shared_ptr<const ReaderContext>> MakeContext(ReadSpec spec) {
     plain.push_back(plain_schema->field(index));
   }
   if (context->with_metadata) {
-    plain.push_back(arrow::field(kMetadataColumn, MetadataStructType(spec.row_tracking), false));
+    ARROW_ASSIGN_OR_RAISE(context->metadata_type,
+                          MetadataStructType(spec.row_tracking, spec.metadata_fields));
+    plain.push_back(arrow::field(kMetadataColumn, context->metadata_type, false));
   }
   context->read_schema = arrow::schema(std::move(plain));
   ARROW_ASSIGN_OR_RAISE(auto opened, OpenLocation(spec.location));
@@ -454,7 +457,7 @@ class PieceReader {
       };
       ARROW_ASSIGN_OR_RAISE(
           auto metadata,
-          MetadataColumnValues(task_, context_->spec.row_tracking, first_row, rows,
+          MetadataColumnValues(task_, context_->metadata_type, first_row, rows,
                                stored(context_->spec.materialized_row_id),
                                stored(context_->spec.materialized_row_commit_version)));
       columns.push_back(std::move(metadata));
@@ -567,7 +570,8 @@ class DeltaReaderFactory : public PartitionReaderFactory {
                 {"readColumns", spec.read_columns},
                 {"rowTracking", spec.row_tracking},
                 {"materializedRowId", spec.materialized_row_id},
-                {"materializedRowCommitVersion", spec.materialized_row_commit_version}}
+                {"materializedRowCommitVersion", spec.materialized_row_commit_version},
+                {"metadataFields", spec.metadata_fields}}
         .dump();
   }
 
@@ -610,7 +614,8 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeDeltaReaderFactory(
       !strings("readColumns", &spec.read_columns) || !in.contains("rowTracking") ||
       !in["rowTracking"].is_boolean() || !in.contains("materializedRowId") ||
       !in["materializedRowId"].is_string() || !in.contains("materializedRowCommitVersion") ||
-      !in["materializedRowCommitVersion"].is_string()) {
+      !in["materializedRowCommitVersion"].is_string() ||
+      !strings("metadataFields", &spec.metadata_fields)) {
     return NotSerializable("reader factory", "expected a parley-delta-factory JSON object");
   }
   spec.row_tracking = in["rowTracking"].get<bool>();
