@@ -15,22 +15,14 @@
 #include "plan/pushdown.h"
 #include "sql/parser.h"
 #include "testing/gtest_util.h"
+#include "testing/query_harness.h"
 #include "testing/test_connector.h"
 
 namespace parley {
 namespace {
 
 std::vector<std::string> Rows(const arrow::Table& table) {
-  std::vector<std::string> rows;
-  for (int64_t r = 0; r < table.num_rows(); ++r) {
-    std::string row;
-    for (int c = 0; c < table.num_columns(); ++c) {
-      row += (c ? "," : "") + table.column(c)->GetScalar(r).ValueOrDie()->ToString();
-    }
-    rows.push_back(row);
-  }
-  std::sort(rows.begin(), rows.end());
-  return rows;
+  return testing::SortedRows(table).ValueOrDie();
 }
 
 // id INT, s STRUCT<a: INT, b: STRING, c: STRUCT<x: INT, y: STRING>>; row 2's s is NULL.
@@ -90,10 +82,7 @@ class NestedPruningTest : public ::testing::Test {
   }
 
   Result<PlanNodePtr> Plan(const std::string& text, PushdownOptions options = {}) {
-    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
-    ARROW_ASSIGN_OR_RAISE(
-        auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
-    return NegotiatePushdown(plan, options);
+    return testing::PlanSelect(text, &catalogs_, options);
   }
 
   Result<std::vector<std::string>> Run(const std::string& text, PushdownOptions options = {}) {

@@ -14,6 +14,7 @@
 #include "plan/pushdown.h"
 #include "sql/parser.h"
 #include "testing/gtest_util.h"
+#include "testing/query_harness.h"
 #include "testing/test_connector.h"
 
 namespace parley {
@@ -48,10 +49,7 @@ class PushdownSampleTest : public ::testing::Test {
   }
 
   Result<PlanNodePtr> Plan(const std::string& text) {
-    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
-    ARROW_ASSIGN_OR_RAISE(
-        auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
-    return NegotiatePushdown(plan);
+    return testing::PlanSelect(text, &catalogs_);
   }
 
   // The values of column k, in ascending order.

@@ -11,6 +11,7 @@
 #include "plan/runtime_filter.h"
 #include "sql/parser.h"
 #include "testing/gtest_util.h"
+#include "testing/query_harness.h"
 #include "testing/test_connector.h"
 
 namespace parley {
@@ -41,27 +42,14 @@ class RuntimeFilterTest : public ::testing::Test {
   }
 
   Result<PlanNodePtr> Plan(const std::string& text) {
-    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
-    ARROW_ASSIGN_OR_RAISE(
-        auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
-    return NegotiatePushdown(plan);
+    return testing::PlanSelect(text, &catalogs_);
   }
 
   // The sorted rows of `text`, as text.
   Result<std::vector<std::string>> Run(const std::string& text, const ScanRunOptions& options) {
     ARROW_ASSIGN_OR_RAISE(auto plan, Plan(text));
     ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, options));
-    std::vector<std::string> rows;
-    for (int64_t r = 0; r < result.table->num_rows(); ++r) {
-      std::string row;
-      for (const auto& column : result.table->columns()) {
-        ARROW_ASSIGN_OR_RAISE(auto value, column->GetScalar(r));
-        row += value->ToString() + "|";
-      }
-      rows.push_back(row);
-    }
-    std::sort(rows.begin(), rows.end());
-    return rows;
+    return testing::SortedRows(*result.table);
   }
 
   // Runs `text` without runtime filtering (fresh logs), then with `options`, and expects the

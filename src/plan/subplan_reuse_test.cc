@@ -4,13 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include "analysis/query_binder.h"
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
 #include "exec/executor.h"
 #include "plan/pushdown.h"
-#include "sql/parser.h"
 #include "testing/gtest_util.h"
+#include "testing/query_harness.h"
 #include "testing/test_connector.h"
 
 namespace parley {
@@ -34,10 +33,7 @@ class SubplanReuseTest : public ::testing::Test {
   }
 
   Result<PlanNodePtr> Plan(const std::string& text) {
-    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
-    ARROW_ASSIGN_OR_RAISE(
-        auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
-    return NegotiatePushdown(plan);
+    return testing::PlanSelect(text, &catalogs_);
   }
 
   // The rows of `text` (as text, sorted) and how many scan tasks ran.
@@ -47,16 +43,7 @@ class SubplanReuseTest : public ::testing::Test {
     ScanRunOptions options;
     options.reuse_subplans = reuse;
     ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, options));
-    std::vector<std::string> rows;
-    for (int64_t r = 0; r < result.table->num_rows(); ++r) {
-      std::string row;
-      for (const auto& column : result.table->columns()) {
-        ARROW_ASSIGN_OR_RAISE(auto value, column->GetScalar(r));
-        row += value->ToString() + "|";
-      }
-      rows.push_back(row);
-    }
-    std::sort(rows.begin(), rows.end());
+    ARROW_ASSIGN_OR_RAISE(auto rows, testing::SortedRows(*result.table));
     return std::make_pair(std::move(rows), result.task_metrics.size());
   }
 
@@ -73,7 +60,7 @@ TEST_F(SubplanReuseTest, RepeatedAggregationRunsOnce) {
       "SELECT k, total FROM totals WHERE total = (SELECT max(total) FROM totals)";
   ASSERT_OK_AND_ASSIGN(auto separate, Run(query, /*reuse=*/false));
   ASSERT_OK_AND_ASSIGN(auto reused, Run(query, /*reuse=*/true));
-  EXPECT_EQ(separate.first, std::vector<std::string>{"2|15|"});
+  EXPECT_EQ(separate.first, std::vector<std::string>{"2,15"});
   EXPECT_EQ(reused.first, separate.first);
   EXPECT_EQ(separate.second, 4u);  // two scans of two partitions
   EXPECT_EQ(reused.second, 2u);
