@@ -80,8 +80,10 @@ def spark(tmp_path_factory):
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     # Tuned for many small jobs on two cores: the JIT's first tier only, no whole-stage code
     # generation and no adaptive execution (each costs more CPU on tiny tables than it saves),
-    # and one partition for Delta's log replay (its default of 50 dominates every read).
-    java_options = (f"-XX:TieredStopAtLevel=1 "
+    # and one partition for Delta's log replay (its default of 50 dominates every read). The
+    # suite's many distinct queries fill the JIT's default code cache (the JVM then fails with
+    # "Out of space in CodeCache"), so it is reserved larger.
+    java_options = (f"-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=512m "
                     f"-Dlog4j2.configurationFile={(work / 'log4j2.properties').as_uri()}")
     session = (
         SparkSession.builder.master("local[2]")
