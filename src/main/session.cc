@@ -233,10 +233,12 @@ class SessionImpl : public Session {
     if (explain.mode == sql::ExplainMode::kAnalyze) {
       ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, RunOptions(), /*profile=*/true));
       ARROW_ASSIGN_OR_RAISE(auto text,
-                            ExplainPlan(plan, explain.mode, ProfileAnnotator(result.profile)));
+                            ExplainPlan(plan, explain.mode, ProfileAnnotator(result.profile),
+                                        RunOptions().runtime_filter_max_build_rows > 0));
       return StringTable({"plan"}, {{text}});
     }
-    ARROW_ASSIGN_OR_RAISE(auto text, ExplainPlan(plan, explain.mode));
+    ARROW_ASSIGN_OR_RAISE(auto text, ExplainPlan(plan, explain.mode, nullptr,
+                                                 RunOptions().runtime_filter_max_build_rows > 0));
     return StringTable({"plan"}, {{text}});
   }
 

@@ -124,10 +124,11 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
   } else {
     ARROW_ASSIGN_OR_RAISE(plan.query, NegotiatePushdown(plan.query, PushdownOptionsFor(*context.conf)));
   }
-  ARROW_ASSIGN_OR_RAISE(auto query_text,
-                        ExplainPlan(plan.query, mode == sql::ExplainMode::kAnalyze
-                                                    ? sql::ExplainMode::kSimple
-                                                    : mode));
+  ARROW_ASSIGN_OR_RAISE(
+      auto query_text,
+      ExplainPlan(plan.query,
+                  mode == sql::ExplainMode::kAnalyze ? sql::ExplainMode::kSimple : mode,
+                  nullptr, ScanOptionsFor(*context.conf).runtime_filter_max_build_rows > 0));
   // The query's plan hangs below the write operator.
   std::istringstream lines(query_text);
   std::string line;

@@ -69,7 +69,7 @@ std::string JoinKeyList(const PlanNode& node, bool left) {
   return fmt::format("[{}]", fmt::join(keys, ", "));
 }
 
-std::string JoinDetails(const PlanNode& node) {
+std::string JoinDetails(const PlanNode& node, bool runtime_filtering) {
   std::string line = node.OperatorName() + " " + JoinTypeName(node.join_type);
   if (!node.join_keys.empty()) {
     line += ", " + JoinKeyList(node, true) + ", " + JoinKeyList(node, false);
@@ -80,7 +80,7 @@ std::string JoinDetails(const PlanNode& node) {
     if (!null_safe.empty()) line += fmt::format(" NullSafe [{}]", fmt::join(null_safe, ", "));
   }
   if (node.condition) line += ", " + node.condition->ToString();
-  std::string runtime_filter = RuntimeFilterSummary(node);
+  std::string runtime_filter = runtime_filtering ? RuntimeFilterSummary(node) : "";
   if (!runtime_filter.empty()) line += ", RuntimeFilter " + runtime_filter;
   if (node.storage_partitioned) line += ", StoragePartitioned";
   return line;
@@ -116,7 +116,7 @@ std::string NoPostProcessing(const PlanNode& scan) {
 }
 
 // One line per operator with its key facts (the simple form).
-std::string InlineDetails(const PlanNode& node) {
+std::string InlineDetails(const PlanNode& node, bool runtime_filtering) {
   switch (node.kind) {
     case PlanNode::Kind::kScan: {
       std::string line = ScanTitle(node) + JoinNames(node.output);
@@ -173,7 +173,7 @@ std::string InlineDetails(const PlanNode& node) {
                          fmt::join(functions, ", "));
     }
     case PlanNode::Kind::kJoin:
-      return JoinDetails(node);
+      return JoinDetails(node, runtime_filtering);
     case PlanNode::Kind::kChangelogPass:
       return ChangelogPassDetails(node);
     case PlanNode::Kind::kUnion:
@@ -202,19 +202,19 @@ std::string InlineDetails(const PlanNode& node) {
 }
 
 void RenderTree(PlanNode& node, const std::string& prefix, bool is_root, bool numbered,
-                std::vector<PlanNode*>* order, std::string* out) {
+                bool runtime_filtering, std::vector<PlanNode*>* order, std::string* out) {
   std::string label;
   if (numbered) {
     label = node.kind == PlanNode::Kind::kScan ? ScanTitle(node) : node.OperatorName();
   } else {
-    label = InlineDetails(node);
+    label = InlineDetails(node, runtime_filtering);
   }
   // Children are numbered before their parents, as Spark numbers bottom-up.
   std::string child_prefix = is_root ? "" : prefix + "   ";
   std::vector<std::string> child_lines;
   for (const auto& child : node.children) {
     std::string child_out;
-    RenderTree(*child, child_prefix, false, numbered, order, &child_out);
+    RenderTree(*child, child_prefix, false, numbered, runtime_filtering, order, &child_out);
     child_lines.push_back(child_out);
   }
   order->push_back(&node);
@@ -258,7 +258,7 @@ Result<std::string> ReportedByScan(const Scan& scan) {
   return out;
 }
 
-Result<std::string> Details(PlanNode* node, size_t number) {
+Result<std::string> Details(PlanNode* node, size_t number, bool runtime_filtering) {
   std::string out;
   const std::string input =
       node->children.empty() ? "" : JoinNames(node->children[0]->output);
@@ -322,7 +322,8 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       out += fmt::format("Join type: {}\n", JoinTypeName(node->join_type));
       out += fmt::format("Join condition: {}\n",
                          node->condition ? node->condition->ToString() : "None");
-      if (std::string runtime = RuntimeFilterSummary(*node); !runtime.empty()) {
+      if (std::string runtime = runtime_filtering ? RuntimeFilterSummary(*node) : "";
+          !runtime.empty()) {
         out += "RuntimeFilter: " + runtime + "\n";
       }
       if (node->storage_partitioned) {
@@ -339,7 +340,7 @@ Result<std::string> Details(PlanNode* node, size_t number) {
       if (!node->children.empty()) {
         out += fmt::format("Input [{}]: {}\n", node->children[0]->output.size(), input);
       }
-      out += fmt::format("Arguments: {}\n", InlineDetails(*node));
+      out += fmt::format("Arguments: {}\n", InlineDetails(*node, runtime_filtering));
       out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
       break;
   }
@@ -348,14 +349,14 @@ Result<std::string> Details(PlanNode* node, size_t number) {
 
 }  // namespace
 
-std::string OperatorLine(const PlanNode& node) { return InlineDetails(node); }
+std::string OperatorLine(const PlanNode& node) { return InlineDetails(node, true); }
 
 Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
-                                const ExplainAnnotator& annotate) {
+                                const ExplainAnnotator& annotate, bool runtime_filtering) {
   std::vector<PlanNode*> order;
   std::string tree;
   bool numbered = mode == sql::ExplainMode::kFormatted || mode == sql::ExplainMode::kAnalyze;
-  RenderTree(*plan, "", true, numbered, &order, &tree);
+  RenderTree(*plan, "", true, numbered, runtime_filtering, &order, &tree);
   if (!numbered) {
     if (mode == sql::ExplainMode::kExtended) {
       return "== Optimized Logical Plan ==\n" + tree + "\n== Physical Plan ==\n" + tree;
@@ -364,7 +365,7 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
   }
   std::string out = "== Physical Plan ==\n" + tree;
   for (size_t i = 0; i < order.size(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto details, Details(order[i], i + 1));
+    ARROW_ASSIGN_OR_RAISE(auto details, Details(order[i], i + 1, runtime_filtering));
     out += "\n" + details;
     if (annotate) out += annotate(*order[i]);
   }

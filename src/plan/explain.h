@@ -20,8 +20,10 @@ using ExplainAnnotator = std::function<std::string(const PlanNode&)>;
 std::string OperatorLine(const PlanNode& node);
 
 /// \brief Render `plan` (already negotiated) in the given mode. Plans each scan's partitions
-/// (Scan::ToBatch, Batch::PlanInputPartitions) to report their count.
+/// (Scan::ToBatch, Batch::PlanInputPartitions) to report their count. With
+/// `runtime_filtering` false (the session's setting is off), joins show no runtime filter.
 Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
-                                const ExplainAnnotator& annotate = nullptr);
+                                const ExplainAnnotator& annotate = nullptr,
+                                bool runtime_filtering = true);
 
 }  // namespace parley
