@@ -171,29 +171,6 @@ Result<PlanNodePtr> OfferFilterNode(const PlanNodePtr& node) {
   return node;
 }
 
-// Follow projections down from `node`; return the scan below them (nullptr if something else
-// is in the way, such as a filter the source did not take) and, through `mapping`, how each
-// field of `node`'s output maps to a scan column (empty string where it is computed).
-PlanNode* ScanBelowProjections(PlanNode* node, std::map<std::string, std::string>* mapping) {
-  std::map<std::string, std::string> current;
-  for (const auto& field : node->output) current[field.name] = field.name;
-  while (node->kind == PlanNode::Kind::kProject) {
-    std::map<std::string, std::string> next;
-    for (size_t i = 0; i < node->exprs.size(); ++i) {
-      const auto& expr = node->exprs[i];
-      next[node->output[i].name] =
-          expr->kind == BoundExpr::Kind::kColumn ? expr->field : std::string();
-    }
-    for (auto& [name, target] : current) {
-      auto it = next.find(target);
-      target = it == next.end() ? std::string() : it->second;
-    }
-    node = node->children[0].get();
-  }
-  if (node->kind != PlanNode::Kind::kScan) return nullptr;
-  *mapping = std::move(current);
-  return node;
-}
 
 // Offer a top-N to the scan under `sort` (through projections). Returns whether the source
 // applies it completely, so the engine can drop its sort and limit.
@@ -661,6 +638,32 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
 }
 
 }  // namespace
+
+PlanNode* ScanBelowProjections(PlanNode* node, std::map<std::string, std::string>* mapping,
+                               bool through_filters) {
+  std::map<std::string, std::string> current;
+  for (const auto& field : node->output) current[field.name] = field.name;
+  while (node->kind == PlanNode::Kind::kProject ||
+         (through_filters && node->kind == PlanNode::Kind::kFilter)) {
+    if (node->kind == PlanNode::Kind::kProject) {
+      std::map<std::string, std::string> next;
+      for (size_t i = 0; i < node->exprs.size(); ++i) {
+        const auto& expr = node->exprs[i];
+        next[node->output[i].name] =
+            expr->kind == BoundExpr::Kind::kColumn ? expr->field : std::string();
+      }
+      for (auto& [name, target] : current) {
+        auto it = next.find(target);
+        target = it == next.end() ? std::string() : it->second;
+      }
+    }
+    node = node->children[0].get();
+  }
+  if (node->kind != PlanNode::Kind::kScan) return nullptr;
+  *mapping = std::move(current);
+  return node;
+}
+
 
 Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan, const PushdownOptions& options) {
   PlanNodePtr pushed = PushDownFilters(plan);

@@ -10,6 +10,9 @@
 // node's ScanNegotiation, where EXPLAIN prints it.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include "plan/logical_plan.h"
 
 namespace parley {
@@ -34,6 +37,12 @@ PushdownOptions PushdownOptionsFor(const SqlConf& conf);
 /// predicate it was never offered, a read schema missing a required column).
 Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan,
                                       const PushdownOptions& options = {});
+
+/// \brief Follow column projections (and, with `through_filters`, filters) down from `node`;
+/// return the scan below them, or nullptr when another operator is in the way, and through
+/// `mapping` the scan column each field of `node`'s output carries ("" where it is computed).
+PlanNode* ScanBelowProjections(PlanNode* node, std::map<std::string, std::string>* mapping,
+                               bool through_filters = false);
 
 /// \brief Plan the physical form of a negotiated scan once: ToBatch() then
 /// PlanInputPartitions(). Later calls reuse the result.

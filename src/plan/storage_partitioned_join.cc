@@ -20,27 +20,12 @@ struct PartitionedSide {
 };
 
 std::optional<PartitionedSide> FindScan(PlanNode* node) {
-  std::map<std::string, std::string> columns;
-  for (const auto& field : node->output) columns[field.name] = field.name;
-  while (node->kind == PlanNode::Kind::kProject || node->kind == PlanNode::Kind::kFilter) {
-    if (node->kind == PlanNode::Kind::kProject) {
-      std::map<std::string, std::string> below;
-      for (size_t i = 0; i < node->exprs.size(); ++i) {
-        const auto& expr = node->exprs[i];
-        below[node->output[i].name] =
-            expr->kind == BoundExpr::Kind::kColumn ? expr->field : std::string();
-      }
-      for (auto& [name, column] : columns) {
-        auto it = below.find(column);
-        column = it == below.end() ? std::string() : it->second;
-      }
-    }
-    node = node->children[0].get();
-  }
-  if (node->kind != PlanNode::Kind::kScan || !node->negotiation || !node->negotiation->scan) {
+  PartitionedSide side;
+  side.scan = ScanBelowProjections(node, &side.columns, /*through_filters=*/true);
+  if (side.scan == nullptr || !side.scan->negotiation || !side.scan->negotiation->scan) {
     return std::nullopt;
   }
-  return PartitionedSide{node, std::move(columns)};
+  return side;
 }
 
 // The column a transform reads and its other arguments as text (e.g. the bucket count).
