@@ -19,6 +19,7 @@
 #include "arrow/util/thread_pool.h"
 #include "arrow/compute/api.h"
 #include "exec/expression_lowering.h"
+#include "exec/row_selection.h"
 #include "exec/task_pools.h"
 #include "plan/pushdown.h"
 
@@ -112,13 +113,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> ApplyFilter(
     const arrow::compute::Expression& filter, const std::shared_ptr<arrow::RecordBatch>& batch) {
   auto mask = arrow::compute::ExecuteScalarExpression(filter, arrow::compute::ExecBatch(*batch));
   if (!mask.ok()) return ToSparkError(mask.status());
-  if (mask->is_scalar()) {
-    const auto& scalar = static_cast<const arrow::BooleanScalar&>(*mask->scalar());
-    if (scalar.is_valid && scalar.value) return batch;
-    return batch->Slice(0, 0);
-  }
-  ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(batch, *mask));
-  return kept.record_batch();
+  return SelectRows(batch, *mask);
 }
 
 // Everything a scan's tasks share, prepared once by the driver.
