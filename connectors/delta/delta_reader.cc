@@ -36,6 +36,7 @@
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "connectors/common/parquet_dictionary.h"
 #include "deletion_vector.h"
 #include "delta_internal.h"
 #include "parley/connector/metrics.h"
@@ -260,41 +261,6 @@ void CollectLeaves(const parquet::arrow::SchemaField& field, std::vector<int>* o
     return;
   }
   for (const auto& child : field.children) CollectLeaves(child, out);
-}
-
-// Whether every data page of the column chunk is dictionary-encoded (unknown: no).
-bool AllPagesDictionaryEncoded(const parquet::ColumnChunkMetaData& chunk) {
-  if (!chunk.has_dictionary_page() || chunk.encoding_stats().empty()) return false;
-  for (const auto& stats : chunk.encoding_stats()) {
-    bool data_page = stats.page_type == parquet::PageType::DATA_PAGE ||
-                     stats.page_type == parquet::PageType::DATA_PAGE_V2;
-    if (data_page && stats.encoding != parquet::Encoding::PLAIN_DICTIONARY &&
-        stats.encoding != parquet::Encoding::RLE_DICTIONARY) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// Top-level string columns stored as dictionary indexes in every row group are read as Arrow
-// dictionaries: decoding them yields one small integer per row instead of one string, and
-// expanding the dictionary afterwards (when the column is conformed to the table's type) costs
-// less than half of decoding each string (two TPC-H lineitem flags: 270 ms instead of 490).
-void ReadDictionaryEncodedStrings(const parquet::FileMetaData& metadata,
-                                  parquet::ArrowReaderProperties* properties) {
-  const parquet::SchemaDescriptor& schema = *metadata.schema();
-  for (int column = 0; column < schema.num_columns(); ++column) {
-    const parquet::ColumnDescriptor& descriptor = *schema.Column(column);
-    if (descriptor.physical_type() != parquet::Type::BYTE_ARRAY ||
-        !descriptor.logical_type()->is_string() || descriptor.path()->ToDotVector().size() != 1) {
-      continue;
-    }
-    bool dictionary = metadata.num_row_groups() > 0;
-    for (int group = 0; group < metadata.num_row_groups() && dictionary; ++group) {
-      dictionary = AllPagesDictionaryEncoded(*metadata.RowGroup(group)->ColumnChunk(column));
-    }
-    if (dictionary) properties->set_read_dictionary(column, true);
-  }
 }
 
 // What the pieces of one partition add up to, for its task metrics.
