@@ -54,16 +54,31 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
 // difference or negation whose exact result type fits in 38 digits (it is then Spark's type,
 // and nothing can overflow), or a product (parley_decimal_multiply checks each value against
 // Spark's type and widens only the values that overflow 128 bits). Otherwise nothing.
-std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
-                                                 const std::string& function,
-                                                 const std::vector<cp::Expression>& args) {
+// A decimal +, - or NEGATE whose exact result type fits 38 digits: it is then Spark's type
+// and nothing can overflow (nor fail).
+bool IsExactDecimalAdditive(const BoundExpr& expr) {
+  bool additive = (expr.function == "+" || expr.function == "-") && expr.args.size() == 2;
+  bool negation = expr.function == "NEGATE" && expr.args.size() == 1;
+  if ((!additive && !negation) || expr.type->id() != arrow::Type::DECIMAL128) return false;
   int integer_digits = 0;
   int scale = 0;
   for (const auto& arg : expr.args) {
-    if (arg->type->id() != arrow::Type::DECIMAL128) return std::nullopt;
+    if (arg->type->id() != arrow::Type::DECIMAL128) return false;
     const auto& dec = static_cast<const arrow::DecimalType&>(*arg->type);
     integer_digits = std::max(integer_digits, dec.precision() - dec.scale());
     scale = std::max(scale, dec.scale());
+  }
+  const auto& result = static_cast<const arrow::DecimalType&>(*expr.type);
+  int exact_precision = integer_digits + scale + (additive ? 1 : 0);
+  return exact_precision <= arrow::Decimal128Type::kMaxPrecision &&
+         exact_precision == result.precision() && scale == result.scale();
+}
+
+std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
+                                                 const std::string& function,
+                                                 const std::vector<cp::Expression>& args) {
+  for (const auto& arg : expr.args) {
+    if (arg->type->id() != arrow::Type::DECIMAL128) return std::nullopt;
   }
   const auto& result = static_cast<const arrow::DecimalType&>(*expr.type);
   if (expr.function == "*" && args.size() == 2) {
@@ -76,15 +91,13 @@ std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
                      cp::literal(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(0),
                                                                            expr.type))});
   }
-  bool additive = (expr.function == "+" || expr.function == "-") && args.size() == 2;
-  bool negation = expr.function == "NEGATE" && args.size() == 1;
-  if (!additive && !negation) return std::nullopt;
-  int exact_precision = integer_digits + scale + (additive ? 1 : 0);
-  if (exact_precision > arrow::Decimal128Type::kMaxPrecision ||
-      exact_precision != result.precision() || scale != result.scale()) {
-    return std::nullopt;
-  }
-  return cp::call(function, args);
+  if (!IsExactDecimalAdditive(expr)) return std::nullopt;
+  if (expr.function == "NEGATE") return cp::call(function, args);
+  // The marker, a valid zero of the result type (a NULL one would make every row NULL).
+  return cp::call(
+      expr.function == "+" ? "parley_decimal_add" : "parley_decimal_subtract",
+      {args[0], args[1],
+       cp::literal(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(0), expr.type))});
 }
 
 // The operations that fail at run time in ANSI mode; their errors name the expression.
@@ -169,7 +182,8 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
     ARROW_ASSIGN_OR_RAISE(auto inner, LowerOverArgumentFields(evaluated, function));
     return TryCall(std::move(inner), std::move(args));
   }
-  if (CanFail(expr.function) && !args.empty() && !IsWideningDecimalCast(expr)) {
+  if (CanFail(expr.function) && !args.empty() && !IsWideningDecimalCast(expr) &&
+      !IsExactDecimalAdditive(expr)) {
     StripWideningFactors(expr, &args);
     ARROW_ASSIGN_OR_RAISE(auto inner, LowerOverArgumentFields(expr, expr.function));
     return GuardCall(std::move(inner), std::move(args), expr.ToString());

@@ -229,6 +229,26 @@ Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::Ex
   return in_range ? Status::OK() : ProductOutOfRange(type);
 }
 
+// Sum or difference of two decimal columns, typed as the third input, whose scale is the
+// larger of theirs and whose precision holds every exact result (so none is checked).
+template <bool kSubtract>
+Status DecimalAddExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  DecimalInput lefts(batch[0]);
+  DecimalInput rights(batch[1]);
+  const int32_t scale = ScaleOf(batch[2].type());
+  const __int128 left_factor = PowersOfTen()[scale - ScaleOf(batch[0].type())];
+  const __int128 right_factor = PowersOfTen()[scale - ScaleOf(batch[1].type())];
+  arrow::ArraySpan* output = out->array_span_mutable();
+  auto* values = output->GetValues<arrow::Decimal128>(1);
+  for (int64_t row = 0; row < batch.length; ++row) {
+    __int128 left = ToInt128(lefts[row]) * left_factor;
+    __int128 right = ToInt128(rights[row]) * right_factor;
+    auto bits = static_cast<unsigned __int128>(kSubtract ? left - right : left + right);
+    values[row] = arrow::Decimal128(static_cast<int64_t>(bits >> 64), static_cast<uint64_t>(bits));
+  }
+  return Status::OK();
+}
+
 // A decimal column as the second input's type, which has at least its integer digits and its
 // scale: no value can fail, so none is checked. At the same scale the values are shared.
 Status DecimalWidenExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
@@ -281,6 +301,15 @@ Status RegisterDecimalKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_widen", {decimal, decimal},
                                   cp::OutputType(SecondInputType), DecimalWidenExec,
                                   "A decimal as a type with at least its digits and scale"));
+  ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_add",
+                                              {decimal, decimal, decimal},
+                                              cp::OutputType(ThirdInputType),
+                                              DecimalAddExec<false>, "Spark's exact decimal sum"));
+  ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_subtract",
+                                              {decimal, decimal, decimal},
+                                              cp::OutputType(ThirdInputType),
+                                              DecimalAddExec<true>,
+                                              "Spark's exact decimal difference"));
   ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_multiply",
                                               {decimal, decimal, decimal},
                                               cp::OutputType(ThirdInputType), DecimalMultiplyExec,
