@@ -36,6 +36,7 @@
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "connectors/common/parquet_dictionary.h"
 #include "deletion_vector.h"
 #include "delta_internal.h"
 #include "parley/connector/metrics.h"
@@ -335,6 +336,7 @@ class PieceReader {
     properties.set_batch_size(kBatchRows);
     parquet::arrow::FileReaderBuilder builder;
     ARROW_RETURN_NOT_OK(builder.Open(std::move(file)));
+    ReadDictionaryEncodedStrings(*builder.raw_reader()->metadata(), &properties);
     builder.properties(properties);
     ARROW_ASSIGN_OR_RAISE(reader_, builder.Build());
     std::shared_ptr<arrow::Schema> file_schema;

@@ -13,11 +13,12 @@
 // CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE otherwise; no live handle is encoded, the
 // filesystem is made again from its URI.
 //
-// A reader reads its pieces in order. Parquet, ORC and CSV pieces go through Arrow Dataset: a
-// fragment of the format (a Parquet fragment restricted to the planned row groups, a CSV
-// fragment over a line range) scanned with a projection of the read columns, which reads only
-// those columns and materialises partition columns from the fragment's partition expression.
-// JSON pieces use Arrow's JSON reader directly with the table's data columns as its explicit
+// A reader reads its pieces in order. Parquet pieces use Parquet's Arrow reader directly: the
+// planned row groups, only the leaf columns of the read columns, string columns stored as
+// dictionary indexes decoded as dictionaries (connectors/common/parquet_dictionary.h); Shape()
+// then names, casts and completes the columns. ORC and CSV pieces go through Arrow Dataset: a
+// fragment of the format (a CSV fragment over a line range) scanned with a projection of the
+// read columns. JSON pieces use Arrow's JSON reader directly with the table's data columns as its explicit
 // schema: Arrow's JSON fragment derives that schema from each file's first block, which would
 // silently drop fields first seen later in a file. Every file is opened through a counting
 // filesystem, whose total is the task's bytesRead.
@@ -34,7 +35,6 @@
 #include "arrow/buffer.h"
 #include "arrow/compute/cast.h"
 #include "arrow/dataset/file_base.h"
-#include "arrow/dataset/file_parquet.h"
 #include "arrow/dataset/scanner.h"
 #include "arrow/io/memory.h"
 #include "arrow/ipc/reader.h"
@@ -43,7 +43,11 @@
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "connectors/common/parquet_dictionary.h"
 #include "files_internal.h"
+#include "parquet/arrow/reader.h"
+#include "parquet/arrow/schema.h"
+#include "parquet/exception.h"
 #include "parley/connector/metrics.h"
 #include "parley/connector/status.h"
 
@@ -57,6 +61,7 @@ constexpr std::string_view kPartitionTag = "parley-files-partition";
 constexpr std::string_view kFactoryTag = "parley-files-factory";
 constexpr char kFilesReadMetric[] = "filesRead";
 constexpr char kRowGroupsReadMetric[] = "rowGroupsRead";
+constexpr int64_t kParquetBatchRows = 64 * 1024;
 
 Status NotSerializable(std::string_view what, std::string_view bytes, std::string_view detail) {
   std::string shown;
@@ -336,18 +341,12 @@ class FilesPartitionReader : public PartitionReader {
       if (size == 0) return nullptr;
     }
     if (options.format == FileFormatKind::kJson) return OpenJson(piece, std::move(range));
+    if (options.format == FileFormatKind::kParquet) return OpenParquet(piece);
 
     ARROW_ASSIGN_OR_RAISE(int64_t range_size, range ? range->GetSize() : Result<int64_t>(0));
     ds::FileSource source = range ? ds::FileSource(range, range_size)
                                   : ds::FileSource(Info(piece), filesystem_);
-    std::shared_ptr<ds::Fragment> fragment;
-    if (options.format == FileFormatKind::kParquet) {
-      auto& parquet = static_cast<ds::ParquetFileFormat&>(*context_->format);
-      ARROW_ASSIGN_OR_RAISE(fragment, parquet.MakeFragment(source, piece.partition, nullptr,
-                                                           piece.row_groups));
-    } else {
-      ARROW_ASSIGN_OR_RAISE(fragment, context_->format->MakeFragment(source, piece.partition));
-    }
+    ARROW_ASSIGN_OR_RAISE(auto fragment, context_->format->MakeFragment(source, piece.partition));
     ds::ScannerBuilder builder(context_->spec.table_schema, std::move(fragment),
                                std::make_shared<ds::ScanOptions>());
     ARROW_RETURN_NOT_OK(builder.Project(context_->spec.read_columns));
@@ -361,6 +360,62 @@ class FilesPartitionReader : public PartitionReader {
     ARROW_ASSIGN_OR_RAISE(auto scanner, builder.Finish());
     return scanner->ToRecordBatchReader();
   }
+
+  // A Parquet piece: its row groups, the leaf columns of the read data columns present in the
+  // file (matched by name; Shape() fills in the others).
+  Result<std::shared_ptr<arrow::RecordBatchReader>> OpenParquet(const FilePiece& piece) {
+    ARROW_ASSIGN_OR_RAISE(auto file, filesystem_->OpenInputFile(Info(piece)));
+    try {
+      parquet::arrow::FileReaderBuilder builder;
+      ARROW_RETURN_NOT_OK(builder.Open(std::move(file)));
+      parquet::ArrowReaderProperties properties;
+      properties.set_batch_size(kParquetBatchRows);
+      ReadDictionaryEncodedStrings(*builder.raw_reader()->metadata(), &properties);
+      builder.properties(properties);
+      ARROW_ASSIGN_OR_RAISE(std::shared_ptr<parquet::arrow::FileReader> reader, builder.Build());
+      std::vector<int> leaves;
+      for (const auto& column : reader->manifest().schema_fields) {
+        if (context_->read_data_schema->GetFieldIndex(column.field->name()) >= 0) {
+          AddLeaves(column, &leaves);
+        }
+      }
+      std::sort(leaves.begin(), leaves.end());
+      ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::RecordBatchReader> batches,
+                            reader->GetRecordBatchReader(piece.row_groups, leaves));
+      return std::make_shared<ParquetBatchReader>(std::move(reader), std::move(batches));
+    } catch (const parquet::ParquetException& error) {
+      return Status::IOError(error.what());
+    }
+  }
+
+  static void AddLeaves(const parquet::arrow::SchemaField& column, std::vector<int>* leaves) {
+    if (column.is_leaf()) {
+      leaves->push_back(column.column_index);
+      return;
+    }
+    for (const auto& child : column.children) AddLeaves(child, leaves);
+  }
+
+  // The batches of a Parquet file reader, which it keeps open; Parquet's exceptions become
+  // errors.
+  class ParquetBatchReader : public arrow::RecordBatchReader {
+   public:
+    ParquetBatchReader(std::shared_ptr<parquet::arrow::FileReader> file,
+                       std::shared_ptr<arrow::RecordBatchReader> batches)
+        : file_(std::move(file)), batches_(std::move(batches)) {}
+    std::shared_ptr<arrow::Schema> schema() const override { return batches_->schema(); }
+    Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+      try {
+        return batches_->ReadNext(batch);
+      } catch (const parquet::ParquetException& error) {
+        return Status::IOError(error.what());
+      }
+    }
+
+   private:
+    std::shared_ptr<parquet::arrow::FileReader> file_;
+    std::shared_ptr<arrow::RecordBatchReader> batches_;
+  };
 
   Result<std::shared_ptr<arrow::RecordBatchReader>> OpenJson(
       const FilePiece& piece, std::shared_ptr<arrow::io::RandomAccessFile> range) {

@@ -467,7 +467,10 @@ class Lowering {
   }
 
   // Project keys and arguments to fields, aggregate with Arrow's (hash_)count/sum/mean/min/max,
-  // then give each result Spark's type.
+  // then give each result Spark's type. An argument or an aggregate that occurs several times
+  // is projected or computed once. A decimal AVG is a SUM and a COUNT of its argument, divided
+  // in the last projection (Spark's average: the quotient rounded half up to four more digits
+  // of scale), so it shares the SUM a query often asks for as well and never widens each value.
   Result<ac::Declaration> LowerAggregate(const PlanNodePtr& node) {
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
     std::vector<cp::Expression> inputs;
@@ -480,17 +483,55 @@ class Lowering {
       keys.emplace_back(node->output[i].name);
     }
     bool grouped = !keys.empty();
+    std::map<std::string, std::string> projected;  // argument text -> its input field
+    std::map<std::string, std::string> computed;   // aggregate text -> its result field
     std::vector<cp::Aggregate> aggregates;
+    // The result field of `function` over the argument field `target` ("" for none).
+    auto aggregate = [&](std::string function, std::shared_ptr<cp::FunctionOptions> options,
+                         const std::string& target, std::string name) -> std::string {
+      if (grouped) function = "hash_" + function;
+      std::string text = function + "(" + target + ")" + (options ? options->ToString() : "");
+      auto [it, inserted] = computed.emplace(text, name);
+      if (!inserted) return it->second;
+      std::vector<arrow::FieldRef> targets;
+      if (!target.empty()) targets.emplace_back(target);
+      aggregates.emplace_back(std::move(function), std::move(options), std::move(targets),
+                              std::move(name));
+      return it->second;
+    };
+    std::vector<cp::Expression> results(node->aggregates.size());
     for (size_t j = 0; j < node->aggregates.size(); ++j) {
       const auto& call = node->aggregates[j];
       std::string name = node->output[keys.size() + j].name;
+      std::string target;
+      if (!call.args.empty()) {
+        ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[0]));
+        auto [it, inserted] = projected.emplace(arg.ToString(), fmt::format("#arg{}", j));
+        if (inserted) {
+          inputs.push_back(std::move(arg));
+          input_names.push_back(it->second);
+        }
+        target = it->second;
+      }
+      auto only_valid = std::make_shared<cp::CountOptions>(cp::CountOptions::ONLY_VALID);
+      if (call.function == "AVG" && call.type->id() == arrow::Type::DECIMAL128) {
+        std::string sum = aggregate("sum", nullptr, target, name + "#sum");
+        std::string count = aggregate("count", only_valid, target, name + "#count");
+        auto count_type = arrow::decimal128(arrow::Decimal128Type::kMaxPrecision, 0);
+        results[j] = cp::call(
+            "parley_decimal_divide",
+            {cp::field_ref(sum),
+             cp::call("cast", {cp::field_ref(count)}, cp::CastOptions::Safe(count_type)),
+             cp::literal(arrow::MakeNullScalar(call.type))});
+        continue;
+      }
       std::string function;
       std::shared_ptr<cp::FunctionOptions> options;
       if (call.function == "COUNT_STAR") {
         function = "count_all";
       } else if (call.function == "COUNT") {
         function = call.distinct ? "count_distinct" : "count";
-        options = std::make_shared<cp::CountOptions>(cp::CountOptions::ONLY_VALID);
+        options = only_valid;
       } else if (call.function == "SUM") {
         function = "sum";
       } else if (call.function == "AVG") {
@@ -498,21 +539,7 @@ class Lowering {
       } else {
         function = call.function == "MIN" ? "min" : "max";
       }
-      if (grouped) function = "hash_" + function;
-      std::vector<arrow::FieldRef> targets;
-      if (!call.args.empty()) {
-        std::string arg_name = fmt::format("#arg{}", j);
-        ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[0]));
-        // Arrow averages a decimal at its input scale; Spark's result has four more digits.
-        if (call.function == "AVG" && call.type->id() == arrow::Type::DECIMAL128) {
-          ARROW_ASSIGN_OR_RAISE(arg,
-                                WidenDecimal(std::move(arg), *call.args[0]->type, call.type));
-        }
-        inputs.push_back(std::move(arg));
-        input_names.push_back(arg_name);
-        targets.emplace_back(arg_name);
-      }
-      aggregates.emplace_back(function, options, std::move(targets), name);
+      results[j] = cp::field_ref(aggregate(function, options, target, name));
     }
     if (inputs.empty()) {
       // count(*) alone reads no column; give the aggregate one to count rows of.
@@ -524,7 +551,9 @@ class Lowering {
     for (size_t i = 0; i < node->output.size(); ++i) {
       const auto& field = node->output[i];
       cp::Expression value = cp::field_ref(field.name);
-      if (i >= keys.size()) value = cp::call("cast", {value}, cp::CastOptions::Safe(field.type));
+      if (i >= keys.size()) {
+        value = cp::call("cast", {results[i - keys.size()]}, cp::CastOptions::Safe(field.type));
+      }
       outputs.push_back(std::move(value));
       output_names.push_back(field.name);
     }

@@ -59,19 +59,38 @@ std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
                                                  const std::vector<cp::Expression>& args) {
   int integer_digits = 0;
   int scale = 0;
-  int scale_sum = 0;
   for (const auto& arg : expr.args) {
     if (arg->type->id() != arrow::Type::DECIMAL128) return std::nullopt;
     const auto& dec = static_cast<const arrow::DecimalType&>(*arg->type);
     integer_digits = std::max(integer_digits, dec.precision() - dec.scale());
     scale = std::max(scale, dec.scale());
-    scale_sum += dec.scale();
   }
   const auto& result = static_cast<const arrow::DecimalType&>(*expr.type);
   if (expr.function == "*" && args.size() == 2) {
+    // The product of the unscaled values has the factors' scales summed; the kernel rounds it
+    // to the result's scale. A factor that is a widening cast (the same value with more digits
+    // or scale) is multiplied as it was before the cast while the scales still reach the
+    // result's: the product is the same, and the cast's copy is saved.
+    auto scale_of = [](const BoundExpr& factor) {
+      return static_cast<const arrow::DecimalType&>(*factor.type).scale();
+    };
+    int scale_sum = scale_of(*expr.args[0]) + scale_of(*expr.args[1]);
     if (result.scale() > scale_sum) return std::nullopt;
+    std::vector<cp::Expression> factors = args;
+    for (size_t i = 0; i < factors.size(); ++i) {
+      const BoundExpr& factor = *expr.args[i];
+      const cp::Expression::Call* call = factors[i].call();
+      if (factor.function != "CAST" || factor.args.size() != 1 || call == nullptr ||
+          call->function_name != "parley_decimal_widen") {
+        continue;
+      }
+      int narrower_sum = scale_sum - scale_of(factor) + scale_of(*factor.args[0]);
+      if (narrower_sum < result.scale()) continue;
+      factors[i] = call->arguments[0];
+      scale_sum = narrower_sum;
+    }
     return cp::call("parley_decimal_multiply",
-                    {args[0], args[1],
+                    {factors[0], factors[1],
                      cp::literal(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(0),
                                                                            expr.type))});
   }

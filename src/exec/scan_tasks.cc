@@ -19,6 +19,7 @@
 #include "arrow/util/thread_pool.h"
 #include "arrow/compute/api.h"
 #include "exec/expression_lowering.h"
+#include "exec/row_selection.h"
 #include "exec/task_pools.h"
 #include "plan/pushdown.h"
 
@@ -107,18 +108,13 @@ Status VerifyBatch(const PlanNode& scan, const std::vector<PushedCheck>& checks,
   return Status::OK();
 }
 
-// The rows of `batch` for which the bound `filter` is TRUE.
+// The rows of `batch` for which the bound filter's conjuncts are all TRUE.
 Result<std::shared_ptr<arrow::RecordBatch>> ApplyFilter(
-    const arrow::compute::Expression& filter, const std::shared_ptr<arrow::RecordBatch>& batch) {
-  auto mask = arrow::compute::ExecuteScalarExpression(filter, arrow::compute::ExecBatch(*batch));
-  if (!mask.ok()) return ToSparkError(mask.status());
-  if (mask->is_scalar()) {
-    const auto& scalar = static_cast<const arrow::BooleanScalar&>(*mask->scalar());
-    if (scalar.is_valid && scalar.value) return batch;
-    return batch->Slice(0, 0);
-  }
-  ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(batch, *mask));
-  return kept.record_batch();
+    const std::vector<arrow::compute::Expression>& conjuncts,
+    std::shared_ptr<arrow::RecordBatch> batch) {
+  auto kept = SelectRowsWhere(std::move(batch), conjuncts);
+  if (!kept.ok()) return ToSparkError(kept.status());
+  return kept;
 }
 
 // Everything a scan's tasks share, prepared once by the driver.
@@ -130,7 +126,8 @@ struct ScanSetup {
   // The index of each of `partitions` among the scan's planned partitions.
   std::vector<size_t> indices;
   std::vector<PushedCheck> checks;
-  std::optional<arrow::compute::Expression> filter;
+  // The residual filter's conjuncts, bound to the read schema (none: no filter).
+  std::vector<arrow::compute::Expression> filter;
   // A fully pushed limit to check the rows read against (verify_pushdown).
   std::optional<int64_t> verified_limit;
 };
@@ -167,7 +164,7 @@ Result<std::shared_ptr<ScanSetup>> PrepareScan(
   if (filter) {
     auto bound = filter->Bind(*setup->schema);
     if (!bound.ok()) return ToSparkError(bound.status());
-    setup->filter = std::move(*bound);
+    setup->filter = Conjuncts(*bound);
   }
   return setup;
 }
@@ -203,8 +200,8 @@ Result<TaskMetrics> RunTask(const ScanSetup& setup, size_t index, const BatchSin
     }
     ARROW_RETURN_NOT_OK(VerifyBatch(*setup.scan, setup.checks, *batch));
     metrics.rows += batch->num_rows();
-    if (setup.filter) {
-      ARROW_ASSIGN_OR_RAISE(batch, ApplyFilter(*setup.filter, batch));
+    if (!setup.filter.empty()) {
+      ARROW_ASSIGN_OR_RAISE(batch, ApplyFilter(setup.filter, std::move(batch)));
       if (batch->num_rows() == 0) continue;
     }
     if (!sink(std::move(batch))) break;

@@ -156,6 +156,11 @@ Result<arrow::Decimal128> WideProduct(const arrow::BasicDecimal128& x,
   return Narrow(product);
 }
 
+// Whether the 128-bit value is a sign-extended 64-bit one.
+bool FitsInt64(const arrow::BasicDecimal128& value) {
+  return value.high_bits() == (static_cast<int64_t>(value.low_bits()) >> 63);
+}
+
 // Product of two decimal columns, typed as the third input, whose scale is at most the sum of
 // the operands' scales. Arrow allocates the output and its validity (null where an operand is).
 Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
@@ -177,13 +182,17 @@ Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::Ex
     arrow::Decimal128 x = lefts.Value(row);
     arrow::Decimal128 y = rights.Value(row);
     __int128 product;
-    if (__builtin_mul_overflow(ToInt128(x), ToInt128(y), &product)) {
+    if (FitsInt64(x) && FitsInt64(y)) {
+      // The common case (values of up to 18 digits): one 64 x 64 -> 128-bit product.
+      product = static_cast<__int128>(static_cast<int64_t>(x.low_bits())) *
+                static_cast<int64_t>(y.low_bits());
+    } else if (__builtin_mul_overflow(ToInt128(x), ToInt128(y), &product)) {
       ARROW_ASSIGN_OR_RAISE(values[row], WideProduct(x, y, shift, type));
       continue;
     }
     if (shift > 0) {
       __int128 quotient = product / divisor;
-      __int128 remainder = product % divisor;
+      __int128 remainder = product - quotient * divisor;
       if (remainder >= half) {
         ++quotient;
       } else if (-remainder >= half) {
