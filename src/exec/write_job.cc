@@ -402,13 +402,13 @@ Result<WriteJobResult> RunJob(Write* write, WriteInput* input,
     if (failure.ok()) failure = std::move(status);
     job.cancelled = true;
   };
-  // Take the input's next task and launch it; false when there is none (or the input failed).
-  auto feed = [&]() -> Result<bool> {
+  // Take the input's next task and launch it; at the input's end (or error) note that.
+  auto feed = [&]() -> Status {
     auto rows = input->Next();
     if (!rows.ok() || !rows->has_value()) {
       input_done = true;
       if (!rows.ok()) fail(rows.status());
-      return false;
+      return Status::OK();
     }
     PartitionState s;
     s.rows = std::make_shared<const TaskRows>(std::move(**rows));
@@ -417,14 +417,14 @@ Result<WriteJobResult> RunJob(Write* write, WriteInput* input,
     const int partition = count++;
     ARROW_RETURN_NOT_OK(launch(partition));
     if (options.duplicate_every_task) ARROW_RETURN_NOT_OK(launch(partition));
-    return true;
+    return Status::OK();
   };
 
   while (true) {
     while (failure.ok() && !input_done && count - done < max_unfinished) {
-      auto fed = feed();
+      Status fed = feed();
       if (!fed.ok()) {
-        fail(fed.status());
+        fail(fed);
         input_done = true;
       }
     }
