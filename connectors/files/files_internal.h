@@ -203,6 +203,8 @@ struct TaskSpec {
   std::vector<std::string> partition_columns;
   /// The output columns (Scan::ReadSchema()), in table order.
   std::vector<std::string> read_columns;
+  /// Parquet: the read columns narrowed to some of their struct fields, with those types.
+  std::shared_ptr<arrow::Schema> narrowed = arrow::schema(arrow::FieldVector{});
   /// Rows each task may stop after (a partially pushed LIMIT); -1 for no limit.
   int64_t limit = -1;
 };

@@ -8,7 +8,8 @@
 //              expression serialized with arrow::compute::Serialize
 //   factory    "parley-files-factory", format, filesystem URI, option count and key/value
 //              pairs, the table schema as an Arrow IPC schema message, partition column names,
-//              read column names, limit
+//              read column names, limit, and the narrowed read columns (nested schema pruning)
+//              as an IPC schema message
 // Rebuilding validates every field and fails with
 // CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE otherwise; no live handle is encoded, the
 // filesystem is made again from its URI.
@@ -234,6 +235,7 @@ Result<std::shared_ptr<const ReaderContext>> MakeContext(TaskSpec spec) {
     if (field == nullptr) {
       return Status::Invalid("read column ", QuoteIdentifier(name), " is not in the table");
     }
+    if (auto narrowed = spec.narrowed->GetFieldByName(name)) field = narrowed;
     read_fields.push_back(field);
     if (!partition_columns.contains(name)) read_data_fields.push_back(field);
   }
@@ -375,8 +377,8 @@ class FilesPartitionReader : public PartitionReader {
       ARROW_ASSIGN_OR_RAISE(std::shared_ptr<parquet::arrow::FileReader> reader, builder.Build());
       std::vector<int> leaves;
       for (const auto& column : reader->manifest().schema_fields) {
-        if (context_->read_data_schema->GetFieldIndex(column.field->name()) >= 0) {
-          AddLeaves(column, &leaves);
+        if (auto wanted = context_->read_data_schema->GetFieldByName(column.field->name())) {
+          AddLeaves(column, wanted->type().get(), &leaves);
         }
       }
       std::sort(leaves.begin(), leaves.end());
@@ -388,12 +390,25 @@ class FilesPartitionReader : public PartitionReader {
     }
   }
 
-  static void AddLeaves(const parquet::arrow::SchemaField& column, std::vector<int>* leaves) {
+  // The leaf column indexes of `column` that `wanted` keeps: all of them, unless both are
+  // structs and `wanted` (a narrowed column) names some of the fields (nullptr: all).
+  static void AddLeaves(const parquet::arrow::SchemaField& column, const arrow::DataType* wanted,
+                        std::vector<int>* leaves) {
     if (column.is_leaf()) {
       leaves->push_back(column.column_index);
       return;
     }
-    for (const auto& child : column.children) AddLeaves(child, leaves);
+    const bool narrow = wanted != nullptr && wanted->id() == arrow::Type::STRUCT &&
+                        column.field->type()->id() == arrow::Type::STRUCT;
+    for (const auto& child : column.children) {
+      if (!narrow) {
+        AddLeaves(child, nullptr, leaves);
+        continue;
+      }
+      auto kept = static_cast<const arrow::StructType&>(*wanted).GetFieldByName(
+          child.field->name());
+      if (kept != nullptr) AddLeaves(child, kept->type().get(), leaves);
+    }
   }
 
   // The batches of a Parquet file reader, which it keeps open; Parquet's exceptions become
@@ -504,6 +519,9 @@ class FilesReaderFactory : public PartitionReaderFactory {
       for (const auto& name : *names) encoder.Add(name);
     }
     encoder.AddInt(spec.limit);
+    ARROW_ASSIGN_OR_RAISE(auto narrowed, arrow::ipc::SerializeSchema(*spec.narrowed));
+    encoder.Add(std::string_view(reinterpret_cast<const char*>(narrowed->data()),
+                                 static_cast<size_t>(narrowed->size())));
     return encoder.Finish();
   }
 
@@ -566,7 +584,7 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::st
   constexpr std::string_view kExpected =
       "expected a parley-files-factory encoding (see files_reader.cc)";
   Decoder decoder(bytes);
-  std::string_view tag, format_name, schema_bytes;
+  std::string_view tag, format_name, schema_bytes, narrowed_bytes;
   TaskSpec spec;
   int64_t option_count = 0;
   if (!decoder.Next(&tag) || tag != kFactoryTag || !decoder.Next(&format_name) ||
@@ -584,7 +602,7 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::st
   }
   if (!decoder.Next(&schema_bytes) || !DecodeNames(&decoder, &spec.partition_columns) ||
       !DecodeNames(&decoder, &spec.read_columns) || !decoder.NextInt(&spec.limit) ||
-      spec.limit < -1 || !decoder.done()) {
+      spec.limit < -1 || !decoder.Next(&narrowed_bytes) || !decoder.done()) {
     return NotSerializable("reader factory", bytes, kExpected);
   }
   std::optional<FileFormatKind> format;
@@ -602,6 +620,12 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::st
   auto schema = arrow::ipc::ReadSchema(&schema_reader, &memo);
   if (!schema.ok()) return NotSerializable("reader factory", bytes, schema.status().message());
   spec.table_schema = *std::move(schema);
+  arrow::io::BufferReader narrowed_reader(arrow::Buffer::FromString(std::string(narrowed_bytes)));
+  auto narrowed = arrow::ipc::ReadSchema(&narrowed_reader, &memo);
+  if (!narrowed.ok()) {
+    return NotSerializable("reader factory", bytes, narrowed.status().message());
+  }
+  spec.narrowed = *std::move(narrowed);
   auto factory = MakeReaderFactory(std::move(spec));
   if (!factory.ok()) return NotSerializable("reader factory", bytes, factory.status().message());
   return factory;

@@ -70,8 +70,25 @@ struct ScanRequest {
   std::vector<AcceptedPredicate> partition_filters;  // exact
   std::vector<AcceptedPredicate> data_filters;       // pruning only; also returned
   std::vector<std::string> read_columns;             // table order
+  // Parquet: struct read columns narrowed to some of their fields (nested schema pruning).
+  arrow::FieldVector narrowed;
   int64_t limit = -1;
 };
+
+// Whether `narrow` keeps some of the fields of the struct type `whole` (by name, in order,
+// each kept whole or itself narrowed).
+bool Narrows(const arrow::DataType& whole, const arrow::DataType& narrow) {
+  if (whole.Equals(narrow)) return true;
+  if (whole.id() != arrow::Type::STRUCT || narrow.id() != arrow::Type::STRUCT) return false;
+  const auto& from = static_cast<const arrow::StructType&>(whole);
+  int previous = -1;
+  for (const auto& field : narrow.fields()) {
+    int index = from.GetFieldIndex(field->name());
+    if (index <= previous || !Narrows(*from.field(index)->type(), *field->type())) return false;
+    previous = index;
+  }
+  return true;
+}
 
 // A file kept by pruning, with what will be read of it.
 struct PlannedFile {
@@ -406,13 +423,25 @@ class FilesScan : public Scan,
   FilesScan(std::shared_ptr<const TableData> table, ScanRequest request, ScanPlan plan)
       : table_(std::move(table)), request_(std::move(request)), plan_(std::move(plan)) {
     arrow::FieldVector fields;
+    auto narrowed = arrow::schema(request_.narrowed);
     for (const auto& name : request_.read_columns) {
-      fields.push_back(table_->schema->GetFieldByName(name));
+      auto field = narrowed->GetFieldByName(name);
+      fields.push_back(field != nullptr ? field : table_->schema->GetFieldByName(name));
     }
     read_schema_ = arrow::schema(std::move(fields));
   }
 
   std::shared_ptr<arrow::Schema> ReadSchema() const override { return read_schema_; }
+
+  // The read columns as Description() lists them: a narrowed one with its type.
+  std::vector<std::string> ReadColumnTexts() const {
+    std::vector<std::string> texts;
+    for (const auto& field : read_schema_->fields()) {
+      bool narrowed = arrow::schema(request_.narrowed)->GetFieldByName(field->name()) != nullptr;
+      texts.push_back(narrowed ? field->ToString() : field->name());
+    }
+    return texts;
+  }
 
   std::string Description() const override {
     std::vector<std::string> partition_filters, pushed;
@@ -423,7 +452,7 @@ class FilesScan : public Scan,
     std::string out = std::string("format=") + FormatName(request_.options.format) +
                       ", location=" + request_.options.path + ", partitionFilters=[" +
                       Join(partition_filters) + "], pushedPredicates=[" + Join(pushed) +
-                      "], readSchema=[" + Join(request_.read_columns) + "], files=" +
+                      "], readSchema=[" + Join(ReadColumnTexts()) + "], files=" +
                       std::to_string(plan_.files.size()) + "/" +
                       std::to_string(table_->files.size());
     if (request_.options.format == FileFormatKind::kParquet) {
@@ -552,6 +581,7 @@ class FilesScan : public Scan,
     spec.table_schema = table_->schema;
     spec.partition_columns = table_->partition_schema->field_names();
     spec.read_columns = request_.read_columns;
+    spec.narrowed = arrow::schema(request_.narrowed);
     spec.limit = request_.limit;
     return MakeReaderFactory(std::move(spec));
   }
@@ -610,14 +640,23 @@ class FilesScanBuilder : public ScanBuilder,
 
   Status PruneColumns(const std::shared_ptr<arrow::Schema>& required_schema) override {
     std::set<std::string> required;
+    request_.narrowed.clear();
     for (const auto& field : required_schema->fields()) {
-      if (table_->schema->GetFieldIndex(field->name()) < 0) {
+      auto table_field = table_->schema->GetFieldByName(field->name());
+      if (table_field == nullptr) {
         return InvalidError("INTERNAL_ERROR", "Column pruning asked " + table_->name +
                                                   " for the column " +
                                                   QuoteIdentifier(field->name()) +
                                                   ", which it does not have.");
       }
       required.insert(field->name());
+      // Parquet reads only the leaf columns of the fields kept; other formats read it whole.
+      if (request_.options.format == FileFormatKind::kParquet &&
+          !table_field->type()->Equals(*field->type()) &&
+          Narrows(*table_field->type(), *field->type()) &&
+          table_->partition_schema->GetFieldIndex(field->name()) < 0) {
+        request_.narrowed.push_back(table_field->WithType(field->type()));
+      }
     }
     request_.read_columns.clear();
     for (const auto& name : table_->schema->field_names()) {

@@ -514,8 +514,12 @@ class Lowering {
         target = it->second;
       }
       auto only_valid = std::make_shared<cp::CountOptions>(cp::CountOptions::ONLY_VALID);
+      // Grouped decimal sums add 128-bit integers (functions/decimal_sum_kernel.cc).
+      const bool decimal_input =
+          !call.args.empty() && call.args[0]->type->id() == arrow::Type::DECIMAL128;
+      const std::string sum_function = grouped && decimal_input ? "parley_decimal_sum" : "sum";
       if (call.function == "AVG" && call.type->id() == arrow::Type::DECIMAL128) {
-        std::string sum = aggregate("sum", nullptr, target, name + "#sum");
+        std::string sum = aggregate(sum_function, nullptr, target, name + "#sum");
         std::string count = aggregate("count", only_valid, target, name + "#count");
         auto count_type = arrow::decimal128(arrow::Decimal128Type::kMaxPrecision, 0);
         results[j] = cp::call(
@@ -533,7 +537,7 @@ class Lowering {
         function = call.distinct ? "count_distinct" : "count";
         options = only_valid;
       } else if (call.function == "SUM") {
-        function = "sum";
+        function = sum_function;
       } else if (call.function == "AVG") {
         function = "mean";
       } else {

@@ -67,30 +67,12 @@ std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
   }
   const auto& result = static_cast<const arrow::DecimalType&>(*expr.type);
   if (expr.function == "*" && args.size() == 2) {
-    // The product of the unscaled values has the factors' scales summed; the kernel rounds it
-    // to the result's scale. A factor that is a widening cast (the same value with more digits
-    // or scale) is multiplied as it was before the cast while the scales still reach the
-    // result's: the product is the same, and the cast's copy is saved.
-    auto scale_of = [](const BoundExpr& factor) {
+    const auto scale_of = [](const BoundExpr& factor) {
       return static_cast<const arrow::DecimalType&>(*factor.type).scale();
     };
-    int scale_sum = scale_of(*expr.args[0]) + scale_of(*expr.args[1]);
-    if (result.scale() > scale_sum) return std::nullopt;
-    std::vector<cp::Expression> factors = args;
-    for (size_t i = 0; i < factors.size(); ++i) {
-      const BoundExpr& factor = *expr.args[i];
-      const cp::Expression::Call* call = factors[i].call();
-      if (factor.function != "CAST" || factor.args.size() != 1 || call == nullptr ||
-          call->function_name != "parley_decimal_widen") {
-        continue;
-      }
-      int narrower_sum = scale_sum - scale_of(factor) + scale_of(*factor.args[0]);
-      if (narrower_sum < result.scale()) continue;
-      factors[i] = call->arguments[0];
-      scale_sum = narrower_sum;
-    }
+    if (result.scale() > scale_of(*expr.args[0]) + scale_of(*expr.args[1])) return std::nullopt;
     return cp::call("parley_decimal_multiply",
-                    {factors[0], factors[1],
+                    {args[0], args[1],
                      cp::literal(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(0),
                                                                            expr.type))});
   }
@@ -129,6 +111,50 @@ Result<cp::Expression> LowerOverArgumentFields(const BoundExpr& expr, const std:
   return LowerCallWith(*inner, std::move(fields));
 }
 
+// A decimal-to-decimal CAST that keeps every digit (no smaller scale, no fewer integer digits):
+// it cannot fail.
+bool IsWideningDecimalCast(const BoundExpr& expr) {
+  if (expr.function != "CAST" || expr.args.size() != 1 ||
+      expr.type->id() != arrow::Type::DECIMAL128 ||
+      !arrow::is_decimal(expr.args[0]->type->id())) {
+    return false;
+  }
+  const auto& from = static_cast<const arrow::DecimalType&>(*expr.args[0]->type);
+  const auto& to = static_cast<const arrow::DecimalType&>(*expr.type);
+  return to.scale() >= from.scale() && to.precision() - to.scale() >= from.precision() - from.scale();
+}
+
+// The factors of a decimal product, a widening cast's input instead of the cast while the
+// factors' scales still reach the product's: the product kernel multiplies unscaled values and
+// rounds to the product's scale, so the product is the same and the cast's copy is saved.
+void StripWideningFactors(const BoundExpr& product, std::vector<cp::Expression>* factors) {
+  if (product.function != "*" || factors->size() != 2 ||
+      product.type->id() != arrow::Type::DECIMAL128) {
+    return;
+  }
+  auto scale_of = [](const BoundExpr& factor) -> std::optional<int> {
+    if (factor.type->id() != arrow::Type::DECIMAL128) return std::nullopt;
+    return static_cast<const arrow::DecimalType&>(*factor.type).scale();
+  };
+  auto left = scale_of(*product.args[0]);
+  auto right = scale_of(*product.args[1]);
+  if (!left || !right) return;
+  int scale_sum = *left + *right;
+  const int result_scale = static_cast<const arrow::DecimalType&>(*product.type).scale();
+  for (size_t i = 0; i < factors->size(); ++i) {
+    const BoundExpr& factor = *product.args[i];
+    const cp::Expression::Call* call = (*factors)[i].call();
+    if (!IsWideningDecimalCast(factor) || call == nullptr ||
+        call->function_name != "parley_decimal_widen") {
+      continue;
+    }
+    int narrower_sum = scale_sum - *scale_of(factor) + *scale_of(*factor.args[0]);
+    if (narrower_sum < result_scale) continue;
+    (*factors)[i] = call->arguments[0];
+    scale_sum = narrower_sum;
+  }
+}
+
 Result<cp::Expression> LowerCall(const BoundExpr& expr) {
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   // TRY(call) and TRY_CAST: the call's rows that fail are NULL.
@@ -143,7 +169,8 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
     ARROW_ASSIGN_OR_RAISE(auto inner, LowerOverArgumentFields(evaluated, function));
     return TryCall(std::move(inner), std::move(args));
   }
-  if (CanFail(expr.function) && !args.empty()) {
+  if (CanFail(expr.function) && !args.empty() && !IsWideningDecimalCast(expr)) {
+    StripWideningFactors(expr, &args);
     ARROW_ASSIGN_OR_RAISE(auto inner, LowerOverArgumentFields(expr, expr.function));
     return GuardCall(std::move(inner), std::move(args), expr.ToString());
   }

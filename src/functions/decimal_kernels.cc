@@ -161,11 +161,31 @@ bool FitsInt64(const arrow::BasicDecimal128& value) {
   return value.high_bits() == (static_cast<int64_t>(value.low_bits()) >> 63);
 }
 
+// The value at `row` of a decimal input: an array's, or a scalar's at every row.
+class DecimalInput {
+ public:
+  explicit DecimalInput(const cp::ExecValue& value) {
+    if (value.is_scalar()) {
+      const auto& scalar = static_cast<const arrow::Decimal128Scalar&>(*value.scalar);
+      scalar_ = scalar.value;
+    } else {
+      values_ = value.array.GetValues<arrow::Decimal128>(1);
+    }
+  }
+  const arrow::Decimal128& operator[](int64_t row) const {
+    return values_ != nullptr ? values_[row] : scalar_;
+  }
+
+ private:
+  const arrow::Decimal128* values_ = nullptr;
+  arrow::Decimal128 scalar_;
+};
+
 // Product of two decimal columns, typed as the third input, whose scale is at most the sum of
 // the operands' scales. Arrow allocates the output and its validity (null where an operand is).
 Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  Column<arrow::Decimal128> lefts(batch[0]);
-  Column<arrow::Decimal128> rights(batch[1]);
+  DecimalInput lefts(batch[0]);
+  DecimalInput rights(batch[1]);
   const auto& type = static_cast<const arrow::DecimalType&>(*batch[2].type());
   int32_t shift = ScaleOf(batch[0].type()) + ScaleOf(batch[1].type()) - type.scale();
   if (shift < 0 || shift > 38) {
@@ -177,10 +197,12 @@ Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::Ex
   const __int128 limit = PowersOfTen()[type.precision()];
   arrow::ArraySpan* output = out->array_span_mutable();
   auto* values = output->GetValues<arrow::Decimal128>(1);
+  const bool all_valid = output->buffers[0].data == nullptr;
+  bool in_range = true;
   for (int64_t row = 0; row < batch.length; ++row) {
-    if (!output->IsValid(row)) continue;
-    arrow::Decimal128 x = lefts.Value(row);
-    arrow::Decimal128 y = rights.Value(row);
+    if (!all_valid && !output->IsValid(row)) continue;
+    const arrow::Decimal128& x = lefts[row];
+    const arrow::Decimal128& y = rights[row];
     __int128 product;
     if (FitsInt64(x) && FitsInt64(y)) {
       // The common case (values of up to 18 digits): one 64 x 64 -> 128-bit product.
@@ -200,11 +222,11 @@ Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::Ex
       }
       product = quotient;
     }
-    if (product >= limit || product <= -limit) return ProductOutOfRange(type);
+    in_range &= product < limit && product > -limit;
     auto bits = static_cast<unsigned __int128>(product);
     values[row] = arrow::Decimal128(static_cast<int64_t>(bits >> 64), static_cast<uint64_t>(bits));
   }
-  return Status::OK();
+  return in_range ? Status::OK() : ProductOutOfRange(type);
 }
 
 // A decimal column as the second input's type, which has at least its integer digits and its

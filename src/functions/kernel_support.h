@@ -107,6 +107,8 @@ inline Status AddPreallocatedFunction(arrow::compute::FunctionRegistry* registry
 Status RegisterDatetimeKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterStringKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterDecimalKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief hash_parley_decimal_sum (decimal_sum_kernel.cc): the grouped SUM of a decimal.
+Status RegisterDecimalSumKernel(arrow::compute::FunctionRegistry* registry);
 Status RegisterMathKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterArrayKernels(arrow::compute::FunctionRegistry* registry);
 

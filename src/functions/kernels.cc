@@ -16,6 +16,7 @@ Status RegisterParleyKernels() {
     status = kernels::RegisterDatetimeKernels(registry);
     if (status.ok()) status = kernels::RegisterStringKernels(registry);
     if (status.ok()) status = kernels::RegisterDecimalKernels(registry);
+    if (status.ok()) status = kernels::RegisterDecimalSumKernel(registry);
     if (status.ok()) status = kernels::RegisterMathKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
