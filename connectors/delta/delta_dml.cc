@@ -60,11 +60,8 @@ std::function<bool(const FileAction&)> PartitionReadPredicate(
 class RowLevelBatchWrite : public DeltaFilesBatchWrite {
  public:
   RowLevelBatchWrite(std::shared_ptr<const TableState> table, RowLevelCommand command,
-                     std::shared_ptr<RowLevelScanRecord> read, RowLevelWriteSummary summary)
-      : DeltaFilesBatchWrite(std::move(table)),
-        command_(command),
-        read_(std::move(read)),
-        summary_(summary) {}
+                     std::shared_ptr<RowLevelScanRecord> read)
+      : DeltaFilesBatchWrite(std::move(table)), command_(command), read_(std::move(read)) {}
 
   Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
       const PhysicalWriteInfo& info) override {
@@ -91,12 +88,17 @@ class RowLevelBatchWrite : public DeltaFilesBatchWrite {
   }
 
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
+    return CommitRowLevel(messages, RowLevelWriteSummary{});
+  }
+
+  Status CommitRowLevel(const std::vector<CommitMessagePtr>& messages,
+                        const RowLevelWriteSummary& summary) override {
     ARROW_ASSIGN_OR_RAISE(auto files, AddsOfMessages(messages));
     // Change files are the only adds written with dataChange=false (MakeChangeRowsWriterFactory).
     std::vector<FileAction> adds, change_files;
     for (auto& file : files) (file.data_change ? adds : change_files).push_back(std::move(file));
     ARROW_ASSIGN_OR_RAISE(auto transaction,
-                          RewriteTransaction(*table_, command_, *read_, std::move(adds), summary_,
+                          RewriteTransaction(*table_, command_, *read_, std::move(adds), summary,
                                              PreservesRowTracking(*table_)));
     const std::string change_count = std::to_string(change_files.size());
     transaction.operation_metrics[command_ == RowLevelCommand::kMerge
@@ -118,17 +120,16 @@ class RowLevelBatchWrite : public DeltaFilesBatchWrite {
 
   RowLevelCommand command_;
   std::shared_ptr<RowLevelScanRecord> read_;
-  RowLevelWriteSummary summary_;
 };
 
 class RowLevelWriteBuilder : public WriteBuilder {
  public:
   RowLevelWriteBuilder(std::shared_ptr<const TableState> table, RowLevelCommand command,
-                       std::shared_ptr<RowLevelScanRecord> read, RowLevelWriteSummary summary)
-      : table_(std::move(table)), command_(command), read_(std::move(read)), summary_(summary) {}
+                       std::shared_ptr<RowLevelScanRecord> read)
+      : table_(std::move(table)), command_(command), read_(std::move(read)) {}
 
   Result<std::shared_ptr<Write>> Build() override {
-    auto batch = std::make_shared<RowLevelBatchWrite>(table_, command_, read_, summary_);
+    auto batch = std::make_shared<RowLevelBatchWrite>(table_, command_, read_);
     return std::make_shared<DeltaFilesWrite>(
         std::move(batch), std::string("DeltaWrite copy-on-write ") +
                               RowLevelCommandName(command_) + " of " + table_->name);
@@ -138,7 +139,6 @@ class RowLevelWriteBuilder : public WriteBuilder {
   std::shared_ptr<const TableState> table_;
   RowLevelCommand command_;
   std::shared_ptr<RowLevelScanRecord> read_;
-  RowLevelWriteSummary summary_;
 };
 
 class DeltaRowLevelOperation : public RowLevelOperation {
@@ -159,9 +159,8 @@ class DeltaRowLevelOperation : public RowLevelOperation {
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
     return MakeDeltaScanBuilder(table_, read_);
   }
-  Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(
-      const LogicalWriteInfo& info, const RowLevelWriteSummary& summary) override {
-    return std::make_unique<RowLevelWriteBuilder>(table_, command_, read_, summary);
+  Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) override {
+    return std::make_unique<RowLevelWriteBuilder>(table_, command_, read_);
   }
 
  private:

@@ -103,7 +103,7 @@ class DeltaDmlTest : public ::testing::Test {
 
   Status Rewrite(const Scanned& scanned, const std::string& json) {
     LogicalWriteInfo info{"rewrite", Rows(json)->schema(), {}};
-    ARROW_ASSIGN_OR_RAISE(auto builder, scanned.operation->NewWriteBuilder(info, {}));
+    ARROW_ASSIGN_OR_RAISE(auto builder, scanned.operation->NewWriteBuilder(info));
     ARROW_ASSIGN_OR_RAISE(auto staged, Stage(*builder, Rows(json)));
     return staged.first->Commit({staged.second});
   }
@@ -123,7 +123,7 @@ class DeltaDmlTest : public ::testing::Test {
   static Result<std::pair<std::shared_ptr<BatchWrite>, CommitMessagePtr>> StageChanges(
       const Scanned& scanned, const std::shared_ptr<arrow::RecordBatch>& rows) {
     LogicalWriteInfo info{"rewrite", rows->schema(), {}};
-    ARROW_ASSIGN_OR_RAISE(auto builder, scanned.operation->NewWriteBuilder(info, {}));
+    ARROW_ASSIGN_OR_RAISE(auto builder, scanned.operation->NewWriteBuilder(info));
     return Stage(*builder, rows);
   }
 

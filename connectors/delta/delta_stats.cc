@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "arrow/array.h"
@@ -198,10 +199,28 @@ struct StatisticsCollector::Column {
         return Status::OK();
       }
     }
+    if (array->type_id() == arrow::Type::STRING) {
+      return UpdateStrings(static_cast<const arrow::StringArray&>(*array));
+    }
     ARROW_ASSIGN_OR_RAISE(auto min_max, arrow::compute::MinMax(array));
     const auto& pair = static_cast<const arrow::StructScalar&>(*min_max.scalar());
     ARROW_RETURN_NOT_OK(Merge(pair.value[0], /*is_max=*/false));
     return Merge(pair.value[1], /*is_max=*/true);
+  }
+
+  // Strings compared as bytes (UTF-8 order is code point order) over views of the values: the
+  // compute kernel copies each candidate into a std::string.
+  Status UpdateStrings(const arrow::StringArray& strings) {
+    std::optional<std::string_view> low, high;
+    for (int64_t i = 0; i < strings.length(); ++i) {
+      if (strings.IsNull(i)) continue;
+      std::string_view value = strings.GetView(i);
+      if (!low || value < *low) low = value;
+      if (!high || value > *high) high = value;
+    }
+    ARROW_RETURN_NOT_OK(Merge(std::make_shared<arrow::StringScalar>(std::string(*low)),
+                              /*is_max=*/false));
+    return Merge(std::make_shared<arrow::StringScalar>(std::string(*high)), /*is_max=*/true);
   }
 
   Status Merge(const std::shared_ptr<arrow::Scalar>& value, bool is_max) {

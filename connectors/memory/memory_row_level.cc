@@ -23,8 +23,7 @@ class MemoryRowLevelOperation : public RowLevelOperation {
     return MakeMemoryScanBuilder(table_, read_);
   }
 
-  Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info,
-                                                        const RowLevelWriteSummary&) override {
+  Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) override {
     MemoryWriteMode mode;
     mode.kind = MemoryWriteMode::Kind::kReplaceGroups;
     mode.groups = *read_;

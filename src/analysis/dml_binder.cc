@@ -539,8 +539,11 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
                         ActionLiteral(RowAction::kDiscard)));
   plan.query = FinishQuery(plan, selected, values, action);
   {
+    // NULL for a row that is not a pair of a target and a source row: only pairs repeat.
     BoundExprPtr any = BoolLiteral(false);
     for (const auto& is : matched_clauses) any = MakeCall("OR", {any, is}, arrow::boolean());
+    any = CaseWhen({{matched, any}},
+                   MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>()));
     plan.query->output.push_back(MakeField(RowLevelPlan::kTargetRowField, arrow::int32()));
     plan.query->exprs.push_back(
         MakeColumnRef(RowLevelPlan::kTargetRowField, RowLevelPlan::kTargetRowField,

@@ -23,6 +23,7 @@
 #include "exec/expression_lowering.h"
 #include "exec/join_lowering.h"
 #include "exec/replicate_rows.h"
+#include "exec/row_numbering.h"
 #include "exec/runtime_filter.h"
 #include "exec/sample.h"
 #include "exec/scalar_subquery_value.h"
@@ -197,6 +198,7 @@ class Lowering {
         return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(sampled)));
       }
       case PlanNode::Kind::kWindow: {
+        if (IsRowNumbering(*node)) return LowerRowNumbering(*node);
         ARROW_ASSIGN_OR_RAISE(auto input, Gather(node->children[0]));
         ARROW_ASSIGN_OR_RAISE(auto output, ComputeWindow(*node, input));
         return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(output)));
@@ -362,6 +364,18 @@ class Lowering {
       ARROW_ASSIGN_OR_RAISE(output, RunNetChanges(reader->get(), *node.changelog));
     }
     return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(output)));
+  }
+
+  // Row numbers over the whole input, appended to its batches as they stream through
+  // (exec/row_numbering.h): the input runs as a plan of its own, read on the I/O executor.
+  Result<ac::Declaration> LowerRowNumbering(const PlanNode& node) {
+    ARROW_ASSIGN_OR_RAISE(auto input, Lower(node.children[0]));
+    auto reader = ac::DeclarationToReader(std::move(input), /*use_threads=*/true);
+    if (!reader.ok()) return ToSparkError(reader.status());
+    std::shared_ptr<arrow::RecordBatchReader> numbered =
+        NumberRows(node, std::move(reader).ValueUnsafe());
+    return ac::Declaration("record_batch_reader_source",
+                           ac::RecordBatchReaderSourceNodeOptions(std::move(numbered)));
   }
 
   // The input gathered, then each row repeated by its count (exec/replicate_rows.h).
@@ -582,6 +596,59 @@ class Lowering {
   std::map<const PlanNode*, std::shared_ptr<arrow::Table>> reused_rows_;
 };
 
+// A plan lowered and started, read through Acero's reader. Owns the options its lowering
+// refers to.
+class LoweredPlanStream : public PlanStream {
+ public:
+  explicit LoweredPlanStream(const ScanRunOptions& options)
+      : options_(options), lowering_(options_, /*profile=*/false) {}
+  ~LoweredPlanStream() override {
+    if (!closed_) ARROW_UNUSED(Close());
+  }
+
+  Status Start(const PlanNodePtr& plan) {
+    lowering_.PlanReuse(*plan);
+    ARROW_ASSIGN_OR_RAISE(auto declaration, lowering_.Lower(plan));
+    auto reader = ac::DeclarationToReader(std::move(declaration), /*use_threads=*/true);
+    if (!reader.ok()) return ToSparkError(reader.status());
+    reader_ = std::move(reader).ValueUnsafe();
+    arrow::FieldVector fields;
+    const auto& types = reader_->schema()->fields();
+    for (size_t i = 0; i < plan->output.size(); ++i) {
+      fields.push_back(types[i]->WithName(plan->output[i].display));
+    }
+    schema_ = arrow::schema(std::move(fields));
+    return Status::OK();
+  }
+
+  const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
+
+  Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    Status read = reader_->ReadNext(&batch);
+    if (!read.ok()) return ToSparkError(read);
+    if (batch == nullptr) return batch;
+    return arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
+  }
+
+  Status Close() override {
+    if (closed_) return close_status_;
+    closed_ = true;
+    Status closed = reader_ == nullptr ? Status::OK() : reader_->Close();
+    Status finished = lowering_.FinishStreams();
+    close_status_ = closed.ok() ? finished : ToSparkError(closed);
+    return close_status_;
+  }
+
+ private:
+  ScanRunOptions options_;
+  Lowering lowering_;
+  std::unique_ptr<arrow::RecordBatchReader> reader_;
+  std::shared_ptr<arrow::Schema> schema_;
+  bool closed_ = false;
+  Status close_status_;
+};
+
 }  // namespace
 
 Status EnsureComputeInitialized() {
@@ -615,6 +682,18 @@ Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOption
   ARROW_ASSIGN_OR_RAISE(auto renamed, (*table)->RenameColumns(names));
   return ExecutionResult{std::move(renamed), std::move(lowering.metrics()),
                          std::move(lowering.profile())};
+}
+
+Result<std::unique_ptr<PlanStream>> ExecutePlanStream(const PlanNodePtr& plan,
+                                                      const ScanRunOptions& options) {
+  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  auto stream = std::make_unique<LoweredPlanStream>(options);
+  Status started = stream->Start(plan);
+  if (!started.ok()) {
+    ARROW_UNUSED(stream->Close());
+    return started;
+  }
+  return std::unique_ptr<PlanStream>(std::move(stream));
 }
 
 }  // namespace parley

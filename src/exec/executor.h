@@ -48,4 +48,25 @@ Status EnsureComputeInitialized();
 Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOptions& options,
                                     bool profile = false);
 
+/// \brief A running plan whose output is read batch by batch (ExecutePlanStream).
+class PlanStream {
+ public:
+  virtual ~PlanStream() = default;
+  /// \brief The output schema, with the display names users see.
+  virtual const std::shared_ptr<arrow::Schema>& schema() const = 0;
+  /// \brief The next batch of the output, null after the last. Runtime errors carry Spark
+  /// conditions, as ExecutePlan's do.
+  virtual Result<std::shared_ptr<arrow::RecordBatch>> Next() = 0;
+  /// \brief Stop the plan if it still runs and wait for its scan tasks; their first error.
+  /// Called after the last Next() or instead of further ones; later calls return the same
+  /// status, and the destructor calls it when nobody did.
+  virtual Status Close() = 0;
+};
+
+/// \brief Start `plan` and return its output as a stream: batches flow from its scans through
+/// its operators to the caller as it reads them, so only operators that need their whole input
+/// (sort, window, ...) gather it.
+Result<std::unique_ptr<PlanStream>> ExecutePlanStream(const PlanNodePtr& plan,
+                                                      const ScanRunOptions& options);
+
 }  // namespace parley

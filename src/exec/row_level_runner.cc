@@ -3,15 +3,17 @@
 
 #include <fmt/format.h>
 
-#include <optional>
 #include <algorithm>
+#include <deque>
+#include <optional>
 #include <vector>
 
 #include "arrow/array.h"
-#include "arrow/array/concatenate.h"
+#include "arrow/array/util.h"
 #include "arrow/builder.h"
-#include "arrow/chunked_array.h"
 #include "arrow/compute/api.h"
+#include "arrow/record_batch.h"
+#include "arrow/scalar.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
 #include "exec/executor.h"
@@ -94,58 +96,6 @@ Status PrepareGroupScan(RowLevelPlan* plan, RowLevelOperation* operation) {
   return Status::OK();
 }
 
-// Each row's action, with MERGE's pairs resolved: a target row the join paired with several
-// source rows keeps one row (the one a clause applied to, else the first) and the others are
-// discarded; a MATCHED clause applying to one target row twice is a cardinality violation.
-Result<std::vector<RowAction>> ResolveActions(const RowLevelPlan& plan, const arrow::Table& rows) {
-  const int n = static_cast<int>(plan.columns.size());
-  std::vector<RowAction> actions;
-  actions.reserve(rows.num_rows());
-  for (const auto& chunk : rows.column(n)->chunks()) {
-    const auto& values = static_cast<const arrow::Int32Array&>(*chunk);
-    for (int64_t i = 0; i < values.length(); ++i) {
-      actions.push_back(static_cast<RowAction>(values.Value(i)));
-    }
-  }
-  if (plan.command != RowLevelCommand::kMerge) return actions;
-  ARROW_ASSIGN_OR_RAISE(auto ids_column, arrow::Concatenate(rows.column(n + 1)->chunks()));
-  ARROW_ASSIGN_OR_RAISE(auto matched_column, arrow::Concatenate(rows.column(n + 2)->chunks()));
-  const auto& ids = static_cast<const arrow::Int32Array&>(*ids_column);
-  const auto& matched = static_cast<const arrow::BooleanArray&>(*matched_column);
-  // Target row numbers run from 1 (row_number()): the row that stands for each, or -1.
-  int32_t max_id = 0;
-  for (int64_t i = 0; i < ids.length(); ++i) {
-    if (ids.IsValid(i)) max_id = std::max(max_id, ids.Value(i));
-  }
-  std::vector<int64_t> kept(static_cast<size_t>(max_id) + 1, -1);
-  for (int64_t i = 0; i < ids.length(); ++i) {
-    if (ids.IsNull(i)) continue;
-    int64_t& entry = kept[ids.Value(i)];
-    if (entry < 0) {
-      entry = i;
-      continue;
-    }
-    const bool applies = matched.IsValid(i) && matched.Value(i);
-    const int64_t other = entry;
-    if (plan.check_cardinality && applies && matched.IsValid(other) && matched.Value(other)) {
-      return InvalidError(
-          "MERGE_CARDINALITY_VIOLATION",
-          fmt::format("The ON search condition of the MERGE statement matched a single row "
-                      "from the target table {} with multiple rows of the source table. This "
-                      "could result in the target row being operated on more than once with an "
-                      "update or delete operation and is not allowed.",
-                      plan.target_name.ToString()));
-    }
-    if (actions[other] == RowAction::kCopy && actions[i] != RowAction::kCopy) {
-      actions[other] = RowAction::kDiscard;
-      entry = i;
-    } else {
-      actions[i] = RowAction::kDiscard;
-    }
-  }
-  return actions;
-}
-
 // Whether the query's output ends with the pre-images of the table's columns.
 bool PreimageColumns(const RowLevelPlan& plan) {
   return plan.change_rows && plan.command != RowLevelCommand::kDelete;
@@ -164,74 +114,306 @@ std::shared_ptr<arrow::Schema> WriteSchema(const RowLevelPlan& plan) {
   return arrow::schema(std::move(fields));
 }
 
-// The rows of `rows` whose action `select` admits, as WriteSchema() says: the table's
-// columns from `values` (the first of `rows`' columns at that index), the metadata columns,
-// and each row's action, `action` when given.
-Result<std::shared_ptr<arrow::Table>> SelectRows(const RowLevelPlan& plan,
-                                                 const arrow::Table& rows, int values,
-                                                 const std::vector<RowAction>& actions,
-                                                 bool (*select)(RowAction),
-                                                 std::optional<RowLevelWriteAction> action) {
-  const int n = static_cast<int>(plan.columns.size());
-  arrow::BooleanBuilder keep;
-  arrow::Int32Builder kinds;
-  ARROW_RETURN_NOT_OK(keep.Reserve(static_cast<int64_t>(actions.size())));
-  ARROW_RETURN_NOT_OK(kinds.Reserve(static_cast<int64_t>(actions.size())));
-  for (RowAction row : actions) {
-    keep.UnsafeAppend(select(row));
-    kinds.UnsafeAppend(action ? static_cast<int32_t>(*action) : static_cast<int32_t>(row));
-  }
-  ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
-  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns(
-      rows.columns().begin() + values, rows.columns().begin() + values + n);
-  if (!plan.metadata_columns.empty() || plan.change_rows) {
-    const int m = static_cast<int>(plan.metadata_columns.size());
-    // The metadata columns end the query's output, or come just before the pre-images.
-    const int end = rows.num_columns() - (PreimageColumns(plan) ? n : 0);
-    columns.insert(columns.end(), rows.columns().begin() + (end - m),
-                   rows.columns().begin() + end);
-    ARROW_ASSIGN_OR_RAISE(auto kind_array, kinds.Finish());
-    columns.push_back(std::make_shared<arrow::ChunkedArray>(std::move(kind_array)));
-  }
-  auto data = arrow::Table::Make(WriteSchema(plan), columns, rows.num_rows());
-  ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(data, mask));
-  return filtered.table();
-}
-
 bool IsKept(RowAction action) {
   return action == RowAction::kCopy || action == RowAction::kUpdate ||
          action == RowAction::kInsert;
 }
 
-bool IsKeptOrDeleted(RowAction action) { return IsKept(action) || action == RowAction::kDelete; }
+using TaskRows = std::vector<std::shared_ptr<arrow::RecordBatch>>;
 
-bool IsUpdated(RowAction action) { return action == RowAction::kUpdate; }
+// The query's rows turned into the write's as the query produces them, and handed to the
+// write job in tasks of `rows_per_task` rows (the last fewer). Of each query batch the write receives the
+// copied, updated and inserted rows; when the operation wants change rows, also the deleted
+// ones and, in a batch of their own, the pre-images of the updated ones.
+//
+// MERGE: a target row appears once per source row the join pairs it with, and once when it
+// has none. Pairs are told apart by kMatchedField (null for a row that is not a pair). The
+// first pair a MATCHED clause applies to stands for its target row; a second one is
+// MERGE_CARDINALITY_VIOLATION when the plan checks cardinality, and discarded otherwise. Pairs
+// no clause applies to are copies, held back until the query ends: one per target row is
+// written then, unless a clause applied to another pair of the same row.
+class RowLevelRows : public WriteInput {
+ public:
+  RowLevelRows(const RowLevelPlan& plan, PlanStream* stream, int64_t rows_per_task,
+               RowLevelResult* result)
+      : plan_(plan),
+        stream_(stream),
+        rows_per_task_(std::max<int64_t>(rows_per_task, 1)),
+        result_(result),
+        schema_(WriteSchema(plan)) {}
 
-// The rows the write receives: copied, updated and inserted ones; when the write wants change
-// rows, the deleted ones and the pre-images of the updated ones too.
-Result<std::shared_ptr<arrow::Table>> RowsToWrite(const RowLevelPlan& plan,
-                                                  const arrow::Table& rows,
-                                                  const std::vector<RowAction>& actions) {
-  const int n = static_cast<int>(plan.columns.size());
-  ARROW_ASSIGN_OR_RAISE(auto table,
-                        SelectRows(plan, rows, 0, actions,
-                                   plan.change_rows ? IsKeptOrDeleted : IsKept, std::nullopt));
-  if (PreimageColumns(plan)) {
-    ARROW_ASSIGN_OR_RAISE(auto preimages,
-                          SelectRows(plan, rows, rows.num_columns() - n, actions, IsUpdated,
-                                     RowLevelWriteAction::kUpdatePreimage));
-    ARROW_ASSIGN_OR_RAISE(table, arrow::ConcatenateTables({table, preimages}));
+  Result<std::optional<TaskRows>> Next() override {
+    TaskRows task;
+    int64_t rows = 0;
+    while (rows < rows_per_task_) {
+      if (pending_.empty()) ARROW_RETURN_NOT_OK(Fill());
+      if (pending_.empty()) break;
+      auto& front = pending_.front();
+      const int64_t room = rows_per_task_ - rows;
+      if (front->num_rows() > room) {
+        task.push_back(front->Slice(0, room));
+        front = front->Slice(room);
+        break;
+      }
+      rows += front->num_rows();
+      task.push_back(std::move(front));
+      pending_.pop_front();
+    }
+    if (task.empty()) return std::nullopt;
+    return task;
   }
-  for (int i = 0; i < n; ++i) {
-    if (!plan.columns[i].nullable && table->column(i)->null_count() > 0) {
-      return InvalidError("NOT_NULL_ASSERT_VIOLATION",
-                          fmt::format("NULL value appeared in non-nullable field: {} of the table "
-                                      "{}.",
-                                      QuoteIdentifier(plan.columns[i].name),
-                                      plan.target_name.ToString()));
+
+  // Nothing changed: the write is aborted, and nothing is committed.
+  Result<bool> Commit(BatchWrite* batch_write,
+                      const std::vector<CommitMessagePtr>& messages) override {
+    if (result_->updated + result_->deleted + result_->inserted == 0) return false;
+    RowLevelWriteSummary summary{copied_, result_->updated, result_->deleted,
+                                 result_->inserted};
+    ARROW_RETURN_NOT_OK(batch_write->CommitRowLevel(messages, summary));
+    return true;
+  }
+
+ private:
+  // Read query batches until one yields rows to write or the query ended; at its end, close
+  // the stream (a scan task's late error fails the write before it commits) and release the
+  // held-back copies.
+  Status Fill() {
+    while (pending_.empty() && !ended_) {
+      ARROW_ASSIGN_OR_RAISE(auto batch, stream_->Next());
+      if (batch == nullptr) {
+        ended_ = true;
+        ARROW_RETURN_NOT_OK(stream_->Close());
+        return ReleaseHeld();
+      }
+      ARROW_RETURN_NOT_OK(Consume(*batch));
+    }
+    return Status::OK();
+  }
+
+  int n() const { return static_cast<int>(plan_.columns.size()); }
+
+  // Count the row's final action and note whether the write receives it (and its pre-image).
+  void Take(int64_t row, RowAction action) {
+    switch (action) {
+      case RowAction::kCopy:
+        ++copied_;
+        break;
+      case RowAction::kUpdate:
+        ++result_->updated;
+        if (PreimageColumns(plan_)) preimages_.push_back(row);
+        break;
+      case RowAction::kDelete:
+        ++result_->deleted;
+        break;
+      case RowAction::kInsert:
+        ++result_->inserted;
+        break;
+      case RowAction::kDiscard:
+        return;
+    }
+    if (IsKept(action) || (plan_.change_rows && action == RowAction::kDelete)) {
+      selected_.push_back(row);
     }
   }
-  return table;
+
+  static bool Marked(const std::vector<bool>& marks, int32_t id) {
+    return id >= 0 && static_cast<size_t>(id) < marks.size() && marks[id];
+  }
+  static void Mark(std::vector<bool>* marks, int32_t id) {
+    if (static_cast<size_t>(id) >= marks->size()) marks->resize(static_cast<size_t>(id) + 1);
+    (*marks)[id] = true;
+  }
+
+  Status Consume(const arrow::RecordBatch& batch) {
+    const auto& actions = static_cast<const arrow::Int32Array&>(*batch.column(n()));
+    const bool merge = plan_.command == RowLevelCommand::kMerge;
+    const arrow::Int32Array* ids = nullptr;
+    const arrow::BooleanArray* matched = nullptr;
+    if (merge) {
+      ids = static_cast<const arrow::Int32Array*>(batch.column(n() + 1).get());
+      matched = static_cast<const arrow::BooleanArray*>(batch.column(n() + 2).get());
+    }
+    selected_.clear();
+    preimages_.clear();
+    std::vector<int64_t> held;
+    for (int64_t i = 0; i < batch.num_rows(); ++i) {
+      const auto action = static_cast<RowAction>(actions.Value(i));
+      if (!merge || ids->IsNull(i) || matched->IsNull(i)) {
+        Take(i, action);
+        continue;
+      }
+      const int32_t id = ids->Value(i);
+      if (!matched->Value(i)) {
+        held.push_back(i);
+        continue;
+      }
+      if (Marked(applied_, id)) {
+        if (plan_.check_cardinality) return CardinalityViolation();
+        continue;
+      }
+      Mark(&applied_, id);
+      Take(i, action);
+    }
+    ARROW_RETURN_NOT_OK(Emit(batch));
+    if (!held.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto rows, TakeRows(batch, held));
+      held_.push_back(std::move(rows));
+    }
+    return Status::OK();
+  }
+
+  // One copy per held-back target row that no clause applied to.
+  Status ReleaseHeld() {
+    for (const auto& batch : held_) {
+      const auto& ids = static_cast<const arrow::Int32Array&>(*batch->column(n() + 1));
+      selected_.clear();
+      preimages_.clear();
+      for (int64_t i = 0; i < batch->num_rows(); ++i) {
+        const int32_t id = ids.Value(i);
+        if (Marked(applied_, id) || Marked(emitted_, id)) continue;
+        Mark(&emitted_, id);
+        Take(i, RowAction::kCopy);
+      }
+      ARROW_RETURN_NOT_OK(Emit(*batch));
+    }
+    held_.clear();
+    return Status::OK();
+  }
+
+  Status CardinalityViolation() const {
+    return InvalidError(
+        "MERGE_CARDINALITY_VIOLATION",
+        fmt::format("The ON search condition of the MERGE statement matched a single row from "
+                    "the target table {} with multiple rows of the source table. This could "
+                    "result in the target row being operated on more than once with an update "
+                    "or delete operation and is not allowed.",
+                    plan_.target_name.ToString()));
+  }
+
+  static Result<std::shared_ptr<arrow::RecordBatch>> TakeRows(
+      const arrow::RecordBatch& batch, const std::vector<int64_t>& rows) {
+    if (static_cast<int64_t>(rows.size()) == batch.num_rows()) {
+      return arrow::RecordBatch::Make(batch.schema(), batch.num_rows(), batch.columns());
+    }
+    arrow::Int64Builder indices;
+    ARROW_RETURN_NOT_OK(indices.AppendValues(rows));
+    ARROW_ASSIGN_OR_RAISE(auto array, indices.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(arrow::Datum(batch.Slice(0)),
+                                                           arrow::Datum(array)));
+    return taken.record_batch();
+  }
+
+  // The write's rows of `batch` (as WriteSchema() says): the table's columns from the first of
+  // the batch's columns at `values`, the metadata columns, and the action (`action` when given,
+  // else the row's).
+  Result<std::shared_ptr<arrow::RecordBatch>> WriteRows(
+      const arrow::RecordBatch& batch, int values, std::optional<RowLevelWriteAction> action) {
+    arrow::ArrayVector columns(batch.columns().begin() + values,
+                               batch.columns().begin() + values + n());
+    if (schema_->num_fields() > n()) {
+      const int m = static_cast<int>(plan_.metadata_columns.size());
+      // The metadata columns end the query's output, or come just before the pre-images.
+      const int end = batch.num_columns() - (PreimageColumns(plan_) ? n() : 0);
+      columns.insert(columns.end(), batch.columns().begin() + (end - m),
+                     batch.columns().begin() + end);
+      if (action) {
+        ARROW_ASSIGN_OR_RAISE(
+            auto kinds, arrow::MakeArrayFromScalar(
+                            arrow::Int32Scalar(static_cast<int32_t>(*action)), batch.num_rows()));
+        columns.push_back(std::move(kinds));
+      } else {
+        columns.push_back(batch.column(n()));
+      }
+    }
+    return arrow::RecordBatch::Make(schema_, batch.num_rows(), std::move(columns));
+  }
+
+  // Queue the selected rows of `batch`, and their pre-images, for the write.
+  Status Emit(const arrow::RecordBatch& batch) {
+    if (!selected_.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto rows, WriteRows(batch, 0, std::nullopt));
+      ARROW_ASSIGN_OR_RAISE(rows, TakeRows(*rows, selected_));
+      ARROW_RETURN_NOT_OK(Queue(std::move(rows)));
+    }
+    if (!preimages_.empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto rows, WriteRows(batch, batch.num_columns() - n(),
+                                                 RowLevelWriteAction::kUpdatePreimage));
+      ARROW_ASSIGN_OR_RAISE(rows, TakeRows(*rows, preimages_));
+      ARROW_RETURN_NOT_OK(Queue(std::move(rows)));
+    }
+    return Status::OK();
+  }
+
+  Status Queue(std::shared_ptr<arrow::RecordBatch> rows) {
+    for (int i = 0; i < n(); ++i) {
+      if (!plan_.columns[i].nullable && rows->column(i)->null_count() > 0) {
+        return InvalidError("NOT_NULL_ASSERT_VIOLATION",
+                            fmt::format("NULL value appeared in non-nullable field: {} of the "
+                                        "table {}.",
+                                        QuoteIdentifier(plan_.columns[i].name),
+                                        plan_.target_name.ToString()));
+      }
+    }
+    pending_.push_back(std::move(rows));
+    return Status::OK();
+  }
+
+  const RowLevelPlan& plan_;
+  PlanStream* stream_;
+  const int64_t rows_per_task_;
+  RowLevelResult* result_;
+  std::shared_ptr<arrow::Schema> schema_;
+  bool ended_ = false;
+  int64_t copied_ = 0;
+  std::deque<std::shared_ptr<arrow::RecordBatch>> pending_;
+  // MERGE: held-back copies (query batches), and the target rows a clause applied to and the
+  // held-back ones written, by target row number.
+  std::vector<std::shared_ptr<arrow::RecordBatch>> held_;
+  std::vector<bool> applied_;
+  std::vector<bool> emitted_;
+  // Rows of the batch being consumed that the write receives, and those whose pre-image it does.
+  std::vector<int64_t> selected_;
+  std::vector<int64_t> preimages_;
+};
+
+// The rows laid out as the write requires (RequiresDistributionAndOrdering): gathered, then
+// partitioned; committed as `rows` says.
+class LaidOutRows : public WriteInput {
+ public:
+  LaidOutRows(WritePartitions partitions, WriteInput* rows)
+      : partitions_(std::move(partitions)), rows_(rows) {}
+  Result<std::optional<TaskRows>> Next() override {
+    if (next_ == partitions_.size()) return std::nullopt;
+    return std::move(partitions_[next_++]);
+  }
+  Result<bool> Commit(BatchWrite* batch_write,
+                      const std::vector<CommitMessagePtr>& messages) override {
+    return rows_->Commit(batch_write, messages);
+  }
+
+ private:
+  WritePartitions partitions_;
+  size_t next_ = 0;
+  WriteInput* rows_;
+};
+
+// Stream `rows` into `write`, or lay them out first when the write requires a layout.
+Result<WriteJobResult> RunRowLevelWrite(Write* write, WriteInput* rows,
+                                        const std::shared_ptr<arrow::Schema>& schema,
+                                        const WriteRunOptions& options) {
+  if (dynamic_cast<const RequiresDistributionAndOrdering*>(write) == nullptr) {
+    return RunWriteJob(write, rows, options.job);
+  }
+  TaskRows gathered;
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(auto task, rows->Next());
+    if (!task) break;
+    gathered.insert(gathered.end(), task->begin(), task->end());
+  }
+  ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(schema, gathered));
+  ARROW_ASSIGN_OR_RAISE(auto partitions, PartitionForWrite(table, *write, options.rows_per_task));
+  LaidOutRows laid_out(std::move(partitions), rows);
+  return RunWriteJob(write, &laid_out, options.job);
 }
 
 }  // namespace
@@ -249,28 +431,19 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
   }
   ARROW_RETURN_NOT_OK(PrepareGroupScan(plan, operation.get()));
   ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query));
+  LogicalWriteInfo write_info{options.query_id, WriteSchema(*plan), {}};
+  ARROW_ASSIGN_OR_RAISE(auto write_builder, operation->NewWriteBuilder(write_info));
+  ARROW_ASSIGN_OR_RAISE(auto write, write_builder->Build());
   // Every row of a rewritten group must be read, so no join may prune the target's scan.
   ScanRunOptions scan_options = options.scan;
   scan_options.runtime_filter_max_build_rows = 0;
-  ARROW_ASSIGN_OR_RAISE(auto executed, ExecutePlan(plan->query, scan_options));
-  ARROW_ASSIGN_OR_RAISE(auto actions, ResolveActions(*plan, *executed.table));
-  int64_t copied = 0;
-  for (RowAction action : actions) {
-    copied += action == RowAction::kCopy;
-    result.updated += action == RowAction::kUpdate;
-    result.deleted += action == RowAction::kDelete;
-    result.inserted += action == RowAction::kInsert;
-  }
-  if (result.updated + result.deleted + result.inserted == 0) return result;
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
-  ARROW_ASSIGN_OR_RAISE(auto data, RowsToWrite(*plan, *executed.table, actions));
-
-  LogicalWriteInfo write_info{options.query_id, WriteSchema(*plan), {}};
-  RowLevelWriteSummary summary{copied, result.updated, result.deleted, result.inserted};
-  ARROW_ASSIGN_OR_RAISE(auto write_builder, operation->NewWriteBuilder(write_info, summary));
-  ARROW_ASSIGN_OR_RAISE(auto write, write_builder->Build());
-  ARROW_ASSIGN_OR_RAISE(auto partitions, PartitionForWrite(data, *write, options.rows_per_task));
-  ARROW_ASSIGN_OR_RAISE(result.write, RunWriteJob(write.get(), partitions, options.job));
+  ARROW_ASSIGN_OR_RAISE(auto stream, ExecutePlanStream(plan->query, scan_options));
+  RowLevelRows rows(*plan, stream.get(), options.rows_per_task, &result);
+  auto written = RunRowLevelWrite(write.get(), &rows, write_info.schema, options);
+  // After a failure the query may still run: stop it (its own error, if any, comes second).
+  Status closed = stream->Close();
+  ARROW_ASSIGN_OR_RAISE(result.write, std::move(written));
+  ARROW_RETURN_NOT_OK(closed);
   return result;
 }
 

@@ -4,11 +4,15 @@
 // a metadata-only DeleteWhere. Otherwise the table's RowLevelOperation is built; its scan is
 // offered the plan's group filter (an empty filter reads every group, and is only empty when
 // the statement has no condition on the target) and then returns whole groups, so no other
-// pushdown reaches it. The query computes every row of those groups with its action; the runner
-// counts the actions, enforces MERGE's cardinality rule, and writes the kept, updated and
-// inserted rows through the operation's write, whose commit replaces the groups it read; when
-// the operation RequiresChangeRows(), the write also receives the deleted rows and the
-// pre-images of the updated ones. When nothing changes, nothing is written. Any failure before the commit leaves the table as it was.
+// pushdown reaches it. The query computes every row of those groups with its action and its
+// batches stream into the operation's write as they are produced: the runner counts the
+// actions, enforces MERGE's cardinality rule, and hands the write tasks the kept, updated and
+// inserted rows of each batch, no batch gathered or copied whole (MERGE holds back only the
+// pairs no clause applied to, until it knows which one stands for its target row); when the
+// operation RequiresChangeRows(), the write also receives the deleted rows and the pre-images
+// of the updated ones. The commit (BatchWrite::CommitRowLevel, with the counts) replaces the
+// groups read; when nothing changed, the write is aborted instead. Any failure, in the query
+// or the write, aborts the write: the table stays as it was and the files written go.
 #pragma once
 
 #include <cstdint>

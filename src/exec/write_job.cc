@@ -124,24 +124,25 @@ Result<WritePartitions> Cluster(const std::shared_ptr<arrow::Table>& data,
 
 class CommitCoordinator {
  public:
-  explicit CommitCoordinator(int partitions) : authorized_(partitions, -1) {}
-
   bool CanCommit(int partition, int64_t task_id) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (authorized_[partition] < 0) authorized_[partition] = task_id;
-    return authorized_[partition] == task_id;
+    auto [it, first] = authorized_.emplace(partition, task_id);
+    return it->second == task_id;
   }
 
   // An authorized attempt that failed before its commit finished releases the partition.
   void AttemptFailed(int partition, int64_t task_id) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (authorized_[partition] == task_id) authorized_[partition] = -1;
+    auto it = authorized_.find(partition);
+    if (it != authorized_.end() && it->second == task_id) authorized_.erase(it);
   }
 
  private:
   std::mutex mutex_;
-  std::vector<int64_t> authorized_;  // guarded by mutex_
+  std::map<int, int64_t> authorized_;  // guarded by mutex_
 };
+
+using TaskRows = std::vector<std::shared_ptr<arrow::RecordBatch>>;
 
 struct AttemptOutcome {
   int partition = 0;
@@ -157,7 +158,6 @@ struct AttemptOutcome {
 struct JobContext {
   std::shared_ptr<BatchWrite> batch_write;
   std::shared_ptr<DataWriterFactory> factory;
-  const WritePartitions* partitions = nullptr;
   bool use_coordinator = true;
   bool round_trip = false;
   std::unique_ptr<CommitCoordinator> coordinator;
@@ -180,7 +180,8 @@ Result<CommitMessagePtr> RoundTripMessage(const BatchWrite& batch_write,
 }
 
 // One task attempt: write the partition's rows, then commit if the coordinator allows it.
-AttemptOutcome RunAttempt(JobContext* job, int partition, int attempt, int64_t task_id) {
+AttemptOutcome RunAttempt(JobContext* job, const TaskRows& rows, int partition, int attempt,
+                          int64_t task_id) {
   AttemptOutcome outcome;
   outcome.partition = partition;
   outcome.task_id = task_id;
@@ -207,7 +208,7 @@ AttemptOutcome RunAttempt(JobContext* job, int partition, int attempt, int64_t t
   auto writer_or = job->factory->CreateWriter(partition, task_id);
   if (!writer_or.ok()) return finish(nullptr, writer_or.status());
   std::unique_ptr<DataWriter> writer = std::move(writer_or).ValueUnsafe();
-  for (const auto& batch : (*job->partitions)[partition]) {
+  for (const auto& batch : rows) {
     Status written = writer->Write(*batch);
     if (!written.ok()) return finish(writer.get(), written);
     outcome.rows += batch->num_rows();
@@ -257,12 +258,33 @@ Result<std::shared_ptr<DataWriterFactory>> MakeFactory(const BatchWrite& batch_w
 
 // Per-partition state the driver keeps.
 struct PartitionState {
-  int launched = 0;  // attempts launched
+  std::shared_ptr<const TaskRows> rows;  // released once the partition committed
+  int launched = 0;                      // attempts launched
   int failures = 0;
   int running = 0;
   bool done = false;
   Clock::time_point first_start;
 };
+
+// Partitions known in advance, handed over in order.
+class PartitionsInput : public WriteInput {
+ public:
+  explicit PartitionsInput(const WritePartitions& partitions) : partitions_(partitions) {}
+  Result<std::optional<TaskRows>> Next() override {
+    if (next_ == partitions_.size()) return std::nullopt;
+    return partitions_[next_++];
+  }
+
+ private:
+  const WritePartitions& partitions_;
+  size_t next_ = 0;
+};
+
+// Runs the job. With `known_partitions`, the input holds that many tasks, all launched at
+// once; otherwise tasks launch as the input hands them over, a pool's worth at a time.
+Result<WriteJobResult> RunJob(Write* write, WriteInput* input,
+                              std::optional<int> known_partitions,
+                              const WriteJobOptions& options);
 
 }  // namespace
 
@@ -312,29 +334,49 @@ Result<WritePartitions> PartitionForWrite(const std::shared_ptr<arrow::Table>& d
   return partitions;
 }
 
+Result<bool> WriteInput::Commit(BatchWrite* batch_write,
+                                const std::vector<CommitMessagePtr>& messages) {
+  ARROW_RETURN_NOT_OK(batch_write->Commit(messages));
+  return true;
+}
+
+Result<WriteJobResult> RunWriteJob(Write* write, WriteInput* input,
+                                   const WriteJobOptions& options) {
+  return RunJob(write, input, std::nullopt, options);
+}
+
 Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitions,
                                    const WriteJobOptions& options) {
+  PartitionsInput input(partitions);
+  return RunJob(write, &input, static_cast<int>(partitions.size()), options);
+}
+
+namespace {
+
+Result<WriteJobResult> RunJob(Write* write, WriteInput* input,
+                              std::optional<int> known_partitions,
+                              const WriteJobOptions& options) {
   const auto start = Clock::now();
-  const int count = static_cast<int>(partitions.size());
   JobContext job;
   ARROW_ASSIGN_OR_RAISE(job.batch_write, write->ToBatch());
-  ARROW_ASSIGN_OR_RAISE(auto factory,
-                        job.batch_write->CreateBatchWriterFactory(PhysicalWriteInfo{count}));
+  ARROW_ASSIGN_OR_RAISE(auto factory, job.batch_write->CreateBatchWriterFactory(
+                                          PhysicalWriteInfo{known_partitions.value_or(0)}));
   ARROW_ASSIGN_OR_RAISE(job.factory, MakeFactory(*job.batch_write, factory, options.round_trip));
-  job.partitions = &partitions;
   job.use_coordinator = job.batch_write->UseCommitCoordinator();
   job.round_trip = options.round_trip;
-  job.coordinator = std::make_unique<CommitCoordinator>(count);
+  job.coordinator = std::make_unique<CommitCoordinator>();
   ARROW_ASSIGN_OR_RAISE(auto* pool, WriteTaskPool());
+  const int max_unfinished =
+      known_partitions ? std::max(1, *known_partitions) : std::max(1, pool->GetCapacity());
 
-  std::vector<PartitionState> state(count);
-  std::vector<CommitMessagePtr> messages(count);
+  std::vector<PartitionState> state;
+  std::vector<CommitMessagePtr> messages;
   std::vector<double> durations;
   std::map<std::string, std::vector<int64_t>> metric_values;
   WriteJobResult result;
-  result.partitions = count;
   int64_t next_task_id = 0;
-  int running = 0, done = 0;
+  int count = 0, running = 0, done = 0;
+  bool input_done = false;
   Status failure;
 
   auto launch = [&](int partition) -> Status {
@@ -345,12 +387,14 @@ Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitio
     ++s.running;
     ++running;
     ++result.attempts;
-    ARROW_ASSIGN_OR_RAISE(auto future, pool->Submit([&job, partition, attempt, task_id] {
-      AttemptOutcome outcome = RunAttempt(&job, partition, attempt, task_id);
-      std::lock_guard<std::mutex> lock(job.mutex);
-      job.outcomes.push_back(std::move(outcome));
-      job.changed.notify_all();
-    }));
+    ARROW_ASSIGN_OR_RAISE(auto future,
+                          pool->Submit([&job, rows = s.rows, partition, attempt, task_id] {
+                            AttemptOutcome outcome =
+                                RunAttempt(&job, *rows, partition, attempt, task_id);
+                            std::lock_guard<std::mutex> lock(job.mutex);
+                            job.outcomes.push_back(std::move(outcome));
+                            job.changed.notify_all();
+                          }));
     (void)future;
     return Status::OK();
   };
@@ -358,12 +402,34 @@ Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitio
     if (failure.ok()) failure = std::move(status);
     job.cancelled = true;
   };
+  // Take the input's next task and launch it; at the input's end (or error) note that.
+  auto feed = [&]() -> Status {
+    auto rows = input->Next();
+    if (!rows.ok() || !rows->has_value()) {
+      input_done = true;
+      if (!rows.ok()) fail(rows.status());
+      return Status::OK();
+    }
+    PartitionState s;
+    s.rows = std::make_shared<const TaskRows>(std::move(**rows));
+    state.push_back(std::move(s));
+    messages.push_back(nullptr);
+    const int partition = count++;
+    ARROW_RETURN_NOT_OK(launch(partition));
+    if (options.duplicate_every_task) ARROW_RETURN_NOT_OK(launch(partition));
+    return Status::OK();
+  };
 
-  for (int p = 0; p < count; ++p) {
-    ARROW_RETURN_NOT_OK(launch(p));
-    if (options.duplicate_every_task) ARROW_RETURN_NOT_OK(launch(p));
-  }
-  while (running > 0) {
+  while (true) {
+    while (failure.ok() && !input_done && count - done < max_unfinished) {
+      Status fed = feed();
+      if (!fed.ok()) {
+        fail(fed);
+        input_done = true;
+      }
+    }
+    if (!failure.ok()) input_done = true;
+    if (running == 0 && input_done) break;
     std::deque<AttemptOutcome> outcomes;
     {
       std::unique_lock<std::mutex> lock(job.mutex);
@@ -386,13 +452,15 @@ Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitio
         if (s.failures >= options.max_attempts) {
           fail(outcome.status);
         } else if (s.running == 0) {
-          ARROW_RETURN_NOT_OK(launch(outcome.partition));
+          Status relaunched = launch(outcome.partition);
+          if (!relaunched.ok()) fail(relaunched);
         }
         continue;
       }
       // Without the coordinator a later duplicate may also commit; the first message wins.
       if (s.done) continue;
       s.done = true;
+      s.rows.reset();
       ++done;
       messages[outcome.partition] = outcome.message;
       result.rows += outcome.rows;
@@ -403,8 +471,9 @@ Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitio
         if (!accepted.ok()) fail(accepted);
       }
     }
-    // Speculation: once enough tasks finished, duplicate any much slower than their median.
-    if (options.speculation && failure.ok() && done < count &&
+    // Speculation: once the input is all handed out and enough tasks finished, duplicate any
+    // much slower than their median.
+    if (options.speculation && failure.ok() && input_done && done < count &&
         done >= options.speculation_quantile * count && !durations.empty()) {
       std::vector<double> sorted = durations;
       std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
@@ -414,20 +483,34 @@ Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitio
         PartitionState& s = state[p];
         if (s.done || s.running != 1 || s.launched > s.failures + 1) continue;
         double elapsed = std::chrono::duration<double>(Clock::now() - s.first_start).count();
-        if (elapsed > threshold) ARROW_RETURN_NOT_OK(launch(p));
+        if (elapsed > threshold) {
+          Status launched = launch(p);
+          if (!launched.ok()) fail(launched);
+        }
       }
     }
   }
+  result.partitions = count;
 
+  bool committed = false;
   if (failure.ok()) failure = InjectFault(kFaultDriverBeforeCommit);
-  if (failure.ok()) failure = job.batch_write->Commit(messages);
-  if (!failure.ok()) {
+  if (failure.ok()) {
+    auto commit = input->Commit(job.batch_write.get(), messages);
+    if (commit.ok()) {
+      committed = *commit;
+    } else {
+      failure = commit.status();
+    }
+  }
+  if (!committed) {
     Status aborted = job.batch_write->Abort(messages);
-    if (!aborted.ok()) {
+    if (!failure.ok() && !aborted.ok()) {
       return failure.WithMessage(failure.message() + " (abort also failed: " +
                                  aborted.message() + ")");
     }
-    return failure;
+    ARROW_RETURN_NOT_OK(failure);
+    ARROW_RETURN_NOT_OK(aborted);
+    result.committed = false;
   }
   for (const auto& metric : write->SupportedCustomMetrics()) {
     auto it = metric_values.find(metric->name());
@@ -438,5 +521,7 @@ Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitio
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }
+
+}  // namespace
 
 }  // namespace parley

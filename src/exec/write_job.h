@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,8 @@ struct WriteJobOptions {
 
 /// \brief What a finished write job did.
 struct WriteJobResult {
+  /// False when the input's Commit declined (WriteInput::Commit) and the write was aborted.
+  bool committed = true;
   int64_t rows = 0;
   int partitions = 0;
   /// Every attempt launched, committed or not, and how many were denied the commit.
@@ -56,10 +59,33 @@ using WritePartitions = std::vector<std::vector<std::shared_ptr<arrow::RecordBat
 Result<WritePartitions> PartitionForWrite(const std::shared_ptr<arrow::Table>& data,
                                           const Write& write, int64_t rows_per_task);
 
-/// \brief Run the write: `Write::ToBatch()`, the tasks, then exactly one `BatchWrite::Commit`,
-/// or `Abort` (with null messages for partitions that never committed) when a partition failed
-/// `max_attempts` times, OnDataWriterCommit failed, or Commit itself failed. Returns the first
-/// error of the partition that failed for good.
+/// \brief A write job's input, handed over one task's rows at a time while the job runs, so
+/// rows can stream from a query into the writers. Used by the driver thread only.
+class WriteInput {
+ public:
+  virtual ~WriteInput() = default;
+  /// \brief The rows of the next task, or std::nullopt after the last task. The job asks for
+  /// the next task only while fewer tasks than its pool has threads are unfinished, and keeps
+  /// a task's rows until the task committed (for retries). An error aborts the write.
+  virtual Result<std::optional<std::vector<std::shared_ptr<arrow::RecordBatch>>>> Next() = 0;
+  /// \brief Called once, after the last task committed: make the write visible, by default
+  /// `batch_write->Commit(messages)`. Returns false to abort the write instead, e.g. when the
+  /// rows turned out to change nothing.
+  virtual Result<bool> Commit(BatchWrite* batch_write,
+                              const std::vector<CommitMessagePtr>& messages);
+};
+
+/// \brief Run the write: `Write::ToBatch()`, the tasks as `input` hands them over, then
+/// exactly one commit (WriteInput::Commit), or `Abort` (with null messages for partitions
+/// that never committed) when a partition failed `max_attempts` times, the input failed,
+/// OnDataWriterCommit failed, the commit failed or was declined. Returns the first error of the
+/// input or of the partition that failed for good. The factory is created with
+/// PhysicalWriteInfo::num_partitions 0: the task count is not known in advance.
+Result<WriteJobResult> RunWriteJob(Write* write, WriteInput* input,
+                                   const WriteJobOptions& options);
+
+/// \brief RunWriteJob over partitions known in advance (PhysicalWriteInfo::num_partitions is
+/// their count), committed with `BatchWrite::Commit`.
 Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitions,
                                    const WriteJobOptions& options);
 

@@ -33,8 +33,9 @@ struct RowLevelPlan {
   /// The query's extra output fields, after the table's columns.
   static constexpr const char* kActionField = "__row_action";
   /// MERGE only: the target row's number (null for source-only rows), and whether a MATCHED
-  /// clause applies to the pair. A target row the join pairs with several source rows appears
-  /// once per pair: the runner keeps one of them, the one a clause applied to if any.
+  /// clause applies to the pair (null when the row is not a pair of a target and a source
+  /// row). A target row the join pairs with several source rows appears once per pair: the
+  /// runner keeps one of them, the one a clause applied to if any.
   static constexpr const char* kTargetRowField = "__target_row";
   static constexpr const char* kMatchedField = "__matched_clause";
 

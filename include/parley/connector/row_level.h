@@ -14,8 +14,10 @@
 //      only choose the groups (files, partitions) to rewrite: the scan returns every row of each
 //      group that may hold a matching row, and the engine evaluates the condition itself. An
 //      empty predicate list means "no condition": every group is read.
-//   4. The engine computes the new rows and writes them through NewWriteBuilder's write, with
-//      the two-phase commit of write.h. Group-based: BatchWrite::Commit replaces exactly the
+//   4. The engine computes the new rows and streams them into NewWriteBuilder's write as they
+//      are computed, with the two-phase commit of write.h; it commits with
+//      BatchWrite::CommitRowLevel, which receives what the rows did (RowLevelWriteSummary), or
+//      aborts the write when the rows change nothing. Group-based: the commit replaces exactly the
 //      groups the scan read with the written rows, atomically, or fails and leaves the table as
 //      it was (e.g. when a concurrent change touched those groups). When the operation has
 //      RequiredMetadataAttributes() or RequiresChangeRows(), its write receives with every row
@@ -47,9 +49,9 @@ enum class RowLevelCommand { kDelete, kUpdate, kMerge };
 /// \brief "DELETE", "UPDATE" or "MERGE".
 const char* RowLevelCommandName(RowLevelCommand command);
 
-/// \brief What a row-level write does to rows, counted by the engine before the write runs
-/// (Spark's WriteSummary / MergeSummary); -1 when not known. Connectors may report it, e.g. in
-/// their commit history.
+/// \brief What a row-level write did to rows, counted by the engine while the rows streamed
+/// into the write and handed to BatchWrite::CommitRowLevel (Spark's WriteSummary /
+/// MergeSummary); -1 when not known. Connectors may report it, e.g. in their commit history.
 struct RowLevelWriteSummary {
   int64_t copied = -1;  // unchanged rows of the rewritten groups, written again
   int64_t updated = -1;
@@ -125,10 +127,9 @@ class RowLevelOperation {
   /// \brief The scan of the rows to rewrite. Called once, before NewWriteBuilder; see the
   /// protocol above for what pushed predicates mean here.
   virtual Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) = 0;
-  /// \brief The write of the new rows. Called once, after the scan ran; `summary` counts what
-  /// the rows written do.
-  virtual Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(
-      const LogicalWriteInfo& info, const RowLevelWriteSummary& summary) = 0;
+  /// \brief The write of the new rows. Called once, after the scan was built and before its
+  /// tasks run.
+  virtual Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) = 0;
   /// \brief Metadata columns (SupportsMetadataColumns) the scan must also return, e.g. a row
   /// id and position for delta-based writes, or row lineage a group-based rewrite preserves.
   /// The scan is offered them through SupportsPushDownRequiredColumns. A group-based write

@@ -45,6 +45,7 @@ namespace parley {
 class Write;
 class BatchWrite;
 class DataWriter;
+struct RowLevelWriteSummary;
 
 /// \brief What the engine tells a table about a write it is about to run.
 struct LogicalWriteInfo {
@@ -61,6 +62,8 @@ struct LogicalWriteInfo {
 /// \brief What the engine tells a BatchWrite about the physical plan.
 struct PhysicalWriteInfo {
   /// How many partitions (tasks) will write; partition ids run from 0 to num_partitions - 1.
+  /// 0 when not known in advance: the engine streams a query's rows into the tasks (row-level
+  /// operations), and ids then run from 0 up as tasks start.
   int num_partitions = 0;
 };
 
@@ -193,6 +196,14 @@ class BatchWrite {
   /// \brief Make the write visible, atomically where the source can: one message per partition,
   /// in partition order. Called at most once.
   virtual Status Commit(const std::vector<CommitMessagePtr>& messages) = 0;
+  /// \brief Commit the write of a row-level operation (row_level.h) with what its rows did,
+  /// counted by the engine while they streamed into the tasks (Spark's commit(messages,
+  /// WriteSummary)). The engine calls this instead of Commit for such writes; otherwise as
+  /// Commit. Default: Commit(messages).
+  virtual Status CommitRowLevel(const std::vector<CommitMessagePtr>& messages,
+                                const RowLevelWriteSummary& summary) {
+    return Commit(messages);
+  }
   /// \brief Discard everything the write staged. Entries are null for partitions that never
   /// committed. Must tolerate being called after a failed Commit.
   virtual Status Abort(const std::vector<CommitMessagePtr>& messages) = 0;
