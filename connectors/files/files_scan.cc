@@ -39,6 +39,7 @@
 #include "arrow/array/array_primitive.h"
 #include "arrow/array/builder_base.h"
 #include "arrow/compute/api_aggregate.h"
+#include "arrow/compute/cast.h"
 #include "arrow/compute/exec.h"
 #include "arrow/dataset/file_parquet.h"
 #include "arrow/record_batch.h"
@@ -196,6 +197,17 @@ Result<std::pair<std::shared_ptr<arrow::Scalar>, std::shared_ptr<arrow::Scalar>>
   return std::make_pair(pair.value[0], pair.value[1]);
 }
 
+// A statistics value as the column's type. Arrow's scalar cast does not cast a decimal even
+// to its own type; the compute cast does.
+Result<std::shared_ptr<arrow::Scalar>> ConformScalar(const std::shared_ptr<arrow::Scalar>& value,
+                                                     const std::shared_ptr<arrow::DataType>& type) {
+  if (value->type->Equals(*type)) return value;
+  auto cast = value->CastTo(type);
+  if (cast.ok()) return cast;
+  ARROW_ASSIGN_OR_RAISE(auto computed, cp::Cast(arrow::Datum(value), type));
+  return computed.scalar();
+}
+
 // Per-column statistics of the planned Parquet row groups, for the read data columns that
 // are top-level primitive columns: null counts and min/max when every row group records them.
 Result<std::map<std::string, ColumnStatistics>> ParquetColumnStatistics(
@@ -238,8 +250,8 @@ Result<std::map<std::string, ColumnStatistics>> ParquetColumnStatistics(
           min_max_known = false;
           continue;
         }
-        auto cast_min = min->CastTo(field->type());
-        auto cast_max = max->CastTo(field->type());
+        auto cast_min = ConformScalar(min, field->type());
+        auto cast_max = ConformScalar(max, field->type());
         if (!cast_min.ok() || !cast_max.ok()) {
           min_max_known = false;
           continue;

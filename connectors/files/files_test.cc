@@ -488,6 +488,27 @@ TEST_F(FilesTest, StatisticsComeFromParquetMetadata) {
   EXPECT_EQ(names, (std::vector<std::string>{kBytesReadMetric, "filesRead", "rowGroupsRead"}));
 }
 
+TEST_F(FilesTest, DecimalStatisticsComeFromParquetMetadata) {
+  arrow::Decimal128Builder prices(arrow::decimal128(9, 2));
+  for (int64_t cents : {350, -125, 200}) ASSERT_OK(prices.Append(arrow::Decimal128(cents)));
+  ASSERT_OK(prices.AppendNull());
+  ASSERT_OK_AND_ASSIGN(auto price, prices.Finish());
+  auto rows = arrow::Table::Make(arrow::schema({arrow::field("price", arrow::decimal128(9, 2))}),
+                                 {price});
+  WriteParquet("prices.parquet", *rows);
+  ASSERT_OK_AND_ASSIGN(auto table, Open("parquet", {{"path", Path("prices.parquet")}}));
+  ASSERT_OK_AND_ASSIGN(auto full, Negotiate(*table));
+  ASSERT_OK_AND_ASSIGN(auto stats,
+                       dynamic_cast<SupportsReportStatistics&>(*full.scan).EstimateStatistics());
+  const auto& column = stats.column_stats.at("price");
+  EXPECT_EQ(column.null_count, 1);
+  ASSERT_NE(column.min, nullptr);
+  ASSERT_NE(column.max, nullptr);
+  EXPECT_TRUE(column.min->type->Equals(*arrow::decimal128(9, 2)));
+  EXPECT_EQ(column.min->ToString(), "-1.25");
+  EXPECT_EQ(column.max->ToString(), "3.50");
+}
+
 // ---- CSV, JSON, ORC
 
 TEST_F(FilesTest, CsvFollowsSparkOptions) {
