@@ -11,10 +11,44 @@
 namespace parley {
 namespace {
 
-// A column or literal operand; nullptr for anything else.
+// A CAST of a non-NULL integer or decimal literal to a decimal type that holds its value
+// exactly (the binder's coercion of `l_quantity < 24` or `x >= 0.05` to the column's
+// decimal type), as a literal of that type; nullptr for any other cast, whose value may round
+// or fail at run time.
+std::shared_ptr<arrow::Scalar> ExactDecimalLiteral(const BoundExpr& cast) {
+  if (cast.function != "CAST" || cast.args.size() != 1 ||
+      cast.args[0]->kind != BoundExpr::Kind::kLiteral ||
+      cast.type->id() != arrow::Type::DECIMAL128 || !cast.args[0]->literal->is_valid) {
+    return nullptr;
+  }
+  const auto& target = static_cast<const arrow::Decimal128Type&>(*cast.type);
+  const arrow::Scalar& value = *cast.args[0]->literal;
+  arrow::Decimal128 unscaled;
+  int32_t scale = 0;
+  if (value.type->id() == arrow::Type::DECIMAL128) {
+    unscaled = static_cast<const arrow::Decimal128Scalar&>(value).value;
+    scale = static_cast<const arrow::Decimal128Type&>(*value.type).scale();
+  } else if (arrow::is_integer(value.type->id())) {
+    auto as_int64 = value.CastTo(arrow::int64());
+    if (!as_int64.ok()) return nullptr;
+    unscaled = arrow::Decimal128(static_cast<const arrow::Int64Scalar&>(**as_int64).value);
+  } else {
+    return nullptr;
+  }
+  if (target.scale() < scale) return nullptr;
+  auto rescaled = unscaled.Rescale(scale, target.scale());
+  if (!rescaled.ok() || !rescaled->FitsInPrecision(target.precision())) return nullptr;
+  return std::make_shared<arrow::Decimal128Scalar>(*rescaled, cast.type);
+}
+
+// A column or literal operand (a literal cast exactly to a decimal counts as a literal);
+// nullptr for anything else.
 ExpressionPtr TranslateOperand(const BoundExpr& expr) {
   if (expr.kind == BoundExpr::Kind::kColumn) return FieldReference(expr.field);
   if (expr.kind == BoundExpr::Kind::kLiteral) return MakeLiteral(expr.literal);
+  if (expr.kind == BoundExpr::Kind::kCall) {
+    if (auto literal = ExactDecimalLiteral(expr)) return MakeLiteral(literal);
+  }
   return nullptr;
 }
 
