@@ -15,6 +15,7 @@
 #include "parley/connector/fault_injection.h"
 #include "parley/session.h"
 #include "testing/gtest_util.h"
+#include "testing/query_harness.h"
 
 namespace parley {
 namespace {
@@ -58,17 +59,9 @@ class RowLevelStreamingTest : public ::testing::Test {
     auto result = session_->Sql(sql);
     EXPECT_TRUE(result.ok()) << result.status().ToString();
     if (!result.ok()) return {};
-    auto table = (*result)->CombineChunks().ValueOrDie();
-    std::vector<std::string> rows;
-    for (int64_t r = 0; r < table->num_rows(); ++r) {
-      std::string row;
-      for (int c = 0; c < table->num_columns(); ++c) {
-        auto scalar = table->column(c)->GetScalar(r).ValueOrDie();
-        row += (c > 0 ? "," : "") + (scalar->is_valid ? scalar->ToString() : "NULL");
-      }
-      rows.push_back(row);
-    }
-    return rows;
+    auto rows = testing::OrderedRows(**result);
+    EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+    return rows.ok() ? *rows : std::vector<std::string>{};
   }
 
   // Every file under the warehouse (data, change data and log), relative to it.

@@ -8,6 +8,7 @@
 #include "arrow/compute/registry.h"
 #include "arrow/table.h"
 #include "testing/gtest_util.h"
+#include "testing/query_harness.h"
 #include "testing/test_connector.h"
 
 namespace parley {
@@ -45,18 +46,9 @@ class SessionTest : public ::testing::Test {
     auto result = session_->Sql(sql);
     EXPECT_TRUE(result.ok()) << result.status().ToString();
     if (!result.ok()) return {};
-    auto table = (*result)->CombineChunks().ValueOrDie();
-    std::vector<std::string> rows;
-    for (int64_t r = 0; r < table->num_rows(); ++r) {
-      std::string row;
-      for (int c = 0; c < table->num_columns(); ++c) {
-        auto scalar = table->column(c)->GetScalar(r).ValueOrDie();
-        if (c > 0) row += ",";
-        row += scalar->is_valid ? scalar->ToString() : "NULL";
-      }
-      rows.push_back(row);
-    }
-    return rows;
+    auto rows = testing::OrderedRows(**result);
+    EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+    return rows.ok() ? *rows : std::vector<std::string>{};
   }
 
   std::string Explain(const std::string& sql) {

@@ -39,4 +39,19 @@ inline Result<std::vector<std::string>> SortedRows(const arrow::Table& table) {
   return rows;
 }
 
+/// \brief The rows of `table` in result order, each its values' text joined by commas, NULL
+/// as "NULL".
+inline Result<std::vector<std::string>> OrderedRows(const arrow::Table& table) {
+  std::vector<std::string> rows;
+  for (int64_t r = 0; r < table.num_rows(); ++r) {
+    std::string row;
+    for (int c = 0; c < table.num_columns(); ++c) {
+      ARROW_ASSIGN_OR_RAISE(auto value, table.column(c)->GetScalar(r));
+      row += (c ? "," : "") + (value->is_valid ? value->ToString() : "NULL");
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 }  // namespace parley::testing
