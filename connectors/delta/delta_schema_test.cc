@@ -152,5 +152,17 @@ TEST(DeltaValuesTest, ParsesStatisticsWideningTimestampMaxima) {
   EXPECT_FALSE(ParseStatistics("{not json", {}).num_records.has_value());
 }
 
+TEST(DeltaValuesTest, DecimalBoundsBeyondADoublesDigitsAreUnknown) {
+  FileStatistics stats = ParseStatistics(
+      R"({"numRecords":1,"minValues":{"big":12345678901234567890123456789012.123456,)"
+      R"("small":12345678.91},"maxValues":{"big":12345678901234567890123456789012.123456,)"
+      R"("small":12345678.91}})",
+      {{"big", arrow::decimal128(38, 6)}, {"small", arrow::decimal128(10, 2)}});
+  EXPECT_EQ(stats.min_values.count("big"), 0u);
+  EXPECT_EQ(stats.max_values.count("big"), 0u);
+  EXPECT_EQ(stats.min_values.at("small")->ToString(), "12345678.91");
+  EXPECT_EQ(stats.max_values.at("small")->ToString(), "12345678.91");
+}
+
 }  // namespace
 }  // namespace parley::delta

@@ -64,6 +64,13 @@ Result<std::shared_ptr<arrow::Scalar>> ParseText(const std::string& text,
 std::shared_ptr<arrow::Scalar> StatValue(const json& value,
                                          const std::shared_ptr<arrow::DataType>& type) {
   if (value.is_null() || value.is_object() || value.is_array()) return nullptr;
+  // A JSON number that is not an integer of 64 bits was parsed as a double, whose 15-17
+  // significant digits may have rounded a wider decimal's value (Spark writes every digit): such
+  // a bound could skip a file holding a match, so it counts as unknown.
+  if (value.is_number_float() && type->id() == arrow::Type::DECIMAL128 &&
+      static_cast<const arrow::DecimalType&>(*type).precision() > 15) {
+    return nullptr;
+  }
   std::string text = value.is_string() ? value.get<std::string>() : value.dump();
   if (value.is_number() && (arrow::is_integer(type->id()) || arrow::is_floating(type->id()))) {
     auto number = value.is_number_float() ? arrow::MakeScalar(value.get<double>())
