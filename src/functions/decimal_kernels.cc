@@ -161,31 +161,11 @@ bool FitsInt64(const arrow::BasicDecimal128& value) {
   return value.high_bits() == (static_cast<int64_t>(value.low_bits()) >> 63);
 }
 
-// The value at `row` of a decimal input: an array's, or a scalar's at every row.
-class DecimalInput {
- public:
-  explicit DecimalInput(const cp::ExecValue& value) {
-    if (value.is_scalar()) {
-      const auto& scalar = static_cast<const arrow::Decimal128Scalar&>(*value.scalar);
-      scalar_ = scalar.value;
-    } else {
-      values_ = value.array.GetValues<arrow::Decimal128>(1);
-    }
-  }
-  const arrow::Decimal128& operator[](int64_t row) const {
-    return values_ != nullptr ? values_[row] : scalar_;
-  }
-
- private:
-  const arrow::Decimal128* values_ = nullptr;
-  arrow::Decimal128 scalar_;
-};
-
 // Product of two decimal columns, typed as the third input, whose scale is at most the sum of
 // the operands' scales. Arrow allocates the output and its validity (null where an operand is).
 Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  DecimalInput lefts(batch[0]);
-  DecimalInput rights(batch[1]);
+  Column<arrow::Decimal128> lefts(batch[0]);
+  Column<arrow::Decimal128> rights(batch[1]);
   const auto& type = static_cast<const arrow::DecimalType&>(*batch[2].type());
   int32_t shift = ScaleOf(batch[0].type()) + ScaleOf(batch[1].type()) - type.scale();
   if (shift < 0 || shift > 38) {
@@ -201,8 +181,8 @@ Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::Ex
   bool in_range = true;
   for (int64_t row = 0; row < batch.length; ++row) {
     if (!all_valid && !output->IsValid(row)) continue;
-    const arrow::Decimal128& x = lefts[row];
-    const arrow::Decimal128& y = rights[row];
+    const arrow::Decimal128& x = lefts.Value(row);
+    const arrow::Decimal128& y = rights.Value(row);
     __int128 product;
     if (FitsInt64(x) && FitsInt64(y)) {
       // The common case (values of up to 18 digits): one 64 x 64 -> 128-bit product.
@@ -233,16 +213,16 @@ Status DecimalMultiplyExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::Ex
 // larger of theirs and whose precision holds every exact result (so none is checked).
 template <bool kSubtract>
 Status DecimalAddExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  DecimalInput lefts(batch[0]);
-  DecimalInput rights(batch[1]);
+  Column<arrow::Decimal128> lefts(batch[0]);
+  Column<arrow::Decimal128> rights(batch[1]);
   const int32_t scale = ScaleOf(batch[2].type());
   const __int128 left_factor = PowersOfTen()[scale - ScaleOf(batch[0].type())];
   const __int128 right_factor = PowersOfTen()[scale - ScaleOf(batch[1].type())];
   arrow::ArraySpan* output = out->array_span_mutable();
   auto* values = output->GetValues<arrow::Decimal128>(1);
   for (int64_t row = 0; row < batch.length; ++row) {
-    __int128 left = ToInt128(lefts[row]) * left_factor;
-    __int128 right = ToInt128(rights[row]) * right_factor;
+    __int128 left = ToInt128(lefts.Value(row)) * left_factor;
+    __int128 right = ToInt128(rights.Value(row)) * right_factor;
     auto bits = static_cast<unsigned __int128>(kSubtract ? left - right : left + right);
     values[row] = arrow::Decimal128(static_cast<int64_t>(bits >> 64), static_cast<uint64_t>(bits));
   }

@@ -15,26 +15,29 @@
 
 namespace parley::kernels {
 
-/// \brief A fixed-width input (int32, date32, timestamp...) read by row.
+/// \brief A fixed-width input (int32, date32, timestamp, decimal...) read by row: an array's
+/// value at the row, or a scalar's at every row. Where to read is settled once, not per row.
 template <typename T>
 class Column {
  public:
-  explicit Column(const arrow::compute::ExecValue& value) : value_(value) {}
+  explicit Column(const arrow::compute::ExecValue& value) : value_(value) {
+    if (value.is_scalar()) {
+      const auto& scalar = static_cast<const arrow::internal::PrimitiveScalarBase&>(*value.scalar);
+      scalar_ = static_cast<const T*>(scalar.data());
+    } else {
+      values_ = value.array.GetValues<T>(1);
+    }
+  }
 
   bool IsValid(int64_t row) const {
-    return value_.is_scalar() ? value_.scalar->is_valid : value_.array.IsValid(row);
+    return values_ == nullptr ? value_.scalar->is_valid : value_.array.IsValid(row);
   }
-  T Value(int64_t row) const {
-    if (value_.is_scalar()) {
-      const auto& scalar =
-          static_cast<const arrow::internal::PrimitiveScalarBase&>(*value_.scalar);
-      return *static_cast<const T*>(scalar.data());
-    }
-    return value_.array.GetValues<T>(1)[row];
-  }
+  const T& Value(int64_t row) const { return values_ != nullptr ? values_[row] : *scalar_; }
 
  private:
   const arrow::compute::ExecValue& value_;
+  const T* values_ = nullptr;  // an array's values, offset applied
+  const T* scalar_ = nullptr;  // a scalar's value
 };
 
 /// \brief A utf8 input read by row.
