@@ -180,27 +180,38 @@ def _normalize(value):
     return value
 
 
+def _rounding_tolerance(value):
+    """Half a unit in the last place of a decimal result (0 for other values): an engine that
+    returns DECIMAL(p, s), as Spark's AVG does, rounds where a peer's DOUBLE does not."""
+    if isinstance(value, decimal.Decimal) and value.is_finite():
+        return 0.5 * 10.0 ** value.as_tuple().exponent
+    return 0.0
+
+
 def _sort_key(row):
     return tuple((0, v) if isinstance(v, float) else (1, str(v)) for v in row)
 
 
 def compare_tables(actual, expected, ordered):
     """A list of differences between two result tables (by column position), empty if equal.
-    Numbers are compared as floats within 1e-6 relative."""
+    Numbers are compared as floats within 1e-6 relative, or within half a unit in the last
+    place of a decimal value."""
     if actual.num_columns != expected.num_columns:
         return [f"{actual.num_columns} columns, expected {expected.num_columns}"]
     if actual.num_rows != expected.num_rows:
         return [f"{actual.num_rows} rows, expected {expected.num_rows}"]
-    rows_a = [tuple(_normalize(v) for v in row.values()) for row in actual.to_pylist()]
-    rows_e = [tuple(_normalize(v) for v in row.values()) for row in expected.to_pylist()]
+    raw_a = [tuple(row.values()) for row in actual.to_pylist()]
+    raw_e = [tuple(row.values()) for row in expected.to_pylist()]
     if not ordered:
-        rows_a.sort(key=_sort_key)
-        rows_e.sort(key=_sort_key)
+        raw_a.sort(key=lambda row: _sort_key(tuple(_normalize(v) for v in row)))
+        raw_e.sort(key=lambda row: _sort_key(tuple(_normalize(v) for v in row)))
     problems = []
-    for r, (ra, re) in enumerate(zip(rows_a, rows_e)):
-        for c, (a, e) in enumerate(zip(ra, re)):
+    for r, (ra, re) in enumerate(zip(raw_a, raw_e)):
+        for c, (value_a, value_e) in enumerate(zip(ra, re)):
+            a, e = _normalize(value_a), _normalize(value_e)
             if isinstance(a, float) and isinstance(e, float):
-                same = math.isclose(a, e, rel_tol=1e-6, abs_tol=1e-9)
+                tolerance = max(1e-9, _rounding_tolerance(value_a), _rounding_tolerance(value_e))
+                same = math.isclose(a, e, rel_tol=1e-6, abs_tol=tolerance * (1 + 1e-9))
             else:
                 same = a == e
             if not same:
