@@ -3,10 +3,12 @@
 // checkpoints, history, VACUUM and the stats written with each file.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "arrow/api.h"
 #include "arrow/json/from_string.h"
@@ -254,6 +256,9 @@ TEST_F(DeltaWriteTest, VacuumDeletesOnlyExpiredUnreferencedFiles) {
   options.retain_hours = 0;
   ASSERT_RAISES_CONDITION("DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT", Vacuum(*Load(), options).status());
   options.check_retention = false;
+  // A file goes only once it is older than the horizon (now - retention), to the millisecond:
+  // let a few pass after the overwrite.
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
   // Within the default retention nothing goes; with none, the overwritten file does.
   VacuumOptions keep;
   ASSERT_OK_AND_ASSIGN(auto kept, Vacuum(*Load(), keep));
