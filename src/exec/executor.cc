@@ -165,6 +165,7 @@ class Lowering {
             {std::move(input), {"project", ac::ProjectNodeOptions(exprs, names)}});
       }
       case PlanNode::Kind::kDistinct: {
+        MarkUnorderedInput(*node);
         ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
         std::vector<arrow::FieldRef> keys;
         for (const auto& field : node->output) keys.emplace_back(field.name);
@@ -315,16 +316,27 @@ class Lowering {
     return Status::OK();
   }
 
+  // An aggregation's (or DISTINCT's) result does not depend on the order of its input rows:
+  // a scan below it, through projections and filters, may stream its batches in any order.
+  void MarkUnorderedInput(const PlanNode& node) {
+    const PlanNode* input = node.children[0].get();
+    while (input->kind == PlanNode::Kind::kProject || input->kind == PlanNode::Kind::kFilter) {
+      input = input->children[0].get();
+    }
+    if (input->kind == PlanNode::Kind::kScan) unordered_scans_.insert(input);
+  }
+
   // A scan whose tasks stream their batches (and apply `filter`) into the plan as they read.
   Result<ac::Declaration> StreamScan(const PlanNodePtr& scan,
                                      std::optional<cp::Expression> filter) {
+    const bool ordered = unordered_scans_.count(scan.get()) == 0;
     ARROW_ASSIGN_OR_RAISE(auto stream, StartScanTasks(scan.get(), options_, std::move(filter),
-                                                      Subset(scan.get())));
+                                                      Subset(scan.get()), ordered));
     streams_.push_back(stream);
     return ac::Declaration(
         "source", ac::SourceNodeOptions(
                       stream->schema(), [stream] { return stream->Next(); },
-                      cp::Ordering::Implicit()));
+                      ordered ? cp::Ordering::Implicit() : cp::Ordering::Unordered()));
   }
 
   // A filter directly above a scan runs inside the scan's tasks (scan_tasks.h). The scan's
@@ -472,6 +484,7 @@ class Lowering {
   // in the last projection (Spark's average: the quotient rounded half up to four more digits
   // of scale), so it shares the SUM a query often asks for as well and never widens each value.
   Result<ac::Declaration> LowerAggregate(const PlanNodePtr& node) {
+    MarkUnorderedInput(*node);
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
     std::vector<cp::Expression> inputs;
     std::vector<std::string> input_names;
@@ -589,6 +602,8 @@ class Lowering {
   std::vector<TaskMetrics> metrics_;
   // Runtime filters of the scans (by node), evaluated by their tasks.
   std::map<const PlanNode*, cp::Expression> row_filters_;
+  // Scans whose consumer does not depend on the order of their rows (MarkUnorderedInput).
+  std::set<const PlanNode*> unordered_scans_;
   // Scans restricted to one key group's partitions while a storage-partitioned join lowers it.
   std::map<const PlanNode*, std::vector<size_t>> subsets_;
   std::map<const PlanNode*, OperatorProfile> profile_by_node_;

@@ -4,7 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "analysis/query_binder.h"
+#include "arrow/array.h"
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
 #include "plan/pushdown.h"
@@ -117,6 +123,109 @@ TEST_F(ExecutorTest, ScanStreamDeliversEveryBatchThenFinishes) {
   ASSERT_TRUE(first.has_value());
   ASSERT_OK_AND_ASSIGN(auto stopped_metrics, stopped->Finish());
   EXPECT_EQ(stopped_metrics.size(), 2u);
+}
+
+// A table of `partitions` x `rows_per_partition` rows (a = 0, 1, ...) read one row per
+// batch, counting the batches its readers return.
+std::shared_ptr<std::atomic<int64_t>> AddManyBatchTable(testing::TestCatalog* catalog,
+                                                        const std::string& name,
+                                                        int partitions,
+                                                        int64_t rows_per_partition) {
+  std::vector<int> values;
+  for (int i = 0; i < partitions * rows_per_partition; ++i) values.push_back(i);
+  testing::TestTableOptions options;
+  options.partitions = partitions;
+  options.batch_rows = 1;
+  options.batches_read = std::make_shared<std::atomic<int64_t>>(0);
+  catalog->AddTable(name, testing::MakeIntTable({"a"}, {values}), options);
+  return options.batches_read;
+}
+
+Result<PlanNodePtr> ScanOf(const std::string& text, CatalogManager* catalogs) {
+  ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
+  ARROW_ASSIGN_OR_RAISE(auto plan,
+                        BindSelect(std::get<sql::SelectStatement>(statement.node), catalogs));
+  ARROW_ASSIGN_OR_RAISE(plan, NegotiatePushdown(plan));
+  while (plan->kind != PlanNode::Kind::kScan) plan = plan->children[0];
+  return plan;
+}
+
+// An unordered stream hands out every batch once, while its tasks read at most a bounded
+// number of batches ahead of a slow consumer (they pause and resume instead of buffering the
+// whole scan).
+TEST_F(ExecutorTest, UnorderedScanStreamReadsABoundedDistanceAhead) {
+  constexpr int kPartitions = 8;
+  constexpr int64_t kRowsPerPartition = 60;
+  auto batches_read = AddManyBatchTable(catalog_.get(), "many", kPartitions, kRowsPerPartition);
+  ASSERT_OK_AND_ASSIGN(auto scan, ScanOf("SELECT a FROM tc.default.many", &catalogs_));
+  ASSERT_OK_AND_ASSIGN(auto stream, StartScanTasks(scan.get(), ScanRunOptions{}, std::nullopt,
+                                                   std::nullopt, /*ordered=*/false));
+  // Each task pauses with 4 batches waiting, at most twice the pool's threads of partitions
+  // are started and not drained, and each running task may hold one batch it has just read.
+  const int64_t threads = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t bound = 2 * threads * 4 + threads;
+  std::vector<int> seen(kPartitions * kRowsPerPartition, 0);
+  int64_t taken = 0;
+  int64_t most_ahead = 0;
+  while (true) {
+    ASSERT_OK_AND_ASSIGN(auto batch, stream->Next().result());
+    if (!batch) break;
+    ++taken;
+    auto values = std::static_pointer_cast<arrow::Int32Array>(batch->values[0].make_array());
+    for (int64_t i = 0; i < values->length(); ++i) ++seen[values->Value(i)];
+    // A slow consumer: give the tasks time to run ahead as far as they may.
+    if (taken % 40 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    most_ahead = std::max(most_ahead, batches_read->load() - taken);
+  }
+  EXPECT_EQ(taken, kPartitions * kRowsPerPartition);
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), kPartitions * kRowsPerPartition);
+  EXPECT_LE(most_ahead, bound);
+  ASSERT_OK_AND_ASSIGN(auto metrics, stream->Finish());
+  ASSERT_EQ(metrics.size(), static_cast<size_t>(kPartitions));
+  for (size_t i = 0; i < metrics.size(); ++i) {
+    EXPECT_EQ(metrics[i].partition, i);
+    EXPECT_EQ(metrics[i].rows, kRowsPerPartition);
+  }
+}
+
+// Finishing an unordered stream early stops paused and unstarted tasks alike and still gives
+// one metrics entry per partition.
+TEST_F(ExecutorTest, UnorderedScanStreamFinishesEarly) {
+  AddManyBatchTable(catalog_.get(), "many", 12, 20);
+  ASSERT_OK_AND_ASSIGN(auto scan, ScanOf("SELECT a FROM tc.default.many", &catalogs_));
+  ASSERT_OK_AND_ASSIGN(auto stream, StartScanTasks(scan.get(), ScanRunOptions{}, std::nullopt,
+                                                   std::nullopt, /*ordered=*/false));
+  ASSERT_OK_AND_ASSIGN(auto first, stream->Next().result());
+  ASSERT_TRUE(first.has_value());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_OK_AND_ASSIGN(auto metrics, stream->Finish());
+  ASSERT_EQ(metrics.size(), 12u);
+  int64_t rows = 0;
+  for (size_t i = 0; i < metrics.size(); ++i) {
+    EXPECT_EQ(metrics[i].partition, i);
+    rows += metrics[i].rows;
+  }
+  EXPECT_LT(rows, 12 * 20);
+}
+
+// Aggregations read their scans unordered: results over many small batches are exact, and a
+// task's error (here the filter's, inside the tasks) still fails the query with its condition.
+TEST_F(ExecutorTest, AggregatesOverUnorderedScans) {
+  AddManyBatchTable(catalog_.get(), "many", 8, 50);
+  ASSERT_OK_AND_ASSIGN(auto result,
+                       Run("SELECT count(*), sum(a), min(a), max(a) FROM tc.default.many "
+                           "WHERE a % 2 = 0"));
+  ASSERT_EQ(result.table->num_rows(), 1);
+  ASSERT_OK_AND_ASSIGN(auto row, result.table->CombineChunksToBatch());
+  EXPECT_EQ(row->column(0)->ToString(), "[\n  200\n]");
+  EXPECT_EQ(row->column(1)->ToString(), "[\n  39800\n]");
+  EXPECT_EQ(row->column(2)->ToString(), "[\n  0\n]");
+  EXPECT_EQ(row->column(3)->ToString(), "[\n  398\n]");
+  ASSERT_OK_AND_ASSIGN(auto distinct,
+                       Run("SELECT DISTINCT a % 3 AS r FROM tc.default.many ORDER BY r"));
+  EXPECT_EQ(distinct.table->num_rows(), 3);
+  ASSERT_RAISES_CONDITION(
+      "DIVIDE_BY_ZERO", Run("SELECT count(*) FROM tc.default.many WHERE 6 / (a - 300) > 1"));
 }
 
 TEST_F(ExecutorTest, PluginLibraryTablesRunTheirPartitionsAsTasks) {

@@ -179,60 +179,102 @@ Status CheckLimit(const ScanSetup& setup, int64_t rows_read) {
                                rows_read));
 }
 
-// Receives each batch a task keeps; returning false stops the task.
-using BatchSink = std::function<bool(std::shared_ptr<arrow::RecordBatch>)>;
+// What a task's sink says after taking a batch.
+enum class SinkReply { kMore, kPause, kStop };
 
-Result<TaskMetrics> RunTask(const ScanSetup& setup, size_t index, const BatchSink& sink) {
-  auto start = std::chrono::steady_clock::now();
-  TaskMetrics metrics;
-  metrics.partition = setup.indices[index];
-  ARROW_ASSIGN_OR_RAISE(auto reader, setup.factory->CreateReader(*setup.partitions[index]));
-  while (true) {
-    ARROW_ASSIGN_OR_RAISE(auto batch, reader->Next());
-    if (batch == nullptr) break;
-    if (!batch->schema()->Equals(*setup.schema, /*check_metadata=*/false)) {
-      return MakeError(arrow::StatusCode::Invalid,
-                       "CONNECTOR_CONTRACT_VIOLATION.READ_SCHEMA_MISMATCH",
-                       fmt::format("The reader of table {} produced a batch with schema {} "
-                                   "where ReadSchema() is {}.",
-                                   setup.scan->table_name.ToString(),
-                                   batch->schema()->ToString(), setup.schema->ToString()));
-    }
-    ARROW_RETURN_NOT_OK(VerifyBatch(*setup.scan, setup.checks, *batch));
-    metrics.rows += batch->num_rows();
-    if (!setup.filter.empty()) {
-      ARROW_ASSIGN_OR_RAISE(batch, ApplyFilter(setup.filter, std::move(batch)));
-      if (batch->num_rows() == 0) continue;
-    }
-    if (!sink(std::move(batch))) break;
+// Receives each batch a task keeps.
+using BatchSink = std::function<SinkReply(std::shared_ptr<arrow::RecordBatch>)>;
+
+// One task's reading, which can pause when its consumer is behind and resume later on any
+// thread: the partition's reader and the metrics so far. One thread at a time.
+class TaskRun {
+ public:
+  TaskRun(const ScanSetup& setup, size_t index) : setup_(setup), index_(index) {
+    metrics_.partition = setup.indices[index];
   }
-  metrics.custom = reader->CurrentMetricsValues();
-  metrics.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return metrics;
+
+  // Read batches into `sink` until the reader ends or the sink stops it (true), or the sink
+  // asks to pause (false).
+  Result<bool> Pump(const BatchSink& sink) {
+    auto start = std::chrono::steady_clock::now();
+    auto ended = PumpBatches(sink);
+    metrics_.seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return ended;
+  }
+
+  // The metrics so far, with the reader's current custom metrics.
+  TaskMetrics Metrics() const {
+    TaskMetrics metrics = metrics_;
+    if (reader_ != nullptr) metrics.custom = reader_->CurrentMetricsValues();
+    return metrics;
+  }
+
+ private:
+  Result<bool> PumpBatches(const BatchSink& sink) {
+    if (reader_ == nullptr) {
+      ARROW_ASSIGN_OR_RAISE(reader_, setup_.factory->CreateReader(*setup_.partitions[index_]));
+    }
+    while (true) {
+      ARROW_ASSIGN_OR_RAISE(auto batch, reader_->Next());
+      if (batch == nullptr) return true;
+      if (!batch->schema()->Equals(*setup_.schema, /*check_metadata=*/false)) {
+        return MakeError(arrow::StatusCode::Invalid,
+                         "CONNECTOR_CONTRACT_VIOLATION.READ_SCHEMA_MISMATCH",
+                         fmt::format("The reader of table {} produced a batch with schema {} "
+                                     "where ReadSchema() is {}.",
+                                     setup_.scan->table_name.ToString(),
+                                     batch->schema()->ToString(), setup_.schema->ToString()));
+      }
+      ARROW_RETURN_NOT_OK(VerifyBatch(*setup_.scan, setup_.checks, *batch));
+      metrics_.rows += batch->num_rows();
+      if (!setup_.filter.empty()) {
+        ARROW_ASSIGN_OR_RAISE(batch, ApplyFilter(setup_.filter, std::move(batch)));
+        if (batch->num_rows() == 0) continue;
+      }
+      switch (sink(std::move(batch))) {
+        case SinkReply::kMore:
+          break;
+        case SinkReply::kPause:
+          return false;
+        case SinkReply::kStop:
+          return true;
+      }
+    }
+  }
+
+  const ScanSetup& setup_;
+  const size_t index_;
+  std::unique_ptr<PartitionReader> reader_;
+  TaskMetrics metrics_;
+};
+
+// Run one task to its end.
+Result<TaskMetrics> RunTask(const ScanSetup& setup, size_t index, const BatchSink& sink) {
+  TaskRun run(setup, index);
+  ARROW_RETURN_NOT_OK(run.Pump(sink).status());
+  return run.Metrics();
 }
 
-// The stream: each task appends to its partition's queue; Next() takes from the first
-// partition not yet drained, or leaves a future that the next Push or end completes.
+// The stream. Each task appends its batches to its partition's queue.
+// Ordered: Next() takes from the first partition not yet drained; every task starts at once
+// and keeps what the consumer has not taken yet.
+// Unordered: Next() takes from any partition, in turn; a task pauses once kQueuedBatches of its
+// batches wait and resumes, on a pool thread, when the consumer has taken one; at most a window
+// of partitions (twice the pool's threads) is started and not yet drained. The batches held
+// stay within window x kQueuedBatches, so their memory is reused while the scan runs.
 class TaskStream final : public ScanStream, public std::enable_shared_from_this<TaskStream> {
  public:
   using Item = Result<std::optional<arrow::compute::ExecBatch>>;
 
-  explicit TaskStream(std::shared_ptr<ScanSetup> setup)
-      : setup_(std::move(setup)), partitions_(setup_->partitions.size()) {}
+  TaskStream(std::shared_ptr<ScanSetup> setup, bool ordered)
+      : setup_(std::move(setup)), ordered_(ordered), partitions_(setup_->partitions.size()) {}
 
   Status Start() {
-    ARROW_ASSIGN_OR_RAISE(auto* pool, ScanTaskPool());
-    for (size_t i = 0; i < partitions_.size(); ++i) {
-      auto self = shared_from_this();
-      auto task = pool->Submit([self, i] { self->RunPartition(i); });
-      if (!task.ok()) {
-        Stop();
-        for (auto& started : tasks_) started.Wait();
-        return task.status();
-      }
-      tasks_.push_back(std::move(*task));
-    }
+    ARROW_ASSIGN_OR_RAISE(pool_, ScanTaskPool());
+    window_ = ordered_ ? partitions_.size() : 2 * static_cast<size_t>(pool_->GetCapacity());
+    std::lock_guard<std::mutex> lock(mutex_);
+    StartWindow();
     return Status::OK();
   }
 
@@ -249,21 +291,39 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
   }
 
   Result<std::vector<TaskMetrics>> Finish() override {
-    Stop();
-    for (auto& task : tasks_) task.Wait();
+    std::vector<arrow::Future<>> tasks;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopped_ = true;
+      tasks = tasks_;
+    }
+    for (auto& task : tasks) task.Wait();
     std::lock_guard<std::mutex> lock(mutex_);
     std::vector<TaskMetrics> metrics;
-    for (auto& partition : partitions_) {
+    for (size_t i = 0; i < partitions_.size(); ++i) {
+      auto& partition = partitions_[i];
       ARROW_RETURN_NOT_OK(partition.status);
+      if (!partition.done) {
+        // Paused or never started when the consumer stopped.
+        partition.metrics = partition.run ? partition.run->Metrics() : TaskMetrics{};
+        partition.metrics.partition = setup_->indices[i];
+      }
       metrics.push_back(std::move(partition.metrics));
     }
     return metrics;
   }
 
  private:
+  // Unordered: a task pauses once this many of its batches wait for the consumer.
+  static constexpr size_t kQueuedBatches = 4;
+
   struct Partition {
     std::deque<std::shared_ptr<arrow::RecordBatch>> batches;
+    std::unique_ptr<TaskRun> run;  // used only by the task's running turn
+    bool started = false;
+    bool running = false;  // a turn of the task is submitted or running
     bool done = false;
+    bool retired = false;  // done and drained: out of the window
     Status status;
     TaskMetrics metrics;
   };
@@ -277,57 +337,135 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
     }
   };
 
-  void Stop() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopped_ = true;
+  // Under the lock: submit a turn of partition `index`'s task.
+  void Launch(size_t index) {
+    auto& partition = partitions_[index];
+    partition.started = true;
+    partition.running = true;
+    auto self = shared_from_this();
+    auto task = pool_->Submit([self, index] { self->RunPartition(index); });
+    if (task.ok()) {
+      tasks_.push_back(std::move(*task));
+      return;
+    }
+    partition.running = false;
+    partition.done = true;
+    partition.status = task.status();
   }
 
+  // Under the lock: start partitions, in order, while the window has room.
+  void StartWindow() {
+    while (!stopped_ && next_start_ < partitions_.size() && active_ < window_) {
+      ++active_;
+      Launch(next_start_++);
+    }
+  }
+
+  // Under the lock: a done partition whose batches were all taken leaves the window.
+  void Retire(Partition* partition) {
+    if (partition->done && partition->batches.empty() && !partition->retired) {
+      partition->retired = true;
+      --active_;
+    }
+  }
+
+  // One turn of a task: read until it ends, or until it pauses and the consumer has not
+  // taken a batch since.
   void RunPartition(size_t index) {
-    auto metrics = RunTask(*setup_, index, [this, index](std::shared_ptr<arrow::RecordBatch> b) {
-      return Push(index, std::move(b));
-    });
-    Completion completion;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto& partition = partitions_[index];
-      partition.done = true;
-      if (metrics.ok()) {
-        partition.metrics = std::move(*metrics);
-      } else {
-        partition.status = metrics.status();
+    auto& partition = partitions_[index];
+    while (true) {
+      if (partition.run == nullptr) partition.run = std::make_unique<TaskRun>(*setup_, index);
+      auto ended = partition.run->Pump(
+          [this, index](std::shared_ptr<arrow::RecordBatch> b) { return Push(index, std::move(b)); });
+      Completion completion;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (ended.ok() && !*ended && !stopped_) {
+          if (partition.batches.size() < kQueuedBatches) continue;
+          partition.running = false;  // the consumer resumes it
+          return;
+        }
+        partition.running = false;
+        partition.done = true;
+        if (ended.ok()) {
+          partition.metrics = partition.run->Metrics();
+        } else {
+          partition.status = ended.status();
+        }
+        partition.run.reset();
+        Retire(&partition);
+        StartWindow();
+        completion = TakeReady();
       }
-      completion = TakeReady();
+      completion.Run();
+      return;
     }
-    completion.Run();
   }
 
-  bool Push(size_t index, std::shared_ptr<arrow::RecordBatch> batch) {
+  SinkReply Push(size_t index, std::shared_ptr<arrow::RecordBatch> batch) {
     Completion completion;
+    SinkReply reply;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (stopped_) return false;
-      partitions_[index].batches.push_back(std::move(batch));
+      if (stopped_) return SinkReply::kStop;
+      auto& batches = partitions_[index].batches;
+      batches.push_back(std::move(batch));
+      reply = !ordered_ && batches.size() >= kQueuedBatches ? SinkReply::kPause
+                                                             : SinkReply::kMore;
       completion = TakeReady();
     }
     completion.Run();
-    return true;
+    return reply;
   }
 
   // Under the lock: the next item, if it is known yet.
-  std::optional<Item> Ready() {
+  std::optional<Item> Ready() { return ordered_ ? ReadyInOrder() : ReadyInTurn(); }
+
+  std::optional<Item> ReadyInOrder() {
     while (current_ < partitions_.size()) {
       auto& partition = partitions_[current_];
-      if (!partition.batches.empty()) {
-        auto batch = std::move(partition.batches.front());
-        partition.batches.pop_front();
-        return Item(std::optional<arrow::compute::ExecBatch>(arrow::compute::ExecBatch(*batch)));
-      }
+      if (!partition.batches.empty()) return Take(current_);
       if (!partition.done) return std::nullopt;
       if (!partition.status.ok()) return Item(partition.status);
-      rows_read_ += partition.metrics.rows;
       ++current_;
     }
-    Status limit = CheckLimit(*setup_, rows_read_);
+    return End();
+  }
+
+  std::optional<Item> ReadyInTurn() {
+    bool all_done = true;
+    for (size_t k = 0; k < partitions_.size(); ++k) {
+      size_t index = (current_ + k) % partitions_.size();
+      auto& partition = partitions_[index];
+      if (!partition.status.ok()) return Item(partition.status);
+      if (!partition.batches.empty()) {
+        current_ = index + 1;
+        return Take(index);
+      }
+      all_done = all_done && partition.done;
+    }
+    if (!all_done) return std::nullopt;
+    return End();
+  }
+
+  // Under the lock: the first batch of partition `index`, resuming its paused task.
+  Item Take(size_t index) {
+    auto& partition = partitions_[index];
+    auto batch = std::move(partition.batches.front());
+    partition.batches.pop_front();
+    if (partition.started && !partition.running && !partition.done && !stopped_) {
+      Launch(index);
+    }
+    Retire(&partition);
+    StartWindow();
+    return Item(std::optional<arrow::compute::ExecBatch>(arrow::compute::ExecBatch(*batch)));
+  }
+
+  // Under the lock: the end of the stream, once every task is done and drained.
+  Item End() {
+    int64_t rows_read = 0;
+    for (const auto& partition : partitions_) rows_read += partition.metrics.rows;
+    Status limit = CheckLimit(*setup_, rows_read);
     if (!limit.ok()) return Item(limit);
     return Item(std::optional<arrow::compute::ExecBatch>());
   }
@@ -342,11 +480,15 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
   }
 
   std::shared_ptr<ScanSetup> setup_;
-  std::vector<arrow::Future<>> tasks_;
+  const bool ordered_;
+  arrow::internal::ThreadPool* pool_ = nullptr;
+  size_t window_ = 0;
   std::mutex mutex_;
+  std::vector<arrow::Future<>> tasks_;
   std::vector<Partition> partitions_;
-  size_t current_ = 0;
-  int64_t rows_read_ = 0;
+  size_t next_start_ = 0;  // the next partition to start
+  size_t active_ = 0;      // started and not retired
+  size_t current_ = 0;     // ordered: the partition being drained; else where the turn is
   bool stopped_ = false;
   arrow::Future<std::optional<arrow::compute::ExecBatch>> waiting_;
 };
@@ -368,7 +510,7 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(
                           pool->Submit([setup, i, output]() -> Result<TaskMetrics> {
                             return RunTask(*setup, i, [output](auto batch) {
                               output->push_back(std::move(batch));
-                              return true;
+                              return SinkReply::kMore;
                             });
                           }));
     futures.push_back(std::move(future));
@@ -394,9 +536,9 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(
 Result<std::shared_ptr<ScanStream>> StartScanTasks(
     PlanNode* scan, const ScanRunOptions& options,
     const std::optional<arrow::compute::Expression>& filter,
-    const std::optional<std::vector<size_t>>& only) {
+    const std::optional<std::vector<size_t>>& only, bool ordered) {
   ARROW_ASSIGN_OR_RAISE(auto setup, PrepareScan(scan, options, filter, only));
-  auto stream = std::make_shared<TaskStream>(std::move(setup));
+  auto stream = std::make_shared<TaskStream>(std::move(setup), ordered);
   ARROW_RETURN_NOT_OK(stream->Start());
   return stream;
 }

@@ -56,9 +56,10 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(
     const std::optional<arrow::compute::Expression>& filter = std::nullopt,
     const std::optional<std::vector<size_t>>& only = std::nullopt);
 
-/// \brief A scan's output as a stream of batches in partition order, produced by its tasks
-/// while the consumer runs (StartScanTasks). A task buffers what the consumer has not taken
-/// yet. Thread-safe.
+/// \brief A scan's output as a stream of batches, produced by its tasks while the consumer
+/// runs (StartScanTasks): in partition order, each task buffering what the consumer has not
+/// taken yet; or, unordered, in the order the tasks produce them, each task pausing while a
+/// few of its batches wait, so that the memory held stays small. Thread-safe.
 class ScanStream {
  public:
   virtual ~ScanStream() = default;
@@ -74,11 +75,13 @@ class ScanStream {
   virtual Result<std::vector<TaskMetrics>> Finish() = 0;
 };
 
-/// \brief Start every partition of a negotiated scan node as its own task, as RunScanTasks
-/// does, but hand the batches out through the returned stream as the tasks produce them.
+/// \brief Start the partitions of a negotiated scan node as tasks, as RunScanTasks does, but
+/// hand the batches out through the returned stream as the tasks produce them: in partition
+/// order when `ordered`, otherwise in any order and with bounded buffering (for a consumer
+/// whose result does not depend on the order of its input, such as an aggregation).
 Result<std::shared_ptr<ScanStream>> StartScanTasks(
     PlanNode* scan, const ScanRunOptions& options,
     const std::optional<arrow::compute::Expression>& filter = std::nullopt,
-    const std::optional<std::vector<size_t>>& only = std::nullopt);
+    const std::optional<std::vector<size_t>>& only = std::nullopt, bool ordered = true);
 
 }  // namespace parley

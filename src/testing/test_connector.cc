@@ -29,6 +29,10 @@ struct ScanState {
   // partitions each value's rows are split into at most.
   std::string key_column;
   int partitions_per_key = 1;
+  // Readers return batches of at most this many rows (0: one batch), counting each in
+  // `batches_read` when set (TestTableOptions).
+  int64_t batch_rows = 0;
+  std::shared_ptr<std::atomic<int64_t>> batches_read;
 };
 
 std::mutex registry_mutex;
@@ -89,11 +93,23 @@ Result<std::vector<std::shared_ptr<InputPartition>>> KeyedPartitions(const ScanS
 
 class TestReader : public PartitionReader {
  public:
-  explicit TestReader(std::shared_ptr<arrow::RecordBatch> batch) : batch_(std::move(batch)) {}
-  Result<std::shared_ptr<arrow::RecordBatch>> Next() override { return std::move(batch_); }
+  TestReader(std::shared_ptr<arrow::RecordBatch> rows, const ScanState& state)
+      : rows_(std::move(rows)), batch_rows_(state.batch_rows), counter_(state.batches_read) {}
+  Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    if (rows_ == nullptr) return nullptr;
+    std::shared_ptr<arrow::RecordBatch> batch = std::move(rows_);
+    if (batch_rows_ > 0 && batch->num_rows() > batch_rows_) {
+      rows_ = batch->Slice(batch_rows_);
+      batch = batch->Slice(0, batch_rows_);
+    }
+    if (counter_ != nullptr) ++*counter_;
+    return batch;
+  }
 
  private:
-  std::shared_ptr<arrow::RecordBatch> batch_;
+  std::shared_ptr<arrow::RecordBatch> rows_;  // not yet returned
+  const int64_t batch_rows_;
+  std::shared_ptr<std::atomic<int64_t>> counter_;
 };
 
 class TestReaderFactory : public PartitionReaderFactory {
@@ -106,7 +122,7 @@ class TestReaderFactory : public PartitionReaderFactory {
     const auto& p = dynamic_cast<const TestPartition&>(partition);
     auto slice = state_->data->Slice(p.offset(), p.length());
     ARROW_ASSIGN_OR_RAISE(auto batch, slice->CombineChunksToBatch());
-    return std::make_unique<TestReader>(std::move(batch));
+    return std::make_unique<TestReader>(std::move(batch), *state_);
   }
   Result<std::string> Serialize() const override { return std::to_string(id_); }
   Result<std::shared_ptr<InputPartition>> DeserializePartition(
@@ -229,7 +245,7 @@ class RuntimeFilteringTestScan : public TestScan, public SupportsRuntimeV2Filter
                                       data->schema(), {filtered.record_batch()}));
     }
     log_->rows_after_runtime_filter.push_back(data->num_rows());
-    auto state = std::make_shared<ScanState>();
+    auto state = std::make_shared<ScanState>(*this->state());
     state->data = std::move(data);
     set_state(std::move(state));
     return Status::OK();
@@ -292,6 +308,8 @@ class BuilderCore : public ScanBuilder {
       state->partitions_per_key = options_.partitions_per_key;
     }
     state->data = data;
+    state->batch_rows = options_.batch_rows;
+    state->batches_read = options_.batches_read;
     std::vector<std::string> names;
     for (const auto& p : accepted_) names.push_back(p->ToString());
     TestTableOptions options = options_;

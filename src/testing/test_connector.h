@@ -5,6 +5,7 @@
 // what the tests need.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <memory>
@@ -37,6 +38,10 @@ struct TestTableOptions {
   bool nested_pruning = false;
   /// Number of input partitions the rows are split into.
   int partitions = 1;
+  /// Readers return batches of at most this many rows (0: each partition in one batch), and
+  /// add one to `batches_read`, when set, per batch returned.
+  int64_t batch_rows = 0;
+  std::shared_ptr<std::atomic<int64_t>> batches_read;
   /// When false, partitions serialize to bytes that do not rebuild (a live handle).
   bool serializable_partitions = true;
   /// Implement SupportsPushDownLimit, SupportsPushDownTopN and SupportsPushDownOffset (with
