@@ -61,12 +61,14 @@ class StagingRegistry {
     return write->second[task_id];
   }
 
+  /// \brief Forget a task's output (its attempt aborted).
   void DropTask(uint64_t write_id, int64_t task_id) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto write = staged_.find(write_id);
     if (write != staged_.end()) write->second.erase(task_id);
   }
 
+  /// \brief Forget every task's output of a write (committed, aborted or released).
   void DropWrite(uint64_t write_id) {
     std::lock_guard<std::mutex> lock(mutex_);
     staged_.erase(write_id);

@@ -175,10 +175,10 @@ class SupportsDelta {
 
 /// \brief The writer of a delta-based operation's task attempt: each call records one batch of
 /// changes, of one or more rows; a row id appears in at most one Delete or Update of the whole
-/// write. Batches are only valid during the call. Commit/Abort/Close follow DataWriter's
-/// contract (write.h): nothing becomes visible before BatchWrite::CommitRowLevel. A task whose
-/// DataWriterFactory creates another kind of DataWriter fails with
-/// CONNECTOR_CONTRACT_VIOLATION.NOT_A_DELTA_WRITER.
+/// write. The writer may keep the batches' arrays (Arrow data is immutable). Commit/Abort/Close
+/// follow DataWriter's contract (write.h): nothing becomes visible before
+/// BatchWrite::CommitRowLevel. A task whose DataWriterFactory creates another kind of
+/// DataWriter fails with CONNECTOR_CONTRACT_VIOLATION.NOT_A_DELTA_WRITER.
 class DeltaWriter : public DataWriter {
  public:
   /// \brief Delete the rows whose ids are in `row_ids` (LogicalWriteInfo::row_id_schema).
