@@ -1,7 +1,7 @@
-// Reading a MemoryTable: the scan builder (column pruning), the scan that is also its own
-// Batch, one input partition per stored record batch, the reader factory, and the snapshot
-// registry through which partitions and factories reference in-memory data from bytes. The
-// serialized forms and the lifetime rule are described in memory_scan_internal.h.
+// Reading a MemoryTable: the scan builder (column pruning, metadata columns), the scan that is
+// also its own Batch, one input partition per stored record batch, the reader factory, and the
+// snapshot registry through which partitions and factories reference in-memory data from
+// bytes. The serialized forms and the lifetime rule are described in memory_scan_internal.h.
 #include "memory_scan_internal.h"
 #include "task_bytes_internal.h"
 
@@ -14,7 +14,10 @@
 #include <utility>
 #include <vector>
 
+#include "arrow/array/util.h"
+#include "arrow/builder.h"
 #include "arrow/record_batch.h"
+#include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "parley/connector/status.h"
 
@@ -89,6 +92,42 @@ class SnapshotRegistry {
   std::unordered_map<uint64_t, std::weak_ptr<const Snapshot>> snapshots_;     // guarded
 };
 
+// The field of column `index` of `schema` (data columns, then the metadata columns).
+std::shared_ptr<arrow::Field> ReadField(const arrow::Schema& schema, int index) {
+  if (index < schema.num_fields()) return schema.field(index);
+  return MemoryMetadataColumns()[index - schema.num_fields()].ToField();
+}
+
+// The columns `columns` (ascending) of the snapshot's batch `batch_index`.
+Result<std::shared_ptr<arrow::RecordBatch>> ReadColumns(const Snapshot& snapshot,
+                                                        uint64_t batch_index,
+                                                        const std::vector<int>& columns) {
+  const auto& batch = snapshot.batches[batch_index];
+  const int data_columns = snapshot.schema->num_fields();
+  arrow::FieldVector fields;
+  arrow::ArrayVector arrays;
+  for (int column : columns) {
+    fields.push_back(ReadField(*snapshot.schema, column));
+    if (column < data_columns) {
+      arrays.push_back(batch->column(column));
+    } else if (column == data_columns) {
+      ARROW_ASSIGN_OR_RAISE(auto index,
+                            arrow::MakeArrayFromScalar(
+                                arrow::Int64Scalar(static_cast<int64_t>(batch_index)),
+                                batch->num_rows()));
+      arrays.push_back(std::move(index));
+    } else {
+      arrow::Int64Builder positions;
+      ARROW_RETURN_NOT_OK(positions.Reserve(batch->num_rows()));
+      for (int64_t row = 0; row < batch->num_rows(); ++row) positions.UnsafeAppend(row);
+      ARROW_ASSIGN_OR_RAISE(auto array, positions.Finish());
+      arrays.push_back(std::move(array));
+    }
+  }
+  return arrow::RecordBatch::Make(arrow::schema(std::move(fields)), batch->num_rows(),
+                                  std::move(arrays));
+}
+
 // ---- Partitions, readers, factory.
 
 class MemoryInputPartition : public InputPartition {
@@ -138,8 +177,7 @@ class MemoryReaderFactory : public PartitionReaderFactory {
     }
     ARROW_RETURN_NOT_OK(CheckPartition(memory->process_token(), memory->snapshot_id(),
                                        memory->batch_index()));
-    ARROW_ASSIGN_OR_RAISE(auto batch,
-                          snapshot_->batches[memory->batch_index()]->SelectColumns(columns_));
+    ARROW_ASSIGN_OR_RAISE(auto batch, ReadColumns(*snapshot_, memory->batch_index(), columns_));
     return std::make_unique<MemoryPartitionReader>(std::move(batch));
   }
 
@@ -182,7 +220,7 @@ class MemoryReaderFactory : public PartitionReaderFactory {
   }
 
   std::shared_ptr<const Snapshot> snapshot_;
-  std::vector<int> columns_;  // indices into snapshot_->schema, ascending
+  std::vector<int> columns_;  // indices into ReadField(snapshot_->schema), ascending
 };
 
 // ---- Scan (also the Batch, as in Spark's in-memory test tables) and its builder.
@@ -192,7 +230,7 @@ class MemoryScan : public Scan, public Batch, public std::enable_shared_from_thi
   MemoryScan(std::shared_ptr<const Snapshot> snapshot, std::vector<int> columns)
       : snapshot_(std::move(snapshot)), columns_(std::move(columns)) {
     arrow::FieldVector fields;
-    for (int column : columns_) fields.push_back(snapshot_->schema->field(column));
+    for (int column : columns_) fields.push_back(ReadField(*snapshot_->schema, column));
     read_schema_ = arrow::schema(std::move(fields));
   }
 
@@ -236,7 +274,8 @@ class MemoryScan : public Scan, public Batch, public std::enable_shared_from_thi
       for (std::string_view part : SplitFields(fields[3], ',')) {
         uint64_t column = 0;
         if (!ParseInteger(part, &column) ||
-            column >= static_cast<uint64_t>(snapshot->schema->num_fields()) ||
+            column >= static_cast<uint64_t>(snapshot->schema->num_fields() +
+                                            MemoryMetadataColumns().size()) ||
             (!columns.empty() && static_cast<int>(column) <= columns.back())) {
           return BadFactory(bytes);
         }
@@ -268,8 +307,12 @@ class MemoryScanBuilder : public ScanBuilder, public SupportsPushDownRequiredCol
 
   Status PruneColumns(const std::shared_ptr<arrow::Schema>& required_schema) override {
     std::vector<int> columns;
+    const auto metadata = MemoryMetadataColumns();
     for (const auto& field : required_schema->fields()) {
       int index = schema_->GetFieldIndex(field->name());
+      for (size_t i = 0; index < 0 && i < metadata.size(); ++i) {
+        if (metadata[i].name == field->name()) index = schema_->num_fields() + static_cast<int>(i);
+      }
       if (index < 0) {
         return InvalidError("INTERNAL_ERROR", "Column pruning asked the memory table " +
                                                   table_->name() + " for the column " +
@@ -295,11 +338,17 @@ class MemoryScanBuilder : public ScanBuilder, public SupportsPushDownRequiredCol
  private:
   std::shared_ptr<const MemoryTable> table_;
   std::shared_ptr<arrow::Schema> schema_;
-  std::vector<int> columns_;  // indices into schema_, ascending; all columns until pruned
+  std::vector<int> columns_;  // indices as ReadField's, ascending; all data columns until pruned
   std::shared_ptr<std::vector<std::shared_ptr<arrow::RecordBatch>>> snapshot_batches_;
 };
 
 }  // namespace
+
+std::vector<Column> MemoryMetadataColumns() {
+  return {{kBatchColumn, arrow::int64(), false, "the stored batch of the row", std::nullopt},
+          {kPositionColumn, arrow::int64(), false, "the row's position in its batch",
+           std::nullopt}};
+}
 
 std::unique_ptr<ScanBuilder> MakeMemoryScanBuilder(
     std::shared_ptr<const MemoryTable> table,

@@ -8,6 +8,7 @@
 // reference, not data:
 //   partition  "memory-partition:<process token>:<snapshot id>:<batch index>"
 //   factory    "memory-factory:<process token>:<snapshot id>:<column index>,<column index>..."
+//              (indices past the data columns are the metadata columns, in order)
 // and rebuilding resolves the id in the registry. The process token is a random number drawn
 // once per process, so bytes carried to another process fail with a clear error instead of
 // naming an unrelated snapshot. The registry holds snapshots weakly: a snapshot lives as long
@@ -24,8 +25,17 @@
 
 namespace parley::memory {
 
+/// \brief The metadata columns of every memory table (SupportsMetadataColumns), in this order
+/// after the data columns of a read schema: `_batch` (BIGINT NOT NULL), the index of the row's
+/// stored batch in the scan's snapshot, and `_pos` (BIGINT NOT NULL), the row's position in
+/// that batch. A data column of the same name shadows one.
+inline constexpr char kBatchColumn[] = "_batch";
+inline constexpr char kPositionColumn[] = "_pos";
+std::vector<Column> MemoryMetadataColumns();
+
 /// \brief Return the scan builder of one read of `table`. The builder implements
-/// SupportsPushDownRequiredColumns; Build() takes the snapshot (see file comment) and, when
+/// SupportsPushDownRequiredColumns (data and metadata columns); Build() takes the snapshot
+/// (see file comment) and, when
 /// `snapshot_batches` is given, stores the snapshot's batches there (a row-level operation
 /// replaces exactly those).
 std::unique_ptr<ScanBuilder> MakeMemoryScanBuilder(

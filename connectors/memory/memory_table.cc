@@ -61,6 +61,8 @@ Result<std::unique_ptr<ScanBuilder>> MemoryTable::NewScanBuilder(const Options&)
   return MakeMemoryScanBuilder(shared_from_this());
 }
 
+std::vector<Column> MemoryTable::metadataColumns() const { return MemoryMetadataColumns(); }
+
 Result<std::unique_ptr<WriteBuilder>> MemoryTable::NewWriteBuilder(const LogicalWriteInfo& info) {
   return MakeMemoryWriteBuilder(shared_from_this(), info);
 }
@@ -183,6 +185,7 @@ Status MemoryTable::CommitWrite(const MemoryWriteMode& mode,
     case MemoryWriteMode::Kind::kTruncate:
       break;
     case MemoryWriteMode::Kind::kReplaceGroups:
+    case MemoryWriteMode::Kind::kPatchGroups:
       for (const auto& group : mode.groups) {
         if (std::find(data_.begin(), data_.end(), group) == data_.end()) {
           return InvalidError("CONCURRENT_MODIFICATION",
@@ -192,8 +195,12 @@ Status MemoryTable::CommitWrite(const MemoryWriteMode& mode,
         }
       }
       for (const auto& batch : data_) {
-        if (std::find(mode.groups.begin(), mode.groups.end(), batch) == mode.groups.end()) {
+        auto group = std::find(mode.groups.begin(), mode.groups.end(), batch);
+        if (group == mode.groups.end()) {
           kept.push_back(batch);
+        } else if (mode.kind == MemoryWriteMode::Kind::kPatchGroups) {
+          const auto& patched = mode.patched[group - mode.groups.begin()];
+          if (patched != nullptr) kept.push_back(patched);
         }
       }
       break;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "arrow/type_fwd.h"
+#include "parley/connector/metadata_columns.h"
 #include "parley/connector/read.h"
 #include "parley/connector/row_level.h"
 #include "parley/connector/table.h"
@@ -35,10 +36,11 @@ struct MemoryWriteMode;
 
 /// \brief An in-memory table: reads with column pruning pushdown; transactional writes (append,
 /// truncate, overwrite by equality predicates, dynamic partition overwrite) whose rows appear
-/// at BatchWrite::Commit in one step; TRUNCATE TABLE; filter deletes and group-based row-level
-/// DML.
+/// at BatchWrite::Commit in one step; TRUNCATE TABLE; filter deletes and row-level DML,
+/// group-based or delta-based by table property; metadata columns `_batch` and `_pos`.
 class MemoryTable : public Table,
                     public SupportsRead,
+                    public SupportsMetadataColumns,
                     public SupportsWrite,
                     public TruncatableTable,
                     public SupportsDeleteV2,
@@ -62,6 +64,9 @@ class MemoryTable : public Table,
   /// pushdown). `options` are accepted and ignored: the memory source has no read options.
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) override;
 
+  /// \brief `_batch` and `_pos`, a row's stored batch and position (memory_scan_internal.h).
+  std::vector<Column> metadataColumns() const override;
+
   /// \brief A builder whose writers stage rows until BatchWrite::Commit; see
   /// memory_write_internal.h. Writers expect batches with exactly the table's column types.
   Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) override;
@@ -74,7 +79,12 @@ class MemoryTable : public Table,
   /// \brief Delete the matching rows in one step; returns how many went.
   Result<int64_t> DeleteWhere(const std::vector<PredicatePtr>& predicates) override;
 
-  /// \brief Group-based DELETE/UPDATE/MERGE (memory_row_level.cc): a group is a stored batch.
+  /// \brief DELETE/UPDATE/MERGE (memory_row_level.cc). The table properties
+  /// `write.delete.mode`, `write.update.mode` and `write.merge.mode` choose, per command,
+  /// `copy-on-write` (the default: group-based, a group is a stored batch) or `merge-on-read`
+  /// (delta-based, a row is identified by `_batch` and `_pos`). Errors at Build():
+  /// INVALID_OPTION_VALUE for another value; UNSUPPORTED_FEATURE.TABLE_OPERATION for
+  /// merge-on-read when a data column shadows a metadata column.
   Result<std::unique_ptr<RowLevelOperationBuilder>> NewRowLevelOperationBuilder(
       const RowLevelOperationInfo& info) override;
 

@@ -490,7 +490,7 @@ TEST_F(MemoryCatalogTest, TaskBytesAreValidated) {
   }
   for (const std::string& bad :
        {std::string(""), std::string("memory-factory:1:2"),
-        "memory-factory:" + f[1] + ":" + f[2] + ":2",      // column out of range
+        "memory-factory:" + f[1] + ":" + f[2] + ":4",      // past the metadata columns
         "memory-factory:" + f[1] + ":" + f[2] + ":1,0",    // not in table order
         "memory-factory:" + f[1] + ":" + f[2] + ":0,0",    // repeated
         "memory-factory:" + f[1] + ":" + f[2] + ":0,",     // empty entry

@@ -1,8 +1,6 @@
 // MemoryTable's write path: builder (mode), write, batch write (commit/abort), writer factory
 // and writers, with task output staged in a process-wide registry (memory_write_internal.h).
-#include <map>
-#include <mutex>
-#include <unordered_map>
+#include <atomic>
 
 #include "arrow/array.h"
 #include "arrow/record_batch.h"
@@ -18,70 +16,16 @@ namespace {
 constexpr std::string_view kFactoryTag = "memory-writer";
 constexpr std::string_view kMessageTag = "memory-commit";
 
-// Staged task output of every running write in this process: write id -> task id -> batches.
-class StagingRegistry {
- public:
-  static StagingRegistry& Instance() {
-    static auto* registry = new StagingRegistry();
-    return *registry;
-  }
+using Batches = std::vector<std::shared_ptr<arrow::RecordBatch>>;
+using Staging = StagingRegistry<Batches>;
 
-  uint64_t NewWriteId() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return next_write_id_++;
-  }
-
-  void Append(uint64_t write_id, int64_t task_id, std::shared_ptr<arrow::RecordBatch> batch) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    staged_[write_id][task_id].push_back(std::move(batch));
-  }
-
-  // Make sure a committed task with no rows still has an entry, so Commit can tell it apart
-  // from a task whose output was dropped.
-  void Touch(uint64_t write_id, int64_t task_id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    staged_[write_id][task_id];
-  }
-
-  Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> Take(uint64_t write_id,
-                                                                int64_t task_id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto write = staged_.find(write_id);
-    if (write == staged_.end() || write->second.count(task_id) == 0) {
-      return InvalidError("CONNECTOR_CONTRACT_VIOLATION.UNKNOWN_COMMIT_MESSAGE",
-                          "Memory write " + std::to_string(write_id) + " has no staged output " +
-                              "for task " + std::to_string(task_id) + ".");
-    }
-    return write->second[task_id];
-  }
-
-  void DropTask(uint64_t write_id, int64_t task_id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto write = staged_.find(write_id);
-    if (write != staged_.end()) write->second.erase(task_id);
-  }
-
-  void DropWrite(uint64_t write_id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    staged_.erase(write_id);
-  }
-
- private:
-  StagingRegistry() = default;
-
-  mutable std::mutex mutex_;
-  uint64_t next_write_id_ = 1;  // guarded by mutex_
-  std::unordered_map<uint64_t, std::map<int64_t, std::vector<std::shared_ptr<arrow::RecordBatch>>>>
-      staged_;  // guarded by mutex_
-};
-
-// Parse "<tag>:<process token>:<write id>[:more...]" and check the token.
+// Parse "<tag>:<process token>:<write id>[:more...]" and check the token and the write.
 Result<std::vector<std::string_view>> ParseReference(std::string_view bytes, std::string_view tag,
-                                                     size_t field_count, uint64_t* write_id) {
+                                                     size_t field_count, uint64_t write_id) {
   auto fields = SplitFields(bytes);
-  uint64_t token = 0;
+  uint64_t token = 0, id = 0;
   if (fields.size() != field_count || fields[0] != tag || !ParseInteger(fields[1], &token) ||
-      !ParseInteger(fields[2], write_id)) {
+      !ParseInteger(fields[2], &id)) {
     return NotSerializable("Malformed memory write bytes: " + Printable(bytes));
   }
   if (token != ProcessToken()) {
@@ -89,29 +33,9 @@ Result<std::vector<std::string_view>> ParseReference(std::string_view bytes, std
         "A memory table write task was serialized in another process: memory table data "
         "lives only in the process that planned the write.");
   }
+  if (id != write_id) return NotSerializable("The memory write bytes belong to another write.");
   return fields;
 }
-
-class MemoryCommitMessage : public WriterCommitMessage {
- public:
-  MemoryCommitMessage(uint64_t write_id, int partition_id, int64_t task_id)
-      : write_id_(write_id), partition_id_(partition_id), task_id_(task_id) {}
-
-  Result<std::string> Serialize() const override {
-    return std::string(kMessageTag) + ":" +
-           std::to_string(ProcessToken()) + ":" +
-           std::to_string(write_id_) + ":" + std::to_string(partition_id_) + ":" +
-           std::to_string(task_id_);
-  }
-
-  uint64_t write_id() const { return write_id_; }
-  int64_t task_id() const { return task_id_; }
-
- private:
-  uint64_t write_id_;
-  int partition_id_;
-  int64_t task_id_;
-};
 
 class MemoryDataWriter : public DataWriter {
  public:
@@ -123,39 +47,24 @@ class MemoryDataWriter : public DataWriter {
         task_id_(task_id) {}
 
   Status Write(const arrow::RecordBatch& batch) override {
-    if (batch.num_columns() != schema_->num_fields()) {
-      return InvalidError("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA",
-                          "The memory writer expected " + std::to_string(schema_->num_fields()) +
-                              " columns but got " + std::to_string(batch.num_columns()) + ".");
-    }
-    for (int i = 0; i < schema_->num_fields(); ++i) {
-      const auto& field = schema_->field(i);
-      if (!batch.column(i)->type()->Equals(*field->type())) {
-        return InvalidError("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST",
-                            "Cannot safely cast " + QuoteIdentifier(field->name()) + " \"" +
-                                batch.column(i)->type()->ToString() + "\" to \"" +
-                                field->type()->ToString() + "\".");
-      }
-      if (!field->nullable() && batch.column(i)->null_count() > 0) {
-        return InvalidError("NOT_NULL_ASSERT_VIOLATION",
-                            "NULL value appeared in non-nullable field: " +
-                                QuoteIdentifier(field->name()) + ".");
-      }
-    }
+    ARROW_RETURN_NOT_OK(CheckWriterRows(*schema_, batch));
     if (batch.num_rows() == 0) return Status::OK();
     rows_ += batch.num_rows();
-    StagingRegistry::Instance().Append(
-        write_id_, task_id_, arrow::RecordBatch::Make(schema_, batch.num_rows(), batch.columns()));
+    auto staged = arrow::RecordBatch::Make(schema_, batch.num_rows(), batch.columns());
+    Staging::Instance().Stage(write_id_, task_id_,
+                              [&](Batches* batches) { batches->push_back(std::move(staged)); });
     return Status::OK();
   }
 
+  // A committed task with no rows still gets an entry, so Commit can tell it apart from a task
+  // whose output was dropped.
   Result<CommitMessagePtr> Commit() override {
-    StagingRegistry::Instance().Touch(write_id_, task_id_);
+    Staging::Instance().Stage(write_id_, task_id_, [](Batches*) {});
     return std::make_shared<MemoryCommitMessage>(write_id_, partition_id_, task_id_);
   }
 
   Status Abort() override {
-    StagingRegistry::Instance().DropTask(write_id_, task_id_);
+    Staging::Instance().DropTask(write_id_, task_id_);
     return Status::OK();
   }
 
@@ -180,11 +89,7 @@ class MemoryWriterFactory : public DataWriterFactory {
     return std::make_unique<MemoryDataWriter>(schema_, write_id_, partition_id, task_id);
   }
 
-  Result<std::string> Serialize() const override {
-    return std::string(kFactoryTag) + ":" +
-           std::to_string(ProcessToken()) + ":" +
-           std::to_string(write_id_);
-  }
+  Result<std::string> Serialize() const override { return MemoryFactoryBytes(write_id_); }
 
  private:
   std::shared_ptr<arrow::Schema> schema_;
@@ -198,9 +103,9 @@ class MemoryBatchWrite : public BatchWrite {
       : table_(std::move(table)),
         schema_(std::move(schema)),
         mode_(std::move(mode)),
-        write_id_(StagingRegistry::Instance().NewWriteId()) {}
+        write_id_(NewMemoryWriteId()) {}
 
-  ~MemoryBatchWrite() override { StagingRegistry::Instance().DropWrite(write_id_); }
+  ~MemoryBatchWrite() override { Staging::Instance().DropWrite(write_id_); }
 
   Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
       const PhysicalWriteInfo&) override {
@@ -209,23 +114,12 @@ class MemoryBatchWrite : public BatchWrite {
 
   Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(
       std::string_view bytes) const override {
-    uint64_t write_id = 0;
-    ARROW_RETURN_NOT_OK(ParseReference(bytes, kFactoryTag, 3, &write_id).status());
-    if (write_id != write_id_) {
-      return NotSerializable("The memory writer factory bytes belong to another write.");
-    }
-    return std::make_shared<MemoryWriterFactory>(schema_, write_id);
+    ARROW_RETURN_NOT_OK(CheckMemoryFactoryBytes(bytes, write_id_));
+    return std::make_shared<MemoryWriterFactory>(schema_, write_id_);
   }
 
   Result<CommitMessagePtr> DeserializeCommitMessage(std::string_view bytes) const override {
-    uint64_t write_id = 0;
-    ARROW_ASSIGN_OR_RAISE(auto fields, ParseReference(bytes, kMessageTag, 5, &write_id));
-    int partition_id = 0;
-    int64_t task_id = 0;
-    if (!ParseInteger(fields[3], &partition_id) || !ParseInteger(fields[4], &task_id)) {
-      return NotSerializable("Malformed memory commit message: " + Printable(bytes));
-    }
-    return std::make_shared<MemoryCommitMessage>(write_id, partition_id, task_id);
+    return ParseMemoryCommitMessage(bytes, write_id_);
   }
 
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
@@ -233,26 +127,20 @@ class MemoryBatchWrite : public BatchWrite {
       return InvalidError("CONNECTOR_CONTRACT_VIOLATION.COMMIT_TWICE",
                           "The memory write into " + table_->name() + " was already committed.");
     }
-    std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
-    for (const auto& message : messages) {
-      auto* memory = dynamic_cast<const MemoryCommitMessage*>(message.get());
-      if (memory == nullptr || memory->write_id() != write_id_) {
-        return InvalidError("CONNECTOR_CONTRACT_VIOLATION.UNKNOWN_COMMIT_MESSAGE",
-                            "Commit of the memory write into " + table_->name() +
-                                " received a message of another write.");
-      }
-      ARROW_ASSIGN_OR_RAISE(auto staged,
-                            StagingRegistry::Instance().Take(write_id_, memory->task_id()));
+    ARROW_ASSIGN_OR_RAISE(auto tasks, MemoryCommitTasks(messages, write_id_, table_->name()));
+    Batches batches;
+    for (int64_t task : tasks) {
+      ARROW_ASSIGN_OR_RAISE(auto staged, Staging::Instance().Take(write_id_, task));
       batches.insert(batches.end(), staged.begin(), staged.end());
     }
     ARROW_RETURN_NOT_OK(table_->CommitWrite(mode_, std::move(batches)));
     committed_ = true;
-    StagingRegistry::Instance().DropWrite(write_id_);
+    Staging::Instance().DropWrite(write_id_);
     return Status::OK();
   }
 
   Status Abort(const std::vector<CommitMessagePtr>&) override {
-    StagingRegistry::Instance().DropWrite(write_id_);
+    Staging::Instance().DropWrite(write_id_);
     return Status::OK();
   }
 
@@ -270,6 +158,7 @@ std::string ModeDescription(const MemoryWriteMode& mode) {
     case MemoryWriteMode::Kind::kTruncate: return "truncate";
     case MemoryWriteMode::Kind::kOverwriteDynamic: return "dynamic partition overwrite";
     case MemoryWriteMode::Kind::kReplaceGroups: return "replace the groups a row-level scan read";
+    case MemoryWriteMode::Kind::kPatchGroups: return "patch the groups a row-level scan read";
     case MemoryWriteMode::Kind::kOverwriteByFilter: {
       std::string text = "overwrite where ";
       for (size_t i = 0; i < mode.predicates.size(); ++i) {
@@ -319,7 +208,7 @@ class MemoryWriteBuilder : public WriteBuilder,
   }
 
   Status Truncate() override {
-    mode_ = {MemoryWriteMode::Kind::kTruncate, {}, {}};
+    mode_ = {MemoryWriteMode::Kind::kTruncate, {}, {}, {}};
     return Status::OK();
   }
 
@@ -333,12 +222,12 @@ class MemoryWriteBuilder : public WriteBuilder,
                           "The memory table " + table_->name() +
                               " cannot overwrite rows by these predicates.");
     }
-    mode_ = {MemoryWriteMode::Kind::kOverwriteByFilter, std::move(predicates), {}};
+    mode_ = {MemoryWriteMode::Kind::kOverwriteByFilter, std::move(predicates), {}, {}};
     return Status::OK();
   }
 
   Status OverwriteDynamicPartitions() override {
-    mode_ = {MemoryWriteMode::Kind::kOverwriteDynamic, {}, {}};
+    mode_ = {MemoryWriteMode::Kind::kOverwriteDynamic, {}, {}, {}};
     return Status::OK();
   }
 
@@ -349,6 +238,74 @@ class MemoryWriteBuilder : public WriteBuilder,
 };
 
 }  // namespace
+
+Status CheckWriterRows(const arrow::Schema& schema, const arrow::RecordBatch& batch) {
+  if (batch.num_columns() != schema.num_fields()) {
+    return InvalidError("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA",
+                        "The memory writer expected " + std::to_string(schema.num_fields()) +
+                            " columns but got " + std::to_string(batch.num_columns()) + ".");
+  }
+  for (int i = 0; i < schema.num_fields(); ++i) {
+    const auto& field = schema.field(i);
+    if (!batch.column(i)->type()->Equals(*field->type())) {
+      return InvalidError("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST",
+                          "Cannot safely cast " + QuoteIdentifier(field->name()) + " \"" +
+                              batch.column(i)->type()->ToString() + "\" to \"" +
+                              field->type()->ToString() + "\".");
+    }
+    if (!field->nullable() && batch.column(i)->null_count() > 0) {
+      return InvalidError("NOT_NULL_ASSERT_VIOLATION",
+                          "NULL value appeared in non-nullable field: " +
+                              QuoteIdentifier(field->name()) + ".");
+    }
+  }
+  return Status::OK();
+}
+
+uint64_t NewMemoryWriteId() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
+
+Result<std::string> MemoryCommitMessage::Serialize() const {
+  return std::string(kMessageTag) + ":" + std::to_string(ProcessToken()) + ":" +
+         std::to_string(write_id_) + ":" + std::to_string(partition_id_) + ":" +
+         std::to_string(task_id_);
+}
+
+Result<CommitMessagePtr> ParseMemoryCommitMessage(std::string_view bytes, uint64_t write_id) {
+  ARROW_ASSIGN_OR_RAISE(auto fields, ParseReference(bytes, kMessageTag, 5, write_id));
+  int partition_id = 0;
+  int64_t task_id = 0;
+  if (!ParseInteger(fields[3], &partition_id) || !ParseInteger(fields[4], &task_id)) {
+    return NotSerializable("Malformed memory commit message: " + Printable(bytes));
+  }
+  return std::make_shared<MemoryCommitMessage>(write_id, partition_id, task_id);
+}
+
+Result<std::vector<int64_t>> MemoryCommitTasks(const std::vector<CommitMessagePtr>& messages,
+                                               uint64_t write_id, const std::string& table_name) {
+  std::vector<int64_t> tasks;
+  for (const auto& message : messages) {
+    auto* memory = dynamic_cast<const MemoryCommitMessage*>(message.get());
+    if (memory == nullptr || memory->write_id() != write_id) {
+      return InvalidError("CONNECTOR_CONTRACT_VIOLATION.UNKNOWN_COMMIT_MESSAGE",
+                          "Commit of the memory write into " + table_name +
+                              " received a message of another write.");
+    }
+    tasks.push_back(memory->task_id());
+  }
+  return tasks;
+}
+
+std::string MemoryFactoryBytes(uint64_t write_id) {
+  return std::string(kFactoryTag) + ":" + std::to_string(ProcessToken()) + ":" +
+         std::to_string(write_id);
+}
+
+Status CheckMemoryFactoryBytes(std::string_view bytes, uint64_t write_id) {
+  return ParseReference(bytes, kFactoryTag, 3, write_id).status();
+}
 
 std::unique_ptr<WriteBuilder> MakeMemoryWriteBuilder(std::shared_ptr<MemoryTable> table,
                                                      const LogicalWriteInfo& info,

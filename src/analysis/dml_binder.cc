@@ -95,6 +95,38 @@ Status Unsupported(const ResolvedName& name, std::string_view operation, SourceP
       pos);
 }
 
+// A delta-based operation's row id, each column resolved among the table's columns and the
+// required metadata columns (by name, ignoring case), so the query can carry its values.
+Status BindRowId(RowLevelPlan* plan) {
+  const std::string table_name = plan->target_name.ToString();
+  auto* delta = dynamic_cast<const SupportsDelta*>(plan->operation.get());
+  if (delta == nullptr) {
+    return InvalidError("CONNECTOR_CONTRACT_VIOLATION.MISSING_DELTA_MIXIN",
+                        fmt::format("The row-level operation {} of the table {} is delta-based "
+                                    "but does not implement SupportsDelta.",
+                                    plan->operation->description(), table_name));
+  }
+  plan->update_as_delete_and_insert = delta->RepresentUpdateAsDeleteAndInsert();
+  for (const auto& wanted : delta->RowId()) {
+    const Column* found = nullptr;
+    for (const auto* columns : {&plan->columns, &plan->metadata_columns}) {
+      for (const auto& column : *columns) {
+        if (found == nullptr && EqualsIgnoreCase(column.name, wanted.name)) found = &column;
+      }
+    }
+    if (found == nullptr) {
+      return InvalidError(
+          "CONNECTOR_CONTRACT_VIOLATION.UNRESOLVED_ROW_ID",
+          fmt::format("The delta-based {} of the table {} declares the row id column {}, which "
+                      "is neither a column of the table nor one of its required metadata "
+                      "columns.",
+                      plan->operation->description(), table_name, QuoteIdentifier(wanted.name)));
+    }
+    plan->row_id_columns.push_back(*found);
+  }
+  return Status::OK();
+}
+
 // The target: loaded, checked, and scanned with every column visible under its qualifier.
 struct Target {
   RowLevelPlan plan;
@@ -140,7 +172,12 @@ Result<Target> BindTarget(const sql::QualifiedName& name, const std::string& ali
     ARROW_ASSIGN_OR_RAISE(auto builder, supports.NewRowLevelOperationBuilder({command, {}}));
     ARROW_ASSIGN_OR_RAISE(target.plan.operation, builder->Build());
     target.plan.metadata_columns = target.plan.operation->RequiredMetadataAttributes();
-    target.plan.change_rows = target.plan.operation->RequiresChangeRows();
+    target.plan.representation = target.plan.operation->representation();
+    if (target.plan.representation == RowLevelRepresentation::kDeltaBased) {
+      ARROW_RETURN_NOT_OK(BindRowId(&target.plan));
+    } else {
+      target.plan.change_rows = target.plan.operation->RequiresChangeRows();
+    }
     for (const auto& column : target.plan.metadata_columns) {
       scan->output.push_back({column.name, column.name, column.type, true});
     }
@@ -218,10 +255,16 @@ std::vector<BoundExprPtr> ColumnValues(const RowLevelPlan& plan) {
   return values;
 }
 
-// End the query's output with the target's metadata columns.
+// End the query's output with the target's metadata columns, then its row id columns.
 void AppendMetadataColumns(RowLevelPlan* plan) {
   for (const auto& column : plan->metadata_columns) {
     plan->query->output.push_back(MakeField(column.name, column.type));
+    plan->query->exprs.push_back(MakeColumnRef(column.name, column.name, column.type));
+  }
+  for (size_t i = 0; i < plan->row_id_columns.size(); ++i) {
+    const Column& column = plan->row_id_columns[i];
+    plan->query->output.push_back(
+        OutputField{fmt::format("_rid{}", i), column.name, column.type, true});
     plan->query->exprs.push_back(MakeColumnRef(column.name, column.name, column.type));
   }
 }

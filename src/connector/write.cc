@@ -1,5 +1,5 @@
-// Helpers of the write API: distribution constructors, truncation as an overwrite, and the
-// names of row-level commands.
+// Helpers of the write API: distribution constructors, truncation as an overwrite, the names
+// of row-level commands and an operation's default representation.
 #include "parley/connector/write.h"
 
 #include "parley/connector/row_level.h"
@@ -15,6 +15,12 @@ const char* RowLevelCommandName(RowLevelCommand command) {
     case RowLevelCommand::kMerge: return "MERGE";
   }
   return "UNKNOWN";
+}
+
+RowLevelRepresentation RowLevelOperation::representation() const {
+  return dynamic_cast<const SupportsDelta*>(this) != nullptr
+             ? RowLevelRepresentation::kDeltaBased
+             : RowLevelRepresentation::kGroupBased;
 }
 
 Status SupportsOverwriteV2::Truncate() {

@@ -1,9 +1,11 @@
-// The row-level runner: metadata-only delete, or scan the groups, compute, and replace them.
+// The row-level runner: metadata-only delete, or scan the target, compute, and write the rows
+// that replace its groups (group-based) or the changes (delta-based).
 #include "exec/row_level_runner.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <optional>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "arrow/scalar.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
+#include "exec/delta_row_writer.h"
 #include "exec/executor.h"
 #include "plan/predicate_translation.h"
 #include "plan/pushdown.h"
@@ -24,8 +27,9 @@ namespace parley {
 namespace {
 
 // The operation's scan builder with the group filter already pushed; it offers no other
-// filter, so the engine's own filters never narrow the groups it returns. Column pruning
-// passes through: the query reads every table column, and it selects the metadata columns.
+// filter, so the engine's own filters never narrow the groups it returns (a delta-based scan
+// may use the group filter to return only the rows that can change). Column pruning passes
+// through: the query reads every table column, and it selects the metadata columns.
 class GroupScanBuilder : public ScanBuilder, public SupportsPushDownRequiredColumns {
  public:
   explicit GroupScanBuilder(std::unique_ptr<ScanBuilder> inner) : inner_(std::move(inner)) {}
@@ -101,8 +105,8 @@ bool PreimageColumns(const RowLevelPlan& plan) {
   return plan.change_rows && plan.command != RowLevelCommand::kDelete;
 }
 
-// The schema of the rows the write receives: the table's columns, then, when the operation
-// has metadata columns or wants change rows, those columns and the row's action
+// The schema of the rows a group-based write receives: the table's columns, then, when the
+// operation has metadata columns or wants change rows, those columns and the row's action
 // (kRowLevelWriteActionColumn).
 std::shared_ptr<arrow::Schema> WriteSchema(const RowLevelPlan& plan) {
   auto fields = ColumnsToSchema(plan.columns)->fields();
@@ -114,33 +118,62 @@ std::shared_ptr<arrow::Schema> WriteSchema(const RowLevelPlan& plan) {
   return arrow::schema(std::move(fields));
 }
 
-bool IsKept(RowAction action) {
-  return action == RowAction::kCopy || action == RowAction::kUpdate ||
-         action == RowAction::kInsert;
+// Whether the write receives rows of each RowAction (kCopy to kDiscard). Group-based: the rows
+// of the new groups, and the deleted ones when the operation wants change rows; delta-based:
+// the changes.
+using SentActions = std::array<bool, 5>;
+
+SentActions SentActionsOf(const RowLevelPlan& plan) {
+  SentActions sent{};
+  const bool delta = plan.representation == RowLevelRepresentation::kDeltaBased;
+  sent[static_cast<int>(RowAction::kCopy)] = !delta;
+  sent[static_cast<int>(RowAction::kUpdate)] = true;
+  sent[static_cast<int>(RowAction::kDelete)] = delta || plan.change_rows;
+  sent[static_cast<int>(RowAction::kInsert)] = true;
+  return sent;
+}
+
+// A delta-based plan's layout of the rows its write tasks receive.
+std::shared_ptr<const DeltaRowLayout> DeltaLayout(const RowLevelPlan& plan) {
+  auto layout = std::make_shared<DeltaRowLayout>();
+  layout->rows = ColumnsToSchema(plan.columns);
+  arrow::FieldVector metadata, row_ids;
+  for (const auto& column : plan.metadata_columns) metadata.push_back(column.ToField());
+  for (const auto& column : plan.row_id_columns) row_ids.push_back(column.ToField());
+  layout->metadata = arrow::schema(std::move(metadata));
+  layout->row_ids = arrow::schema(std::move(row_ids));
+  layout->update_as_delete_and_insert = plan.update_as_delete_and_insert;
+  layout->table_name = plan.target_name.ToString();
+  return layout;
 }
 
 using TaskRows = std::vector<std::shared_ptr<arrow::RecordBatch>>;
 
-// The query's rows turned into the write's as the query produces them, and handed to the
-// write job in tasks of `rows_per_task` rows (the last fewer). Of each query batch the write receives the
-// copied, updated and inserted rows; when the operation wants change rows, also the deleted
-// ones and, in a batch of their own, the pre-images of the updated ones.
+// The query's rows turned into the write's (`schema`) as the query produces them, and handed
+// to the write job in tasks of `rows_per_task` rows (the last fewer). Of each query batch a
+// group-based write receives the copied, updated and inserted rows; when the operation wants
+// change rows, also the deleted ones and, in a batch of their own, the pre-images of the
+// updated ones. A delta-based write receives the updated, deleted and inserted rows, each
+// with its metadata and row id columns and its action (DeltaTaskSchema), never a copy.
 //
 // MERGE: a target row appears once per source row the join pairs it with, and once when it
 // has none. Pairs are told apart by kMatchedField (null for a row that is not a pair). The
 // first pair a MATCHED clause applies to stands for its target row; a second one is
 // MERGE_CARDINALITY_VIOLATION when the plan checks cardinality, and discarded otherwise. Pairs
-// no clause applies to are copies, held back until the query ends: one per target row is
-// written then, unless a clause applied to another pair of the same row.
+// no clause applies to are copies; a group-based write holds them back until the query ends:
+// one per target row is written then, unless a clause applied to another pair of the same row.
 class RowLevelRows : public WriteInput {
  public:
   RowLevelRows(const RowLevelPlan& plan, PlanStream* stream, int64_t rows_per_task,
-               RowLevelResult* result)
+               std::shared_ptr<arrow::Schema> schema, RowLevelResult* result)
       : plan_(plan),
         stream_(stream),
         rows_per_task_(std::max<int64_t>(rows_per_task, 1)),
         result_(result),
-        schema_(WriteSchema(plan)) {}
+        schema_(std::move(schema)),
+        sent_(SentActionsOf(plan)),
+        attributes_(static_cast<int>(plan.metadata_columns.size() +
+                                     plan.row_id_columns.size())) {}
 
   Result<std::optional<TaskRows>> Next() override {
     TaskRows task;
@@ -196,6 +229,7 @@ class RowLevelRows : public WriteInput {
   void Take(int64_t row, RowAction action) {
     switch (action) {
       case RowAction::kCopy:
+        if (!sent_[static_cast<int>(action)]) return;
         ++copied_;
         break;
       case RowAction::kUpdate:
@@ -211,9 +245,7 @@ class RowLevelRows : public WriteInput {
       case RowAction::kDiscard:
         return;
     }
-    if (IsKept(action) || (plan_.change_rows && action == RowAction::kDelete)) {
-      selected_.push_back(row);
-    }
+    if (sent_[static_cast<int>(action)]) selected_.push_back(row);
   }
 
   static bool Marked(const std::vector<bool>& marks, int32_t id) {
@@ -244,7 +276,7 @@ class RowLevelRows : public WriteInput {
       }
       const int32_t id = ids->Value(i);
       if (!matched->Value(i)) {
-        held.push_back(i);
+        if (sent_[static_cast<int>(RowAction::kCopy)]) held.push_back(i);
         continue;
       }
       if (Marked(applied_, id)) {
@@ -303,18 +335,18 @@ class RowLevelRows : public WriteInput {
     return taken.record_batch();
   }
 
-  // The write's rows of `batch` (as WriteSchema() says): the table's columns from the first of
-  // the batch's columns at `values`, the metadata columns, and the action (`action` when given,
-  // else the row's).
+  // The write's rows of `batch` (as schema_ says): the table's columns from the first of the
+  // batch's columns at `values`, the metadata and row id columns, and the action (`action`
+  // when given, else the row's).
   Result<std::shared_ptr<arrow::RecordBatch>> WriteRows(
       const arrow::RecordBatch& batch, int values, std::optional<RowLevelWriteAction> action) {
     arrow::ArrayVector columns(batch.columns().begin() + values,
                                batch.columns().begin() + values + n());
     if (schema_->num_fields() > n()) {
-      const int m = static_cast<int>(plan_.metadata_columns.size());
-      // The metadata columns end the query's output, or come just before the pre-images.
+      // The metadata and row id columns end the query's output, or come just before the
+      // pre-images.
       const int end = batch.num_columns() - (PreimageColumns(plan_) ? n() : 0);
-      columns.insert(columns.end(), batch.columns().begin() + (end - m),
+      columns.insert(columns.end(), batch.columns().begin() + (end - attributes_),
                      batch.columns().begin() + end);
       if (action) {
         ARROW_ASSIGN_OR_RAISE(
@@ -363,6 +395,8 @@ class RowLevelRows : public WriteInput {
   const int64_t rows_per_task_;
   RowLevelResult* result_;
   std::shared_ptr<arrow::Schema> schema_;
+  const SentActions sent_;
+  const int attributes_;  // the query's metadata and row id columns
   bool ended_ = false;
   int64_t copied_ = 0;
   std::deque<std::shared_ptr<arrow::RecordBatch>> pending_;
@@ -426,20 +460,29 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
   }
   const auto& operation = plan->operation;
   if (operation == nullptr) return Unsupported(*plan, RowLevelCommandName(plan->command));
-  if (operation->representation() != RowLevelRepresentation::kGroupBased) {
-    return Unsupported(*plan, "delta-based (merge-on-read) row-level operations");
-  }
   ARROW_RETURN_NOT_OK(PrepareGroupScan(plan, operation.get()));
   ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query));
   LogicalWriteInfo write_info{options.query_id, WriteSchema(*plan), {}};
+  std::shared_ptr<arrow::Schema> task_schema = write_info.schema;
+  WriteRunOptions run_options = options;
+  if (plan->representation == RowLevelRepresentation::kDeltaBased) {
+    auto layout = DeltaLayout(*plan);
+    write_info.schema = layout->rows;
+    write_info.metadata_schema = layout->metadata;
+    write_info.row_id_schema = layout->row_ids;
+    task_schema = DeltaTaskSchema(*layout);
+    run_options.job.wrap_writer = [layout](std::unique_ptr<DataWriter> writer) {
+      return MakeDeltaRowWriter(std::move(writer), layout);
+    };
+  }
   ARROW_ASSIGN_OR_RAISE(auto write_builder, operation->NewWriteBuilder(write_info));
   ARROW_ASSIGN_OR_RAISE(auto write, write_builder->Build());
   // Every row of a rewritten group must be read, so no join may prune the target's scan.
   ScanRunOptions scan_options = options.scan;
   scan_options.runtime_filter_max_build_rows = 0;
   ARROW_ASSIGN_OR_RAISE(auto stream, ExecutePlanStream(plan->query, scan_options));
-  RowLevelRows rows(*plan, stream.get(), options.rows_per_task, &result);
-  auto written = RunRowLevelWrite(write.get(), &rows, write_info.schema, options);
+  RowLevelRows rows(*plan, stream.get(), options.rows_per_task, task_schema, &result);
+  auto written = RunRowLevelWrite(write.get(), &rows, task_schema, run_options);
   // After a failure the query may still run: stop it (its own error, if any, comes second).
   Status closed = stream->Close();
   ARROW_ASSIGN_OR_RAISE(result.write, std::move(written));

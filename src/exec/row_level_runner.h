@@ -3,16 +3,21 @@
 // A DELETE whose every conjunct translates and that SupportsDeleteV2::CanDeleteWhere accepts is
 // a metadata-only DeleteWhere. Otherwise the table's RowLevelOperation is built; its scan is
 // offered the plan's group filter (an empty filter reads every group, and is only empty when
-// the statement has no condition on the target) and then returns whole groups, so no other
-// pushdown reaches it. The query computes every row of those groups with its action and its
-// batches stream into the operation's write as they are produced: the runner counts the
-// actions, enforces MERGE's cardinality rule, and hands the write tasks the kept, updated and
-// inserted rows of each batch, no batch gathered or copied whole (MERGE holds back only the
-// pairs no clause applied to, until it knows which one stands for its target row); when the
-// operation RequiresChangeRows(), the write also receives the deleted rows and the pre-images
-// of the updated ones. The commit (BatchWrite::CommitRowLevel, with the counts) replaces the
-// groups read; when nothing changed, the write is aborted instead. Any failure, in the query
-// or the write, aborts the write: the table stays as it was and the files written go.
+// the statement has no condition on the target) and no other pushdown. Group-based, it returns
+// whole groups; delta-based, it may return only the rows that can change. The query computes
+// every row it reads with its action and its batches stream into the operation's write as
+// they are produced: the runner counts the actions, enforces MERGE's cardinality rule, and
+// hands the write tasks the rows of each batch the write receives, no batch gathered or copied
+// whole.
+// - Group-based: the kept, updated and inserted rows (MERGE holds back only the pairs no
+//   clause applied to, until it knows which one stands for its target row); when the operation
+//   RequiresChangeRows(), also the deleted rows and the pre-images of the updated ones. The
+//   commit replaces the groups read.
+// - Delta-based: the updated, deleted and inserted rows, never a copy, each task's writer
+//   turning them into DeltaWriter calls (exec/delta_row_writer.h). The commit applies them.
+// The commit is BatchWrite::CommitRowLevel, with the counts; when nothing changed, the write
+// is aborted instead. Any failure, in the query or the write, aborts the write: the table
+// stays as it was and the files written go.
 #pragma once
 
 #include <cstdint>
@@ -34,9 +39,10 @@ struct RowLevelResult {
 
 /// \brief Run `plan`. Errors: MERGE_CARDINALITY_VIOLATION when a target row matches several
 /// source rows and a MATCHED clause applies; UNSUPPORTED_FEATURE.TABLE_OPERATION when the table
-/// refuses a filter delete and has no row-level operations, or offers only the delta-based
-/// representation; NOT_NULL_ASSERT_VIOLATION; and whatever the connector's scan, write or
-/// commit reports (e.g. a concurrent change of the groups read).
+/// refuses a filter delete and has no row-level operations; NOT_NULL_ASSERT_VIOLATION;
+/// CONNECTOR_CONTRACT_VIOLATION.NOT_A_DELTA_WRITER when a delta-based write's task writer is
+/// not a DeltaWriter; and whatever the connector's scan, write or commit reports (e.g. a
+/// concurrent change of the rows read).
 Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& options);
 
 }  // namespace parley

@@ -160,6 +160,7 @@ struct JobContext {
   std::shared_ptr<DataWriterFactory> factory;
   bool use_coordinator = true;
   bool round_trip = false;
+  std::function<Result<std::unique_ptr<DataWriter>>(std::unique_ptr<DataWriter>)> wrap_writer;
   std::unique_ptr<CommitCoordinator> coordinator;
   std::atomic<bool> cancelled{false};
 
@@ -208,6 +209,11 @@ AttemptOutcome RunAttempt(JobContext* job, const TaskRows& rows, int partition, 
   auto writer_or = job->factory->CreateWriter(partition, task_id);
   if (!writer_or.ok()) return finish(nullptr, writer_or.status());
   std::unique_ptr<DataWriter> writer = std::move(writer_or).ValueUnsafe();
+  if (job->wrap_writer) {
+    auto wrapped = job->wrap_writer(std::move(writer));
+    if (!wrapped.ok()) return finish(nullptr, wrapped.status());
+    writer = std::move(wrapped).ValueUnsafe();
+  }
   for (const auto& batch : rows) {
     Status written = writer->Write(*batch);
     if (!written.ok()) return finish(writer.get(), written);
@@ -364,6 +370,7 @@ Result<WriteJobResult> RunJob(Write* write, WriteInput* input,
   ARROW_ASSIGN_OR_RAISE(job.factory, MakeFactory(*job.batch_write, factory, options.round_trip));
   job.use_coordinator = job.batch_write->UseCommitCoordinator();
   job.round_trip = options.round_trip;
+  job.wrap_writer = options.wrap_writer;
   job.coordinator = std::make_unique<CommitCoordinator>();
   ARROW_ASSIGN_OR_RAISE(auto* pool, WriteTaskPool());
   const int max_unfinished =

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,9 @@ struct WriteJobOptions {
   bool duplicate_every_task = false;
   /// Round-trip the writer factory and each commit message through their bytes.
   bool round_trip = false;
+  /// When set, wraps each task attempt's writer before it receives rows (a delta-based
+  /// row-level write turns its rows into DeltaWriter calls); an error fails the attempt.
+  std::function<Result<std::unique_ptr<DataWriter>>(std::unique_ptr<DataWriter>)> wrap_writer;
 };
 
 /// \brief What a finished write job did.

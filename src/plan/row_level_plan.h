@@ -49,9 +49,15 @@ struct RowLevelPlan {
   /// The operation's RequiredMetadataAttributes(): the target scan returns them after the
   /// table's columns, and they end the query's output.
   std::vector<Column> metadata_columns;
-  /// The operation's RequiresChangeRows(): the write also receives deleted rows and, for
-  /// UPDATE and MERGE, the pre-image of each updated row.
+  /// The operation's RequiresChangeRows() (group-based only): the write also receives deleted
+  /// rows and, for UPDATE and MERGE, the pre-image of each updated row.
   bool change_rows = false;
+  /// The operation's representation (group-based when `operation` is null).
+  RowLevelRepresentation representation = RowLevelRepresentation::kGroupBased;
+  /// Delta-based: SupportsDelta::RowId(), each a table column or one of metadata_columns (with
+  /// that column's name and type), and RepresentUpdateAsDeleteAndInsert().
+  std::vector<Column> row_id_columns;
+  bool update_as_delete_and_insert = false;
   /// The scan of the target inside `query`; the runner gives it the operation's scan builder.
   PlanNodePtr target_scan;
   /// Conjuncts over the target's columns that every changed target row satisfies: offered to
@@ -61,10 +67,10 @@ struct RowLevelPlan {
   /// delete.
   std::vector<BoundExprPtr> delete_conjuncts;
   /// Output: the table's columns in order with the table's types, then kActionField (int32),
-  /// then for MERGE kTargetRowField and kMatchedField, then metadata_columns (null for rows
-  /// that are not the target's), then, when change_rows and the command is UPDATE or MERGE,
-  /// the table's columns again as the target scan read them (the pre-images; null for rows
-  /// that are not the target's).
+  /// then for MERGE kTargetRowField and kMatchedField, then metadata_columns and then
+  /// row_id_columns as the target scan read them (null for rows that are not the target's),
+  /// then, when change_rows and the command is UPDATE or MERGE, the table's columns again as
+  /// the target scan read them (the pre-images; null for rows that are not the target's).
   PlanNodePtr query;
   /// MERGE: fail when a MATCHED clause applies to one target row more than once.
   bool check_cardinality = false;

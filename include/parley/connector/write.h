@@ -52,11 +52,16 @@ struct LogicalWriteInfo {
   /// Unique per write; connectors use it to name staging locations.
   std::string query_id;
   /// The schema of the rows the writers will receive: the table's columns, in order, after
-  /// Spark's store-assignment casts (for some row-level writes, then metadata columns and
-  /// the row's action: row_level.h).
+  /// Spark's store-assignment casts (for some group-based row-level writes, then metadata
+  /// columns and the row's action: row_level.h).
   std::shared_ptr<arrow::Schema> schema;
   /// The write options, keys lower-cased.
   Options options;
+  /// Delta-based row-level writes only (row_level.h): the schemas of DeltaWriter's `row_ids`
+  /// (SupportsDelta::RowId()) and `metadata` (RequiredMetadataAttributes()) batches; `schema`
+  /// is then the table's columns. Null for every other write.
+  std::shared_ptr<arrow::Schema> row_id_schema = nullptr;
+  std::shared_ptr<arrow::Schema> metadata_schema = nullptr;
 };
 
 /// \brief What the engine tells a BatchWrite about the physical plan.
