@@ -345,6 +345,7 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
     auto self = shared_from_this();
     auto task = pool_->Submit([self, index] { self->RunPartition(index); });
     if (task.ok()) {
+      std::erase_if(tasks_, [](const arrow::Future<>& turn) { return turn.is_finished(); });
       tasks_.push_back(std::move(*task));
       return;
     }
@@ -484,7 +485,7 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
   arrow::internal::ThreadPool* pool_ = nullptr;
   size_t window_ = 0;
   std::mutex mutex_;
-  std::vector<arrow::Future<>> tasks_;
+  std::vector<arrow::Future<>> tasks_;  // the turns not known to be finished
   std::vector<Partition> partitions_;
   size_t next_start_ = 0;  // the next partition to start
   size_t active_ = 0;      // started and not retired
