@@ -15,6 +15,7 @@
 #include "arrow/type.h"
 #include "arrow/util/bitmap_ops.h"
 #include "arrow/util/key_value_metadata.h"
+#include "connectors/common/dictionary_strings.h"
 #include "delta_internal.h"
 
 namespace parley::delta {
@@ -409,6 +410,8 @@ Result<std::shared_ptr<arrow::Array>> ConformColumn(const std::shared_ptr<arrow:
       return arrow::MakeArray(out);
     }
     default: {
+      ARROW_ASSIGN_OR_RAISE(auto expanded, ExpandDictionaryStrings(*column, plain));
+      if (expanded != nullptr) return expanded;
       ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
       arrow::compute::CastOptions options = arrow::compute::CastOptions::Safe(plain);
       ARROW_ASSIGN_OR_RAISE(auto cast, arrow::compute::Cast(*column, plain, options));

@@ -44,6 +44,7 @@
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "connectors/common/dictionary_strings.h"
 #include "connectors/common/parquet_dictionary.h"
 #include "files_internal.h"
 #include "parquet/arrow/reader.h"
@@ -466,7 +467,12 @@ class FilesPartitionReader : public PartitionReader {
       } else if (column == nullptr) {
         ARROW_ASSIGN_OR_RAISE(column, arrow::MakeArrayOfNull(field->type(), rows));
       } else if (!column->type()->Equals(*field->type())) {
-        ARROW_ASSIGN_OR_RAISE(column, cp::Cast(*column, field->type()));
+        ARROW_ASSIGN_OR_RAISE(auto expanded, ExpandDictionaryStrings(*column, field->type()));
+        if (expanded != nullptr) {
+          column = std::move(expanded);
+        } else {
+          ARROW_ASSIGN_OR_RAISE(column, cp::Cast(*column, field->type()));
+        }
       }
       columns.push_back(std::move(column));
     }
