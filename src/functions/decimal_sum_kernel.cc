@@ -37,6 +37,8 @@ struct DecimalSumState : cp::KernelState {
   std::shared_ptr<arrow::DataType> out_type;
   std::vector<__int128> sums;
   std::vector<uint8_t> seen;  // 1 where the group had a non-NULL value
+  // No group's sum is further from 0 than this; kLimit when not known.
+  __int128 bound = 0;
 };
 
 __int128 LoadDecimal(const uint8_t* bytes) {
@@ -64,6 +66,63 @@ inline bool AddTo(__int128* sum, __int128 value) {
   return !__builtin_add_overflow(*sum, value, sum) && *sum < kLimit && *sum > -kLimit;
 }
 
+// `a + b` for bounds below kLimit, or kLimit once it reaches it.
+__int128 AddBounds(__int128 a, __int128 b) { return a >= kLimit - b ? kLimit : a + b; }
+
+// The low and high words of row `row`'s value.
+inline void LoadWords(const uint8_t* data, int64_t row, int64_t* low, int64_t* high) {
+  std::memcpy(low, data + row * 16, 8);
+  std::memcpy(high, data + row * 16 + 8, 8);
+}
+
+inline unsigned __int128 Combine(int64_t low, int64_t high) {
+  return (static_cast<unsigned __int128>(static_cast<uint64_t>(high)) << 64) |
+         static_cast<uint64_t>(low);
+}
+
+// Up to this many groups, rows are summed into four interleaved sets of partial sums first, so
+// that consecutive rows of one group do not wait on each other's addition.
+constexpr int64_t kFewGroups = 64;
+
+// Adds (with kSign -1, subtracts) every non-NULL value to its group's sum without checks, in
+// wrapping two's complement arithmetic. Returns whether every value fits 64 bits.
+template <int kSign>
+bool AddUnchecked(const arrow::ArraySpan& values, const uint32_t* groups, int64_t num_groups,
+                  __int128* sums, uint8_t* seen) {
+  const uint8_t* data = values.buffers[1].data + values.offset * 16;
+  const bool nullable = values.MayHaveNulls();
+  uint64_t wide = 0;  // non-zero once a value's high word is not its low word's sign
+  auto* totals = reinterpret_cast<unsigned __int128*>(sums);
+  auto add = [](unsigned __int128* sum, unsigned __int128 value) {
+    *sum = kSign > 0 ? *sum + value : *sum - value;
+  };
+  if (nullable || num_groups > kFewGroups) {
+    for (int64_t row = 0; row < values.length; ++row) {
+      if (nullable && !values.IsValid(row)) continue;
+      int64_t low, high;
+      LoadWords(data, row, &low, &high);
+      wide |= static_cast<uint64_t>(high ^ (low >> 63));
+      add(&totals[groups[row]], Combine(low, high));
+      seen[groups[row]] = 1;
+    }
+    return wide == 0;
+  }
+  std::vector<unsigned __int128> partial(static_cast<size_t>(4 * num_groups), 0);
+  for (int64_t row = 0; row < values.length; ++row) {
+    int64_t low, high;
+    LoadWords(data, row, &low, &high);
+    wide |= static_cast<uint64_t>(high ^ (low >> 63));
+    partial[static_cast<size_t>((row & 3) * num_groups + groups[row])] += Combine(low, high);
+    seen[groups[row]] = 1;
+  }
+  for (int64_t lane = 0; lane < 4; ++lane) {
+    for (int64_t group = 0; group < num_groups; ++group) {
+      add(&totals[group], partial[static_cast<size_t>(lane * num_groups + group)]);
+    }
+  }
+  return wide == 0;
+}
+
 Status Consume(cp::KernelContext* ctx, const cp::ExecSpan& batch) {
   auto* state = static_cast<DecimalSumState*>(ctx->state());
   const uint32_t* groups = batch[1].array.GetValues<uint32_t>(1);
@@ -78,16 +137,30 @@ Status Consume(cp::KernelContext* ctx, const cp::ExecSpan& batch) {
       in_range &= AddTo(&sums[groups[row]], value);
       seen[groups[row]] = 1;
     }
-  } else {
-    const arrow::ArraySpan& values = batch[0].array;
-    const uint8_t* data = values.buffers[1].data + values.offset * 16;
-    const bool nullable = values.MayHaveNulls();
-    for (int64_t row = 0; row < batch.length; ++row) {
-      if (nullable && !values.IsValid(row)) continue;
-      in_range &= AddTo(&sums[groups[row]], LoadDecimal(data + row * 16));
-      seen[groups[row]] = 1;
-    }
+    state->bound = kLimit;
+    return in_range ? Status::OK() : SumOutOfRange(*state->out_type);
   }
+  const arrow::ArraySpan& values = batch[0].array;
+  // While every sum stays far enough from 38 digits, values of at most 64 bits (below 2^63 in
+  // magnitude) are added without a check per row. A batch with a wider value is taken back
+  // (wrapping arithmetic undoes exactly) and added again with checks.
+  const __int128 growth = static_cast<__int128>(batch.length) << 63;
+  if (state->bound < kLimit - growth) {
+    const auto num_groups = static_cast<int64_t>(state->sums.size());
+    if (AddUnchecked<+1>(values, groups, num_groups, sums, seen)) {
+      state->bound += growth;
+      return Status::OK();
+    }
+    AddUnchecked<-1>(values, groups, num_groups, sums, seen);
+  }
+  const uint8_t* data = values.buffers[1].data + values.offset * 16;
+  const bool nullable = values.MayHaveNulls();
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (nullable && !values.IsValid(row)) continue;
+    in_range &= AddTo(&sums[groups[row]], LoadDecimal(data + row * 16));
+    seen[groups[row]] = 1;
+  }
+  state->bound = kLimit;
   return in_range ? Status::OK() : SumOutOfRange(*state->out_type);
 }
 
@@ -102,6 +175,7 @@ Status Merge(cp::KernelContext* ctx, cp::KernelState&& other_state,
     in_range &= AddTo(&state->sums[mapping[group]], other.sums[group]);
     state->seen[mapping[group]] = 1;
   }
+  state->bound = AddBounds(state->bound, other.bound);
   return in_range ? Status::OK() : SumOutOfRange(*state->out_type);
 }
 
