@@ -8,7 +8,6 @@
 #include <chrono>
 #include <optional>
 #include <random>
-#include <sstream>
 
 #include "analysis/analysis_error.h"
 #include "analysis/expression_binder.h"
@@ -129,15 +128,7 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
       ExplainPlan(plan.query,
                   mode == sql::ExplainMode::kAnalyze ? sql::ExplainMode::kSimple : mode,
                   nullptr, ScanOptionsFor(*context.conf).runtime_filter_max_build_rows > 0));
-  // The query's plan hangs below the write operator.
-  std::istringstream lines(query_text);
-  std::string line;
-  bool first = true;
-  while (std::getline(lines, line)) {
-    if (line.rfind("== ", 0) == 0) continue;
-    text += (first ? "+- " : "   ") + line + "\n";
-    first = false;
-  }
+  text += HangBelow(query_text);
   if (profile) {
     text += fmt::format("\nWrite metrics\nRows written: {}\nTasks: {}\nAttempts: {}\n"
                         "Commits denied: {}\nTime: {:.1f} ms\n",

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include "arrow/scalar.h"
 #include "plan/pushdown.h"
 #include "plan/runtime_filter.h"
@@ -368,6 +370,19 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
     ARROW_ASSIGN_OR_RAISE(auto details, Details(order[i], i + 1, runtime_filtering));
     out += "\n" + details;
     if (annotate) out += annotate(*order[i]);
+  }
+  return out;
+}
+
+std::string HangBelow(const std::string& query_text) {
+  std::istringstream lines(query_text);
+  std::string line;
+  std::string out;
+  bool first = true;
+  while (std::getline(lines, line)) {
+    if (line.rfind("== ", 0) == 0) continue;
+    out += (first ? "+- " : "   ") + line + "\n";
+    first = false;
   }
   return out;
 }

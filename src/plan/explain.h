@@ -26,4 +26,9 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
                                 const ExplainAnnotator& annotate = nullptr,
                                 bool runtime_filtering = true);
 
+/// \brief The plan of a command's query as the command's EXPLAIN shows it, below the command's
+/// own lines: `query_text` (from ExplainPlan) without its "== ... ==" titles, its first line
+/// prefixed with "+- " and the others indented to match.
+std::string HangBelow(const std::string& query_text);
+
 }  // namespace parley
