@@ -374,15 +374,21 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
   return out;
 }
 
-std::string HangBelow(const std::string& query_text) {
-  std::istringstream lines(query_text);
-  std::string line;
+std::string ExplainCommand(const std::string& header, const std::string& query_text) {
+  std::vector<std::string> lines;
+  std::istringstream input(query_text);
+  for (std::string line; std::getline(input, line);) lines.push_back(std::move(line));
+  auto is_title = [&](size_t i) { return i < lines.size() && lines[i].rfind("== ", 0) == 0; };
   std::string out;
   bool first = true;
-  while (std::getline(lines, line)) {
-    if (line.rfind("== ", 0) == 0) continue;
-    out += (first ? "+- " : "   ") + line + "\n";
-    first = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (is_title(i)) {
+      out += (out.empty() ? "" : "\n") + lines[i] + "\n" + header;
+      first = true;
+    } else if (!(lines[i].empty() && (first || is_title(i + 1)))) {
+      out += (first ? "+- " : "   ") + lines[i] + "\n";
+      first = false;
+    }
   }
   return out;
 }
