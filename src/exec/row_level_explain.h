@@ -13,7 +13,8 @@ namespace parley {
 /// `DeleteFromTable <target>` with the predicates it would hand to DeleteWhere. Otherwise the
 /// operator is `ReplaceData` (group-based) or `WriteDelta` (delta-based, with the row id),
 /// with the command and the target, then the group filter offered to the operation's scan,
-/// then the negotiated plan of the query that computes the rows hung below it. Calls only the
+/// with the negotiated plan of the query that computes the rows hung below them in each
+/// section (plan/explain.h: ExplainCommand). Calls only the
 /// table's CanDeleteWhere and its operation's NewScanBuilder (and, for FORMATTED, its scans'
 /// partition planning). Errors: those of PlanRowLevel and ExplainPlan.
 Result<std::string> ExplainRowLevel(RowLevelPlan* plan, sql::ExplainMode mode);
