@@ -11,6 +11,7 @@
 #include "analysis/expression_binder.h"
 #include "analysis/from_binder.h"
 #include "analysis/query_binder.h"
+#include "analysis/subquery.h"
 #include "analysis/write_binder.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
@@ -187,8 +188,8 @@ Result<Target> BindTarget(const sql::QualifiedName& name, const std::string& ali
 }
 
 Result<BoundExprPtr> BindCondition(const sql::Expr& condition, const Scope& scope,
-                                   std::string_view clause) {
-  ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(condition, scope));
+                                   std::string_view clause, const BindOptions& options = {}) {
+  ARROW_ASSIGN_OR_RAISE(auto bound, BindExpression(condition, scope, options));
   if (bound->type->id() != arrow::Type::BOOL) {
     return AnalysisError("DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
                          fmt::format("Cannot resolve \"{}\" due to data type mismatch: the {} "
@@ -197,6 +198,79 @@ Result<BoundExprPtr> BindCondition(const sql::Expr& condition, const Scope& scop
                          condition.pos);
   }
   return bound;
+}
+
+// The subqueries of a DELETE's or UPDATE's WHERE, each planned as a value per target row
+// (PlanSubqueryValue): joins above the target's scan that keep each of its rows exactly once,
+// as Spark's ExistenceJoin, never a semi or anti join that would drop rows. A subquery may be
+// correlated with the target's columns.
+class WhereSubqueries {
+ public:
+  WhereSubqueries(const Scope& target_scope, const PlanNode& target_scan,
+                  CatalogManager* catalogs)
+      : scope_(target_scope), catalogs_(catalogs) {
+    outer_.scopes = {&scope_};
+    for (const auto& column : scope_) outer_.taken.insert(column.field);
+    for (const auto& field : target_scan.output) outer_.taken.insert(field.name);
+    outer_.counter = &counter_;
+  }
+
+  BindOptions Options() {
+    BindOptions options;
+    options.subquery_hook = [this](const sql::Expr& expr) { return Bind(expr); };
+    return options;
+  }
+
+  const std::vector<SubqueryJoin>& joins() const { return joins_; }
+
+  // Whether `expr` reads a value one of the joins adds.
+  bool Reads(const BoundExpr& expr) const {
+    std::vector<std::string> fields;
+    expr.CollectFields(&fields);
+    return std::any_of(fields.begin(), fields.end(),
+                       [&](const std::string& field) { return outer_.taken.count(field) == 0; });
+  }
+
+ private:
+  Result<BoundExprPtr> Bind(const sql::Expr& expr) {
+    BoundExprPtr in_value;
+    if (expr.subquery_kind == sql::SubqueryKind::kIn) {
+      ARROW_ASSIGN_OR_RAISE(in_value, BindExpression(*expr.children[0], scope_, Options()));
+    }
+    auto bind = [&]() { return BindSubquery(*expr.subquery, catalogs_, outer_); };
+    return PlanSubqueryValue(expr, in_value, bind, &counter_, &joins_);
+  }
+
+  const Scope& scope_;
+  CatalogManager* catalogs_;
+  OuterQuery outer_;
+  int counter_ = 0;
+  std::vector<SubqueryJoin> joins_;
+};
+
+// The WHERE of a DELETE or UPDATE: whether a target row matches (TRUE; NULL counts as false),
+// over the returned input, the target's scan joined with the condition's subqueries. The
+// conjuncts that read no subquery are the group filter. A condition with a subquery needs a
+// row-level operation (it cannot be a metadata-only delete).
+Result<PlanNodePtr> BindWhere(const sql::Expr& where, const Scope& target_scope,
+                              CatalogManager* catalogs, RowLevelPlan* plan,
+                              BoundExprPtr* matched) {
+  WhereSubqueries subqueries(target_scope, *plan->target_scan, catalogs);
+  ARROW_ASSIGN_OR_RAISE(auto condition,
+                        BindCondition(where, target_scope, "WHERE", subqueries.Options()));
+  plan->subquery_condition = !subqueries.joins().empty();
+  if (plan->subquery_condition && plan->operation == nullptr) {
+    return Unsupported(plan->target_name,
+                       fmt::format("{} with a subquery in its condition",
+                                   RowLevelCommandName(plan->command)),
+                       where.pos);
+  }
+  for (auto& conjunct : SplitConjuncts(condition)) {
+    if (!subqueries.Reads(*conjunct)) plan->group_filter.push_back(conjunct);
+    if (plan->command == RowLevelCommand::kDelete) plan->delete_conjuncts.push_back(conjunct);
+  }
+  *matched = IsTrue(condition);
+  return ApplySubqueryJoins(plan->target_scan, subqueries.joins());
 }
 
 // The target column an assignment names, by index.
@@ -288,16 +362,14 @@ Result<RowLevelPlan> BindDelete(const sql::DeleteFrom& statement, CatalogManager
                                                 RowLevelCommand::kDelete, catalogs));
   RowLevelPlan& plan = target.plan;
   BoundExprPtr matched = BoolLiteral(true);
+  PlanNodePtr input = plan.target_scan;
   if (statement.condition) {
-    ARROW_ASSIGN_OR_RAISE(auto condition,
-                          BindCondition(*statement.condition, target.scope, "WHERE"));
-    plan.delete_conjuncts = SplitConjuncts(condition);
-    plan.group_filter = plan.delete_conjuncts;
-    matched = IsTrue(condition);
+    ARROW_ASSIGN_OR_RAISE(input, BindWhere(*statement.condition, target.scope, catalogs, &plan,
+                                           &matched));
   }
   auto action = CaseWhen({{matched, ActionLiteral(RowAction::kDelete)}},
                          ActionLiteral(RowAction::kCopy));
-  plan.query = FinishQuery(plan, plan.target_scan, ColumnValues(plan), action);
+  plan.query = FinishQuery(plan, input, ColumnValues(plan), action);
   AppendMetadataColumns(&plan);
   return std::move(plan);
 }
@@ -307,11 +379,10 @@ Result<RowLevelPlan> BindUpdate(const sql::Update& statement, CatalogManager* ca
                                                 RowLevelCommand::kUpdate, catalogs));
   RowLevelPlan& plan = target.plan;
   BoundExprPtr matched = BoolLiteral(true);
+  PlanNodePtr input = plan.target_scan;
   if (statement.condition) {
-    ARROW_ASSIGN_OR_RAISE(auto condition,
-                          BindCondition(*statement.condition, target.scope, "WHERE"));
-    plan.group_filter = SplitConjuncts(condition);
-    matched = IsTrue(condition);
+    ARROW_ASSIGN_OR_RAISE(input, BindWhere(*statement.condition, target.scope, catalogs, &plan,
+                                           &matched));
   }
   ARROW_ASSIGN_OR_RAISE(auto assigned, BindAssignments(statement.assignments, target.scope,
                                                        target.scope, plan));
@@ -321,7 +392,7 @@ Result<RowLevelPlan> BindUpdate(const sql::Update& statement, CatalogManager* ca
   }
   auto action = CaseWhen({{matched, ActionLiteral(RowAction::kUpdate)}},
                          ActionLiteral(RowAction::kCopy));
-  plan.query = FinishQuery(plan, plan.target_scan, values, action);
+  plan.query = FinishQuery(plan, input, values, action);
   AppendMetadataColumns(&plan);
   AppendPreimages(&plan, ColumnValues(plan));
   return std::move(plan);
@@ -344,6 +415,21 @@ Result<BoundExprPtr> SourceColumnFor(const Column& column, const Scope& source_s
   return MakeColumnRef(found->field, found->name, found->type);
 }
 
+// Binding options of a MERGE condition: a subquery in it is UNSUPPORTED_MERGE_CONDITION.SUBQUERY,
+// as in Spark; `kind` names the condition (SEARCH for ON, else the clause's action).
+BindOptions MergeConditionOptions(const RowLevelPlan& plan, const sql::Expr& condition,
+                                  std::string kind) {
+  BindOptions options;
+  options.subquery_hook = [&plan, &condition, kind](const sql::Expr& expr) -> Result<BoundExprPtr> {
+    return AnalysisError("UNSUPPORTED_MERGE_CONDITION.SUBQUERY",
+                         fmt::format("MERGE operation into {} contains unsupported {} condition. "
+                                     "Subqueries are not allowed: \"{}\".",
+                                     plan.target_name.ToString(), kind, condition.source_text),
+                         expr.pos);
+  };
+  return options;
+}
+
 Result<BoundClause> BindClause(const sql::MergeClause& clause, const RowLevelPlan& plan,
                                const Scope& target_scope, const Scope& source_scope,
                                const Scope& both) {
@@ -356,8 +442,14 @@ Result<BoundClause> BindClause(const sql::MergeClause& clause, const RowLevelPla
   BoundClause bound;
   bound.match = clause.match;
   if (clause.condition) {
-    ARROW_ASSIGN_OR_RAISE(bound.condition,
-                          BindCondition(*clause.condition, scope, "MERGE clause"));
+    const char* kind = clause.action == Action::kDelete ? "DELETE"
+                       : clause.action == Action::kUpdate || clause.action == Action::kUpdateStar
+                           ? "UPDATE"
+                           : "INSERT";
+    ARROW_ASSIGN_OR_RAISE(
+        bound.condition,
+        BindCondition(*clause.condition, scope, "MERGE clause",
+                      MergeConditionOptions(plan, *clause.condition, kind)));
   }
   switch (clause.action) {
     case Action::kDelete:
@@ -499,7 +591,9 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
 
   Scope both = target.scope;
   both.insert(both.end(), source_scope.begin(), source_scope.end());
-  ARROW_ASSIGN_OR_RAISE(auto on, BindCondition(*statement.condition, both, "MERGE ON"));
+  ARROW_ASSIGN_OR_RAISE(auto on, BindCondition(*statement.condition, both, "MERGE ON",
+                                                MergeConditionOptions(plan, *statement.condition,
+                                                                      "SEARCH")));
 
   auto join = std::make_shared<PlanNode>();
   join->kind = PlanNode::Kind::kJoin;

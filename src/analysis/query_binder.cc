@@ -243,28 +243,22 @@ class SelectBinder {
                                           : BindExpression(*expr.children[0], scope_,
                                                            Options(false)));
     }
-    ARROW_ASSIGN_OR_RAISE(auto subquery, BindSubquery(*expr.subquery, catalogs_, Outer()));
-    if (after_aggregate && !subquery.correlation.empty()) {
-      return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
-                           fmt::format("A correlated subquery after grouping (in the select "
-                                       "list, HAVING or ORDER BY of an aggregate query) is not "
-                                       "supported yet: \"{}\".",
-                                       expr.source_text),
-                           expr.pos);
-    }
-    auto* joins = after_aggregate ? &aggregate_joins_ : &input_joins_;
-    BoundExprPtr value;
-    if (expr.subquery_kind == sql::SubqueryKind::kIn) {
-      ARROW_ASSIGN_OR_RAISE(auto count, BindSubquery(*expr.subquery, catalogs_, Outer()));
-      ARROW_ASSIGN_OR_RAISE(value, PlanInValue(expr, in_value, std::move(subquery),
-                                               std::move(count), counter_, joins));
-      if (expr.negated) value = MakeCall("NOT", {value}, arrow::boolean());
-    } else if (expr.subquery_kind == sql::SubqueryKind::kExists) {
-      ARROW_ASSIGN_OR_RAISE(value, PlanExistsValue(expr, std::move(subquery), counter_, joins));
-    } else {
-      ARROW_ASSIGN_OR_RAISE(value,
-                            PlanScalarSubquery(expr, std::move(subquery), counter_, joins));
-    }
+    auto bind = [&]() -> Result<BoundSubquery> {
+      ARROW_ASSIGN_OR_RAISE(auto subquery, BindSubquery(*expr.subquery, catalogs_, Outer()));
+      if (after_aggregate && !subquery.correlation.empty()) {
+        return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
+                             fmt::format("A correlated subquery after grouping (in the select "
+                                         "list, HAVING or ORDER BY of an aggregate query) is "
+                                         "not supported yet: \"{}\".",
+                                         expr.source_text),
+                             expr.pos);
+      }
+      return subquery;
+    };
+    ARROW_ASSIGN_OR_RAISE(
+        auto value,
+        PlanSubqueryValue(expr, in_value, bind, counter_,
+                          after_aggregate ? &aggregate_joins_ : &input_joins_));
     if (after_aggregate) {
       std::vector<std::string> fields;
       value->CollectFields(&fields);

@@ -147,7 +147,7 @@ Result<std::vector<std::pair<BoundExprPtr, BoundExprPtr>>> CorrelationEqualities
     if (equalities.size() == before) {
       return AnalysisError("UNSUPPORTED_FEATURE.SUBQUERY",
                            fmt::format("{} correlated by other than equalities is supported "
-                                       "only as a conjunct of WHERE: \"{}\".",
+                                       "only as a conjunct of a query's WHERE: \"{}\".",
                                        what, expr.source_text),
                            expr.pos);
     }
@@ -318,6 +318,22 @@ Result<BoundExprPtr> PlanInValue(const sql::Expr& expr, const BoundExprPtr& valu
                    MakeBoundLiteral(arrow::MakeNullScalar(arrow::boolean())),
                    BooleanLiteral(false)},
                   arrow::boolean());
+}
+
+Result<BoundExprPtr> PlanSubqueryValue(const sql::Expr& expr, const BoundExprPtr& in_value,
+                                       const SubqueryBinder& bind, int* counter,
+                                       std::vector<SubqueryJoin>* joins) {
+  ARROW_ASSIGN_OR_RAISE(auto subquery, bind());
+  if (expr.subquery_kind == sql::SubqueryKind::kIn) {
+    ARROW_ASSIGN_OR_RAISE(auto count, bind());
+    ARROW_ASSIGN_OR_RAISE(auto value, PlanInValue(expr, in_value, std::move(subquery),
+                                                  std::move(count), counter, joins));
+    return expr.negated ? MakeCall("NOT", {value}, arrow::boolean()) : value;
+  }
+  if (expr.subquery_kind == sql::SubqueryKind::kExists) {
+    return PlanExistsValue(expr, std::move(subquery), counter, joins);
+  }
+  return PlanScalarSubquery(expr, std::move(subquery), counter, joins);
 }
 
 Result<SubqueryJoin> PlanPredicateSubquery(const sql::Expr& expr, const BoundExprPtr& value,

@@ -25,6 +25,7 @@
 //     NULL.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -96,6 +97,17 @@ Result<BoundExprPtr> PlanExistsValue(const sql::Expr& expr, BoundSubquery subque
 Result<BoundExprPtr> PlanInValue(const sql::Expr& expr, const BoundExprPtr& value,
                                  BoundSubquery match, BoundSubquery count, int* counter,
                                  std::vector<SubqueryJoin>* joins);
+
+/// \brief Binds the query of a subquery expression (analysis/query_binder.h: BindSubquery).
+using SubqueryBinder = std::function<Result<BoundSubquery>()>;
+
+/// \brief Plan `expr`, a scalar, EXISTS or [NOT] IN subquery met as a value (`in_value`: IN's
+/// bound left side), with PlanScalarSubquery, PlanExistsValue or PlanInValue: `bind` binds its
+/// query (twice for IN). Adds its joins to `joins`, each of which keeps every row of its left
+/// input exactly once, and returns the expression standing for its value.
+Result<BoundExprPtr> PlanSubqueryValue(const sql::Expr& expr, const BoundExprPtr& in_value,
+                                       const SubqueryBinder& bind, int* counter,
+                                       std::vector<SubqueryJoin>* joins);
 
 /// \brief The join of the WHERE conjunct `expr`: EXISTS (`value` null) or `value` IN the
 /// subquery, negated for NOT. Errors: DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH,

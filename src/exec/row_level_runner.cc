@@ -60,40 +60,41 @@ std::optional<std::vector<PredicatePtr>> TranslateAll(const std::vector<BoundExp
   return predicates;
 }
 
-// Try the metadata-only delete; true when it ran.
-Result<bool> TryDeleteWhere(const RowLevelPlan& plan, RowLevelResult* result) {
+// The metadata-only delete's predicates when the table accepts the condition; nothing when
+// the delete must read rows.
+Result<std::optional<std::vector<PredicatePtr>>> MetadataDelete(const RowLevelPlan& plan) {
   auto* deletable = dynamic_cast<SupportsDeleteV2*>(plan.table.get());
-  if (deletable == nullptr) return false;
-  auto predicates = TranslateAll(plan.delete_conjuncts);
-  const bool row_level = dynamic_cast<SupportsRowLevelOperations*>(plan.table.get()) != nullptr;
-  if (!predicates || !deletable->CanDeleteWhere(*predicates)) {
-    if (row_level) return false;
-    std::string text;
-    for (const auto& conjunct : plan.delete_conjuncts) {
-      text += (text.empty() ? "" : " AND ") + conjunct->ToString();
-    }
-    return Unsupported(plan, fmt::format("DELETE WHERE {} without reading rows", text));
+  if (plan.command != RowLevelCommand::kDelete || deletable == nullptr ||
+      plan.subquery_condition) {
+    return std::nullopt;
   }
-  ARROW_ASSIGN_OR_RAISE(result->deleted, deletable->DeleteWhere(*predicates));
-  result->metadata_only = true;
-  return true;
+  auto predicates = TranslateAll(plan.delete_conjuncts);
+  if (predicates && deletable->CanDeleteWhere(*predicates)) return predicates;
+  if (plan.operation != nullptr) return std::nullopt;
+  std::string text;
+  for (const auto& conjunct : plan.delete_conjuncts) {
+    text += (text.empty() ? "" : " AND ") + conjunct->ToString();
+  }
+  return Unsupported(plan, fmt::format("DELETE WHERE {} without reading rows", text));
 }
 
-// Give the plan's target scan the operation's scan builder, with the group filter pushed.
-Status PrepareGroupScan(RowLevelPlan* plan, RowLevelOperation* operation) {
+// Give the plan's target scan the operation's scan builder, with the group filter pushed
+// when it takes V2 filters; notes in `strategy` the filter's predicates and whether they were
+// offered.
+Status PrepareGroupScan(RowLevelPlan* plan, RowLevelOperation* operation,
+                        RowLevelStrategy* strategy) {
   ARROW_ASSIGN_OR_RAISE(auto builder, operation->NewScanBuilder({}));
   auto negotiation = std::make_shared<ScanNegotiation>();
-  if (!plan->group_filter.empty()) {
-    if (auto* filters = dynamic_cast<SupportsPushDownV2Filters*>(builder.get())) {
-      std::vector<PredicatePtr> offer;
-      for (const auto& conjunct : plan->group_filter) {
-        if (auto predicate = TranslatePredicate(*conjunct)) offer.push_back(std::move(predicate));
-      }
-      if (!offer.empty()) {
-        ARROW_RETURN_NOT_OK(filters->PushPredicates(std::move(offer)).status());
-        negotiation->pushed_predicates = filters->PushedPredicates();
-      }
+  for (const auto& conjunct : plan->group_filter) {
+    if (auto predicate = TranslatePredicate(*conjunct)) {
+      strategy->group_filter.push_back(std::move(predicate));
     }
+  }
+  auto* filters = dynamic_cast<SupportsPushDownV2Filters*>(builder.get());
+  strategy->group_filter_offered = filters != nullptr && !strategy->group_filter.empty();
+  if (strategy->group_filter_offered) {
+    ARROW_RETURN_NOT_OK(filters->PushPredicates(strategy->group_filter).status());
+    negotiation->pushed_predicates = filters->PushedPredicates();
   }
   negotiation->builder = std::make_unique<GroupScanBuilder>(std::move(builder));
   plan->target_scan->negotiation = std::move(negotiation);
@@ -452,16 +453,31 @@ Result<WriteJobResult> RunRowLevelWrite(Write* write, WriteInput* rows,
 
 }  // namespace
 
-Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& options) {
-  RowLevelResult result;
-  if (plan->command == RowLevelCommand::kDelete) {
-    ARROW_ASSIGN_OR_RAISE(bool done, TryDeleteWhere(*plan, &result));
-    if (done) return result;
+Result<RowLevelStrategy> PlanRowLevel(RowLevelPlan* plan) {
+  RowLevelStrategy strategy;
+  ARROW_ASSIGN_OR_RAISE(auto metadata_delete, MetadataDelete(*plan));
+  if (metadata_delete) {
+    strategy.metadata_delete = true;
+    strategy.delete_predicates = std::move(*metadata_delete);
+    return strategy;
   }
   const auto& operation = plan->operation;
   if (operation == nullptr) return Unsupported(*plan, RowLevelCommandName(plan->command));
-  ARROW_RETURN_NOT_OK(PrepareGroupScan(plan, operation.get()));
+  ARROW_RETURN_NOT_OK(PrepareGroupScan(plan, operation.get(), &strategy));
   ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query));
+  return strategy;
+}
+
+Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& options) {
+  RowLevelResult result;
+  ARROW_ASSIGN_OR_RAISE(auto strategy, PlanRowLevel(plan));
+  if (strategy.metadata_delete) {
+    auto* deletable = dynamic_cast<SupportsDeleteV2*>(plan->table.get());
+    ARROW_ASSIGN_OR_RAISE(result.deleted, deletable->DeleteWhere(strategy.delete_predicates));
+    result.metadata_only = true;
+    return result;
+  }
+  const auto& operation = plan->operation;
   LogicalWriteInfo write_info{options.query_id, WriteSchema(*plan), {}};
   std::shared_ptr<arrow::Schema> task_schema = write_info.schema;
   WriteRunOptions run_options = options;

@@ -58,6 +58,11 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate, const Command
 CommandResult RunDelete(const sql::DeleteFrom& statement, const CommandContext& context);
 CommandResult RunUpdate(const sql::Update& statement, const CommandContext& context);
 CommandResult RunMerge(const sql::Merge& statement, const CommandContext& context);
+/// \brief EXPLAIN of a DELETE, UPDATE or MERGE (`statement`, which must be one): bound and
+/// planned as it would run, nothing read or written (exec/row_level_explain.h). ANALYZE is
+/// UNSUPPORTED_FEATURE.EXPLAIN_COMMAND: it would change the table.
+Result<std::string> ExplainRowLevelCommand(const sql::Statement& statement, sql::ExplainMode mode,
+                                           const CommandContext& context);
 
 /// \brief DESCRIBE HISTORY / DESCRIBE DETAIL / VACUUM of a Delta table (delta_commands.cc);
 /// DELTA_ONLY_OPERATION on other tables. VACUUM honours

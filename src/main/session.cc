@@ -224,10 +224,19 @@ class SessionImpl : public Session {
       ARROW_ASSIGN_OR_RAISE(auto text, ExplainInsert(*insert, explain.mode, Context()));
       return StringTable({"plan"}, {{text}});
     }
-    const auto* select = std::get_if<sql::SelectStatement>(&explain.statement->node);
+    const auto& node = explain.statement->node;
+    if (std::holds_alternative<sql::DeleteFrom>(node) ||
+        std::holds_alternative<sql::Update>(node) || std::holds_alternative<sql::Merge>(node)) {
+      ARROW_ASSIGN_OR_RAISE(auto text,
+                            ExplainRowLevelCommand(*explain.statement, explain.mode, Context()));
+      return StringTable({"plan"}, {{text}});
+    }
+    const auto* select = std::get_if<sql::SelectStatement>(&node);
     if (select == nullptr) {
       return AnalysisError("UNSUPPORTED_FEATURE.EXPLAIN_COMMAND",
-                           "EXPLAIN supports queries and INSERT; other commands run directly.", pos);
+                           "EXPLAIN supports queries, INSERT, DELETE, UPDATE and MERGE; other "
+                           "commands run directly.",
+                           pos);
     }
     ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(*select));
     if (explain.mode == sql::ExplainMode::kAnalyze) {

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <optional>
 #include <random>
-#include <sstream>
 
 #include "analysis/analysis_error.h"
 #include "analysis/expression_binder.h"
@@ -114,9 +113,9 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
   ARROW_ASSIGN_OR_RAISE(auto plan, BindInsert(insert, context.catalogs, *context.conf));
   static const char* kOperator[] = {"AppendData", "OverwriteByExpression",
                                     "OverwriteByExpression", "OverwritePartitionsDynamic"};
-  std::string text = fmt::format("== Physical Plan ==\n{} {} ({})\n",
-                                 kOperator[static_cast<int>(plan.mode)],
-                                 plan.target_name.ToString(), plan.ModeDescription());
+  const std::string header =
+      fmt::format("{} {} ({})\n", kOperator[static_cast<int>(plan.mode)],
+                  plan.target_name.ToString(), plan.ModeDescription());
   std::optional<WriteJobResult> profile;
   if (mode == sql::ExplainMode::kAnalyze) {
     profile.emplace();
@@ -129,15 +128,7 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
       ExplainPlan(plan.query,
                   mode == sql::ExplainMode::kAnalyze ? sql::ExplainMode::kSimple : mode,
                   nullptr, ScanOptionsFor(*context.conf).runtime_filter_max_build_rows > 0));
-  // The query's plan hangs below the write operator.
-  std::istringstream lines(query_text);
-  std::string line;
-  bool first = true;
-  while (std::getline(lines, line)) {
-    if (line.rfind("== ", 0) == 0) continue;
-    text += (first ? "+- " : "   ") + line + "\n";
-    first = false;
-  }
+  std::string text = ExplainCommand(header, query_text);
   if (profile) {
     text += fmt::format("\nWrite metrics\nRows written: {}\nTasks: {}\nAttempts: {}\n"
                         "Commits denied: {}\nTime: {:.1f} ms\n",

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include "arrow/scalar.h"
 #include "plan/pushdown.h"
 #include "plan/runtime_filter.h"
@@ -368,6 +370,25 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
     ARROW_ASSIGN_OR_RAISE(auto details, Details(order[i], i + 1, runtime_filtering));
     out += "\n" + details;
     if (annotate) out += annotate(*order[i]);
+  }
+  return out;
+}
+
+std::string ExplainCommand(const std::string& header, const std::string& query_text) {
+  std::vector<std::string> lines;
+  std::istringstream input(query_text);
+  for (std::string line; std::getline(input, line);) lines.push_back(std::move(line));
+  auto is_title = [&](size_t i) { return i < lines.size() && lines[i].rfind("== ", 0) == 0; };
+  std::string out;
+  bool first = true;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (is_title(i)) {
+      out += (out.empty() ? "" : "\n") + lines[i] + "\n" + header;
+      first = true;
+    } else if (!(lines[i].empty() && (first || is_title(i + 1)))) {
+      out += (first ? "+- " : "   ") + lines[i] + "\n";
+      first = false;
+    }
   }
   return out;
 }

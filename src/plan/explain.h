@@ -26,4 +26,11 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
                                 const ExplainAnnotator& annotate = nullptr,
                                 bool runtime_filtering = true);
 
+/// \brief The EXPLAIN of a command that runs a query: each section of `query_text` (from
+/// ExplainPlan: "== Physical Plan ==", and for EXTENDED "== Optimized Logical Plan ==" before
+/// it) under its title, as the command's own lines `header` (each ending in a newline) with the
+/// section's plan hung below them: its first line prefixed with "+- ", the others indented to
+/// match.
+std::string ExplainCommand(const std::string& header, const std::string& query_text);
+
 }  // namespace parley

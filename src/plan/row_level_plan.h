@@ -66,6 +66,9 @@ struct RowLevelPlan {
   /// DELETE only: the conjuncts of the condition (none without WHERE), for a metadata-only
   /// delete.
   std::vector<BoundExprPtr> delete_conjuncts;
+  /// The WHERE condition has a subquery: `query` joins the target's scan with it (each target
+  /// row still read once), and a DELETE is never metadata-only.
+  bool subquery_condition = false;
   /// Output: the table's columns in order with the table's types, then kActionField (int32),
   /// then for MERGE kTargetRowField and kMatchedField, then metadata_columns and then
   /// row_id_columns as the target scan read them (null for rows that are not the target's),

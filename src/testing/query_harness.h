@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/query_binder.h"
+#include "arrow/scalar.h"
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
 #include "plan/pushdown.h"

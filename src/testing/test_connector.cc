@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -700,12 +701,40 @@ class TestTable : public Table, public SupportsRead {
     return std::make_unique<BuilderCore>(data_, options_, log_);
   }
 
+ protected:
+  const TestTableOptions& options() const { return options_; }
+  TestTableLog* log() const { return log_.get(); }
+
  private:
   std::string name_;
   std::shared_ptr<arrow::Table> data_;
   TestTableOptions options_;
   std::shared_ptr<TestTableLog> log_;
   const void* owner_;  // the catalog: builders of one catalog can join
+};
+
+// A test table that can delete by filters (SupportsDeleteV2) and only logs what it is asked.
+class DeletableTestTable : public TestTable, public SupportsDeleteV2 {
+ public:
+  using TestTable::TestTable;
+  bool CanDeleteWhere(const std::vector<PredicatePtr>& predicates) const override {
+    log()->can_delete_where.push_back(Joined(predicates));
+    return !predicates.empty() &&
+           std::all_of(predicates.begin(), predicates.end(), [&](const PredicatePtr& p) {
+             return options().accepted_predicates.count(p->name()) > 0;
+           });
+  }
+  Result<int64_t> DeleteWhere(const std::vector<PredicatePtr>& predicates) override {
+    log()->delete_where.push_back(Joined(predicates));
+    return 0;
+  }
+
+ private:
+  static std::string Joined(const std::vector<PredicatePtr>& predicates) {
+    std::vector<std::string> texts;
+    for (const auto& predicate : predicates) texts.push_back(predicate->ToString());
+    return fmt::format("{}", fmt::join(texts, " AND "));
+  }
 };
 
 Result<cp::Expression> OperandToArrow(const Expression& expression) {
@@ -761,6 +790,10 @@ Result<std::shared_ptr<Table>> TestCatalog::LoadTable(const Identifier& ident) {
   if (ident.namespace_path != std::vector<std::string>{"default"} || it == tables_.end()) {
     return MakeError(arrow::StatusCode::KeyError, "TABLE_OR_VIEW_NOT_FOUND",
                      "The table or view " + ident.ToString() + " cannot be found.");
+  }
+  if (it->second.options.delete_where) {
+    return std::make_shared<DeletableTestTable>(ident.name, it->second.data, it->second.options,
+                                                it->second.log, this);
   }
   return std::make_shared<TestTable>(ident.name, it->second.data, it->second.options,
                                      it->second.log, this);

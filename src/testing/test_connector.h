@@ -73,6 +73,10 @@ struct TestTableOptions {
   /// reporting its value (HasPartitionKey). `partitions` is then not used.
   std::string partition_column;
   int partitions_per_key = 2;
+  /// Implement SupportsDeleteV2 (and nothing row-level): CanDeleteWhere accepts a non-empty
+  /// list of predicates whose names are in `accepted_predicates`, logging each call; DeleteWhere
+  /// logs its predicates and deletes nothing (it returns 0).
+  bool delete_where = false;
 };
 
 /// \brief What the engine did with a table, for assertions.
@@ -98,6 +102,10 @@ struct TestTableLog {
   /// left side, each `<condition> [left columns] [right columns]`.
   std::vector<std::string> join_offers;
   std::vector<std::string> pushed_joins;
+  /// With delete_where: the predicates of each CanDeleteWhere and DeleteWhere call, joined by
+  /// " AND ".
+  std::vector<std::string> can_delete_where;
+  std::vector<std::string> delete_where;
 };
 
 /// \brief A catalog with namespace `default` whose tables are added from C++.
