@@ -27,6 +27,7 @@
 #include "exec/runtime_filter.h"
 #include "exec/sample.h"
 #include "exec/scalar_subquery_value.h"
+#include "exec/shared_subexpressions.h"
 #include "exec/window_lowering.h"
 #include "functions/kernels.h"
 #include "plan/runtime_filter.h"
@@ -573,6 +574,20 @@ class Lowering {
       }
       outputs.push_back(std::move(value));
       output_names.push_back(field.name);
+    }
+    // Parts shared by several inputs (a product summed twice) are computed once, first.
+    auto split = ShareSubexpressions(inputs, "#shared");
+    if (!split.shared.empty()) {
+      std::vector<cp::Expression> first(split.shared);
+      std::vector<std::string> first_names(split.names);
+      for (const auto& field : split.input_fields) {
+        first.push_back(cp::field_ref(field));
+        first_names.push_back(field);
+      }
+      input = ac::Declaration::Sequence(
+          {std::move(input),
+           {"project", ac::ProjectNodeOptions(std::move(first), std::move(first_names))}});
+      inputs = std::move(split.rewritten);
     }
     return ac::Declaration::Sequence(
         {std::move(input),
