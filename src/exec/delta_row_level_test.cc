@@ -21,6 +21,7 @@
 #include "parley/connector/row_level.h"
 #include "parley/session.h"
 #include "testing/gtest_util.h"
+#include "testing/session_rows.h"
 #include "testing/query_harness.h"
 
 namespace parley {
@@ -334,12 +335,7 @@ class DeltaRowLevelTest : public ::testing::Test {
   }
 
   std::vector<std::string> Rows(const std::string& sql) {
-    auto result = session_->Sql(sql);
-    EXPECT_TRUE(result.ok()) << result.status().ToString();
-    if (!result.ok()) return {};
-    auto rows = testing::OrderedRows(**result);
-    EXPECT_TRUE(rows.ok()) << rows.status().ToString();
-    return rows.ok() ? *rows : std::vector<std::string>{};
+    return testing::SessionRows(session_.get(), sql);
   }
 
   using Strings = std::vector<std::string>;

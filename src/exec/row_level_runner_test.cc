@@ -15,6 +15,7 @@
 #include "parley/connector/fault_injection.h"
 #include "parley/session.h"
 #include "testing/gtest_util.h"
+#include "testing/session_rows.h"
 #include "testing/query_harness.h"
 
 namespace parley {
@@ -56,12 +57,7 @@ class RowLevelStreamingTest : public ::testing::Test {
 
   // Rows of a result as "v1,v2,..." in result order.
   std::vector<std::string> Rows(const std::string& sql) {
-    auto result = session_->Sql(sql);
-    EXPECT_TRUE(result.ok()) << result.status().ToString();
-    if (!result.ok()) return {};
-    auto rows = testing::OrderedRows(**result);
-    EXPECT_TRUE(rows.ok()) << rows.status().ToString();
-    return rows.ok() ? *rows : std::vector<std::string>{};
+    return testing::SessionRows(session_.get(), sql);
   }
 
   // Every file under the warehouse (data, change data and log), relative to it.

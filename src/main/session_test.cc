@@ -8,6 +8,7 @@
 #include "arrow/compute/registry.h"
 #include "arrow/table.h"
 #include "testing/gtest_util.h"
+#include "testing/session_rows.h"
 #include "testing/query_harness.h"
 #include "testing/test_connector.h"
 
@@ -43,12 +44,7 @@ class SessionTest : public ::testing::Test {
 
   // Rows of a result as strings "v1,v2" in result order.
   std::vector<std::string> Rows(const std::string& sql) {
-    auto result = session_->Sql(sql);
-    EXPECT_TRUE(result.ok()) << result.status().ToString();
-    if (!result.ok()) return {};
-    auto rows = testing::OrderedRows(**result);
-    EXPECT_TRUE(rows.ok()) << rows.status().ToString();
-    return rows.ok() ? *rows : std::vector<std::string>{};
+    return testing::SessionRows(session_.get(), sql);
   }
 
   std::string Explain(const std::string& sql) {
