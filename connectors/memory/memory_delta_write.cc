@@ -163,14 +163,11 @@ class MemoryDeltaBatchWrite : public BatchWrite {
   }
 
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
-    if (committed_) {
-      return InvalidError("CONNECTOR_CONTRACT_VIOLATION.COMMIT_TWICE",
-                          "The memory write into " + table_->name() + " was already committed.");
-    }
-    ARROW_ASSIGN_OR_RAISE(auto tasks, MemoryCommitTasks(messages, write_id_, table_->name()));
+    ARROW_ASSIGN_OR_RAISE(auto outputs,
+                          TakeCommittedOutputs(&Staging::Instance(), committed_, messages,
+                                               write_id_, table_->name()));
     DeltaChanges all;
-    for (int64_t task : tasks) {
-      ARROW_ASSIGN_OR_RAISE(auto staged, Staging::Instance().Take(write_id_, task));
+    for (auto& staged : outputs) {
       for (auto [from, to] : {std::pair{&staged.deleted, &all.deleted},
                               std::pair{&staged.updated_ids, &all.updated_ids},
                               std::pair{&staged.updated_rows, &all.updated_rows},

@@ -123,16 +123,11 @@ class MemoryBatchWrite : public BatchWrite {
   }
 
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
-    if (committed_) {
-      return InvalidError("CONNECTOR_CONTRACT_VIOLATION.COMMIT_TWICE",
-                          "The memory write into " + table_->name() + " was already committed.");
-    }
-    ARROW_ASSIGN_OR_RAISE(auto tasks, MemoryCommitTasks(messages, write_id_, table_->name()));
+    ARROW_ASSIGN_OR_RAISE(auto outputs,
+                          TakeCommittedOutputs(&Staging::Instance(), committed_, messages,
+                                               write_id_, table_->name()));
     Batches batches;
-    for (int64_t task : tasks) {
-      ARROW_ASSIGN_OR_RAISE(auto staged, Staging::Instance().Take(write_id_, task));
-      batches.insert(batches.end(), staged.begin(), staged.end());
-    }
+    for (const auto& staged : outputs) batches.insert(batches.end(), staged.begin(), staged.end());
     ARROW_RETURN_NOT_OK(table_->CommitWrite(mode_, std::move(batches)));
     committed_ = true;
     Staging::Instance().DropWrite(write_id_);

@@ -108,6 +108,26 @@ Result<CommitMessagePtr> ParseMemoryCommitMessage(std::string_view bytes, uint64
 Result<std::vector<int64_t>> MemoryCommitTasks(const std::vector<CommitMessagePtr>& messages,
                                                uint64_t write_id, const std::string& table_name);
 
+/// \brief For a BatchWrite's Commit: the staged output of every task `messages` name, in
+/// their order, taken from `registry`; COMMIT_TWICE when `committed`, UNKNOWN_COMMIT_MESSAGE
+/// (naming `table_name`) for a message of another write or without output.
+template <typename Output>
+Result<std::vector<Output>> TakeCommittedOutputs(StagingRegistry<Output>* registry, bool committed,
+                                                 const std::vector<CommitMessagePtr>& messages,
+                                                 uint64_t write_id, const std::string& table_name) {
+  if (committed) {
+    return InvalidError("CONNECTOR_CONTRACT_VIOLATION.COMMIT_TWICE",
+                        "The memory write into " + table_name + " was already committed.");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto tasks, MemoryCommitTasks(messages, write_id, table_name));
+  std::vector<Output> outputs;
+  for (int64_t task : tasks) {
+    ARROW_ASSIGN_OR_RAISE(auto staged, registry->Take(write_id, task));
+    outputs.push_back(std::move(staged));
+  }
+  return outputs;
+}
+
 /// \brief The serialized writer factory of write `write_id`: "memory-writer:<process
 /// token>:<write id>".
 std::string MemoryFactoryBytes(uint64_t write_id);
