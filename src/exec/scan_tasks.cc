@@ -349,9 +349,7 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
       tasks_.push_back(std::move(*task));
       return;
     }
-    partition.running = false;
-    partition.done = true;
-    partition.status = task.status();
+    MarkDone(index, task.status());
   }
 
   // Under the lock: start partitions, in order, while the window has room.
@@ -386,13 +384,8 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
           partition.running = false;  // the consumer resumes it
           return;
         }
-        partition.running = false;
-        partition.done = true;
-        if (ended.ok()) {
-          partition.metrics = partition.run->Metrics();
-        } else {
-          partition.status = ended.status();
-        }
+        if (ended.ok()) partition.metrics = partition.run->Metrics();
+        MarkDone(index, ended.status());
         partition.run.reset();
         Retire(&partition);
         StartWindow();
@@ -410,6 +403,7 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopped_) return SinkReply::kStop;
       auto& batches = partitions_[index].batches;
+      if (!ordered_ && batches.empty()) with_batches_.push_back(index);
       batches.push_back(std::move(batch));
       reply = !ordered_ && batches.size() >= kQueuedBatches ? SinkReply::kPause
                                                              : SinkReply::kMore;
@@ -434,19 +428,28 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
   }
 
   std::optional<Item> ReadyInTurn() {
-    bool all_done = true;
-    for (size_t k = 0; k < partitions_.size(); ++k) {
-      size_t index = (current_ + k) % partitions_.size();
-      auto& partition = partitions_[index];
-      if (!partition.status.ok()) return Item(partition.status);
-      if (!partition.batches.empty()) {
-        current_ = index + 1;
-        return Take(index);
-      }
-      all_done = all_done && partition.done;
+    if (!failure_.ok()) return Item(failure_);
+    if (!with_batches_.empty()) {
+      const size_t index = with_batches_.front();
+      with_batches_.pop_front();
+      Item item = Take(index);
+      if (!partitions_[index].batches.empty()) with_batches_.push_back(index);
+      return item;
     }
-    if (!all_done) return std::nullopt;
+    if (done_ < partitions_.size()) return std::nullopt;
     return End();
+  }
+
+  // Under the lock: partition `index` is done, with `status`.
+  void MarkDone(size_t index, Status status) {
+    auto& partition = partitions_[index];
+    partition.running = false;
+    partition.done = true;
+    ++done_;
+    if (!status.ok()) {
+      if (failure_.ok()) failure_ = status;
+      partition.status = std::move(status);
+    }
   }
 
   // Under the lock: the first batch of partition `index`, resuming its paused task.
@@ -489,7 +492,10 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
   std::vector<Partition> partitions_;
   size_t next_start_ = 0;  // the next partition to start
   size_t active_ = 0;      // started and not retired
-  size_t current_ = 0;     // ordered: the partition being drained; else where the turn is
+  size_t current_ = 0;     // ordered: the partition being drained
+  std::deque<size_t> with_batches_;  // unordered: the partitions holding batches, in turn
+  size_t done_ = 0;                  // partitions done
+  Status failure_;                   // the first task error
   bool stopped_ = false;
   arrow::Future<std::optional<arrow::compute::ExecBatch>> waiting_;
 };
