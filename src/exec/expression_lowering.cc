@@ -13,6 +13,7 @@
 #include "arrow/compute/api.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "exec/error_free.h"
 #include "exec/executor.h"
 #include "exec/scalar_subquery_value.h"
 #include "functions/expression_kernels.h"
@@ -54,26 +55,6 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
 // difference or negation whose exact result type fits in 38 digits (it is then Spark's type,
 // and nothing can overflow), or a product (parley_decimal_multiply checks each value against
 // Spark's type and widens only the values that overflow 128 bits). Otherwise nothing.
-// A decimal +, - or NEGATE whose exact result type fits 38 digits: it is then Spark's type
-// and nothing can overflow (nor fail).
-bool IsExactDecimalAdditive(const BoundExpr& expr) {
-  bool additive = (expr.function == "+" || expr.function == "-") && expr.args.size() == 2;
-  bool negation = expr.function == "NEGATE" && expr.args.size() == 1;
-  if ((!additive && !negation) || expr.type->id() != arrow::Type::DECIMAL128) return false;
-  int integer_digits = 0;
-  int scale = 0;
-  for (const auto& arg : expr.args) {
-    if (arg->type->id() != arrow::Type::DECIMAL128) return false;
-    const auto& dec = static_cast<const arrow::DecimalType&>(*arg->type);
-    integer_digits = std::max(integer_digits, dec.precision() - dec.scale());
-    scale = std::max(scale, dec.scale());
-  }
-  const auto& result = static_cast<const arrow::DecimalType&>(*expr.type);
-  int exact_precision = integer_digits + scale + (additive ? 1 : 0);
-  return exact_precision <= arrow::Decimal128Type::kMaxPrecision &&
-         exact_precision == result.precision() && scale == result.scale();
-}
-
 std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
                                                  const std::string& function,
                                                  const std::vector<cp::Expression>& args) {
@@ -122,19 +103,6 @@ Result<cp::Expression> LowerOverArgumentFields(const BoundExpr& expr, const std:
                          : cp::field_ref(ArgumentField(i)));
   }
   return LowerCallWith(*inner, std::move(fields));
-}
-
-// A decimal-to-decimal CAST that keeps every digit (no smaller scale, no fewer integer digits):
-// it cannot fail.
-bool IsWideningDecimalCast(const BoundExpr& expr) {
-  if (expr.function != "CAST" || expr.args.size() != 1 ||
-      expr.type->id() != arrow::Type::DECIMAL128 ||
-      !arrow::is_decimal(expr.args[0]->type->id())) {
-    return false;
-  }
-  const auto& from = static_cast<const arrow::DecimalType&>(*expr.args[0]->type);
-  const auto& to = static_cast<const arrow::DecimalType&>(*expr.type);
-  return to.scale() >= from.scale() && to.precision() - to.scale() >= from.precision() - from.scale();
 }
 
 // The factors of a decimal product, a widening cast's input instead of the cast while the
