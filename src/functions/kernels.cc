@@ -3,6 +3,7 @@
 
 #include <mutex>
 
+#include "functions/conditional_kernels.h"
 #include "functions/expression_kernels.h"
 #include "functions/kernel_support.h"
 
@@ -20,6 +21,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterMathKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
+    if (status.ok()) status = RegisterConditionalKernels();
   });
   return status;
 }

@@ -35,7 +35,8 @@
 //     to that scale (in 256 bits where 128 overflow), NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION
 //     beyond its precision. The marker must be a valid value (any): a null marker nulls every row.
 // The array and map kernels (parley_array_element, parley_map_value, parley_make_array) are in
-// array_kernels.h/.cc; the evaluating kernels parley_try and parley_guard are in expression_kernels.h.
+// array_kernels.h/.cc; the evaluating kernels parley_try and parley_guard are in expression_kernels.h,
+// the lazy conditionals parley_case_when and parley_coalesce in conditional_kernels.h.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +45,8 @@
 
 namespace parley {
 
-/// \brief Register the kernels above and those of expression_kernels.h with Arrow's default
-/// function registry; idempotent and thread-safe.
+/// \brief Register the kernels above and those of expression_kernels.h and
+/// conditional_kernels.h with Arrow's default function registry; idempotent and thread-safe.
 Status RegisterParleyKernels();
 
 /// \brief Days since 1970-01-01 of a proleptic Gregorian date (month 1-12, day 1-31).
