@@ -1,10 +1,13 @@
-// Which expressions can fail at run time.
+// Which expressions can fail at run time, and the lowering that follows from it: a conditional
+// whose branches cannot fail stays on Arrow's case_when / coalesce, one with a branch that can
+// is evaluated lazily.
 #include "exec/error_free.h"
 
 #include <gtest/gtest.h>
 
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "exec/expression_lowering.h"
 #include "testing/gtest_util.h"
 
 namespace parley {
@@ -78,6 +81,28 @@ TEST(ErrorFreeTest, CastsFailUnlessEveryValueFits) {
   EXPECT_FALSE(IsErrorFree(*Cast(IntLiteral(1000), arrow::decimal128(3, 0))));
   // Functions not known to be total count as failing.
   EXPECT_FALSE(IsErrorFree(*MakeCall("upper", {s}, arrow::utf8())));
+}
+
+TEST(ErrorFreeTest, OnlyConditionalsWithAFailingBranchAreLoweredLazily) {
+  auto a = Column("a", arrow::int32());
+  auto x = Column("x", arrow::float64());
+  auto positive = MakeCall(">", {a, IntLiteral(0)}, arrow::boolean());
+  auto quotient = MakeCall("/", {x, x}, arrow::float64());
+  auto function_of = [](const BoundExprPtr& expr) {
+    auto lowered = LowerExpression(*expr);
+    EXPECT_TRUE(lowered.ok()) << lowered.status().ToString();
+    return lowered.ok() && lowered->call() ? lowered->call()->function_name : std::string();
+  };
+  EXPECT_EQ(function_of(CaseWhen({positive, x, x}, arrow::float64())), "case_when");
+  EXPECT_EQ(function_of(CaseWhen({positive, quotient, x}, arrow::float64())), "parley_case_when");
+  EXPECT_EQ(function_of(CaseWhen({positive, x, quotient}, arrow::float64())), "parley_case_when");
+  // The first condition meets every row anyway.
+  auto failing_condition = MakeCall(">", {quotient, x}, arrow::boolean());
+  EXPECT_EQ(function_of(CaseWhen({failing_condition, x, x}, arrow::float64())), "case_when");
+  EXPECT_EQ(function_of(MakeCall("COALESCE", {x, x}, arrow::float64())), "coalesce");
+  EXPECT_EQ(function_of(MakeCall("COALESCE", {x, quotient}, arrow::float64())),
+            "parley_coalesce");
+  EXPECT_EQ(function_of(MakeCall("COALESCE", {quotient, x}, arrow::float64())), "coalesce");
 }
 
 }  // namespace

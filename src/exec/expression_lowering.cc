@@ -16,6 +16,7 @@
 #include "exec/error_free.h"
 #include "exec/executor.h"
 #include "exec/scalar_subquery_value.h"
+#include "functions/conditional_kernels.h"
 #include "functions/expression_kernels.h"
 #include "functions/function_registry.h"
 
@@ -136,6 +137,34 @@ void StripWideningFactors(const BoundExpr& product, std::vector<cp::Expression>*
   }
 }
 
+// A CASE WHEN or COALESCE where something Spark evaluates only for some rows (a branch's
+// value, a condition after the first, an argument after the first) can fail: it is evaluated
+// lazily (functions/conditional_kernels.h), so that rows that do not reach it cannot fail.
+// Otherwise Arrow's case_when or coalesce, which evaluate every argument on every row, serve.
+bool NeedsLazyEvaluation(const BoundExpr& expr) {
+  return (expr.function == "CASE_WHEN" || expr.function == "COALESCE") &&
+         std::any_of(expr.args.begin() + 1, expr.args.end(),
+                     [](const BoundExprPtr& arg) { return !IsErrorFree(*arg); });
+}
+
+Result<cp::Expression> LowerLazyConditional(const BoundExpr& expr,
+                                            std::vector<cp::Expression> args) {
+  if (expr.function == "COALESCE") return LazyCoalesceCall(std::move(args), expr.type);
+  std::optional<cp::Expression> otherwise;
+  if (expr.has_else) {
+    otherwise = std::move(args.back());
+    args.pop_back();
+  }
+  std::vector<cp::Expression> conditions;
+  std::vector<cp::Expression> values;
+  for (size_t i = 0; i + 1 < args.size(); i += 2) {
+    conditions.push_back(std::move(args[i]));
+    values.push_back(std::move(args[i + 1]));
+  }
+  return LazyCaseWhenCall(std::move(conditions), std::move(values), std::move(otherwise),
+                          expr.type);
+}
+
 Result<cp::Expression> LowerCall(const BoundExpr& expr) {
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   // TRY(call) and TRY_CAST: the call's rows that fail are NULL.
@@ -164,6 +193,7 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
   if (const Lowering* lowering = FunctionRegistry::Builtin().FindLowering(f)) {
     return (*lowering)(expr, std::move(args));
   }
+  if (NeedsLazyEvaluation(expr)) return LowerLazyConditional(expr, std::move(args));
   if ((f == "/" || f == "%") && expr.type->id() == arrow::Type::DECIMAL128 &&
       expr.args[0]->type->id() == arrow::Type::DECIMAL128 &&
       expr.args[1]->type->id() == arrow::Type::DECIMAL128) {
