@@ -2,11 +2,9 @@
 // them; filtering each column by the mask itself copies runs of kept rows and is about twice
 // as fast when most rows stay (measured on TPC-H lineitem columns). SelectRows picks per batch.
 // SelectRowsWhere narrows the batch between conjuncts once they are selective: TPC-H Q6's
-// date range keeps 15% of the rows, and its decimal comparisons then run on those only; the
-// columns no later conjunct reads (Q6's l_extendedprice) are gathered once, at the end.
+// date range keeps 15% of the rows, and its decimal comparisons then run on those only.
 #include "exec/row_selection.h"
 
-#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -74,76 +72,27 @@ std::vector<arrow::compute::Expression> Conjuncts(const arrow::compute::Expressi
   return out;
 }
 
-namespace {
-
-// The indexes of the batch's columns that `conjunct` (bound) reads.
-void AddReadColumns(const arrow::compute::Expression& conjunct, std::vector<bool>* read) {
-  for (const arrow::FieldRef& ref : arrow::compute::FieldsInExpression(conjunct)) {
-    const arrow::FieldPath* path = ref.field_path();
-    if (path == nullptr || path->indices().empty()) {
-      std::fill(read->begin(), read->end(), true);  // not bound by position: keep everything
-      return;
-    }
-    (*read)[static_cast<size_t>(path->indices()[0])] = true;
-  }
-}
-
-}  // namespace
-
 Result<std::shared_ptr<arrow::RecordBatch>> SelectRowsWhere(
     std::shared_ptr<arrow::RecordBatch> batch,
     const std::vector<arrow::compute::Expression>& conjuncts) {
-  const auto columns = static_cast<size_t>(batch->num_columns());
-  // read_after[k]: the columns the conjuncts after the k-th read.
-  std::vector<std::vector<bool>> read_after(conjuncts.size(), std::vector<bool>(columns, false));
-  for (size_t k = conjuncts.size(); k-- > 1;) {
-    read_after[k - 1] = read_after[k];
-    AddReadColumns(conjuncts[k], &read_after[k - 1]);
-  }
-  // The rows still kept, as the working columns (those later conjuncts read; the others are
-  // placeholders until the end) and, once narrowed, their positions in `batch`.
-  arrow::compute::ExecBatch working(*batch);
-  std::shared_ptr<arrow::Array> positions;
   std::optional<arrow::Datum> pending;  // the AND of the masks not applied yet
-  for (size_t k = 0; k < conjuncts.size(); ++k) {
-    ARROW_ASSIGN_OR_RAISE(arrow::Datum mask,
-                          arrow::compute::ExecuteScalarExpression(conjuncts[k], working));
+  for (const auto& conjunct : conjuncts) {
+    ARROW_ASSIGN_OR_RAISE(
+        arrow::Datum mask,
+        arrow::compute::ExecuteScalarExpression(conjunct, arrow::compute::ExecBatch(*batch)));
     if (pending) {
       ARROW_ASSIGN_OR_RAISE(mask, arrow::compute::CallFunction("and_kleene", {*pending, mask}));
     }
-    if (KeptShare(mask, working.length) > kNarrowingSelection) {
+    if (KeptShare(mask, batch->num_rows()) > kNarrowingSelection) {
       pending = std::move(mask);
       continue;
     }
+    ARROW_ASSIGN_OR_RAISE(batch, SelectRows(batch, mask));
     pending.reset();
-    if (mask.is_scalar() || KeptShare(mask, working.length) == 0.0) return batch->Slice(0, 0);
-    // Narrow to the kept rows: only the columns later conjuncts read are gathered now.
-    ARROW_ASSIGN_OR_RAISE(arrow::Datum kept,
-                          arrow::compute::CallFunction("indices_nonzero", {mask}));
-    std::vector<arrow::Datum> values;
-    for (size_t j = 0; j < columns; ++j) {
-      if (read_after[k][j]) {
-        ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(working.values[j], kept));
-        values.push_back(std::move(taken));
-      } else {
-        values.emplace_back(std::make_shared<arrow::NullArray>(kept.length()));
-      }
-    }
-    if (positions == nullptr) {
-      positions = kept.make_array();
-    } else {
-      ARROW_ASSIGN_OR_RAISE(auto composed, arrow::compute::Take(positions, kept));
-      positions = composed.make_array();
-    }
-    ARROW_ASSIGN_OR_RAISE(working, arrow::compute::ExecBatch::Make(std::move(values)));
+    if (batch->num_rows() == 0) return batch;
   }
-  if (positions == nullptr) return pending ? SelectRows(batch, *pending) : batch;
-  if (pending) {
-    ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(positions, *pending));
-    positions = kept.make_array();
-  }
-  ARROW_ASSIGN_OR_RAISE(auto rows, arrow::compute::Take(batch, positions));
-  return rows.record_batch();
+  if (pending) return SelectRows(batch, *pending);
+  return batch;
 }
 
 }  // namespace parley

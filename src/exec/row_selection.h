@@ -28,8 +28,7 @@ std::vector<arrow::compute::Expression> Conjuncts(const arrow::compute::Expressi
 /// half of those evaluated, the batch is narrowed to them and the next conjuncts see only
 /// those, as Spark's AND evaluates its right side only where its left side is not FALSE (so an
 /// error a later conjunct would raise on a row an earlier one rejected is then not raised).
-/// Narrowing gathers only the columns later conjuncts read; the others are gathered once, for
-/// the rows kept at the end. Evaluation errors are returned as they are.
+/// Evaluation errors are returned as they are.
 Result<std::shared_ptr<arrow::RecordBatch>> SelectRowsWhere(
     std::shared_ptr<arrow::RecordBatch> batch,
     const std::vector<arrow::compute::Expression>& conjuncts);

@@ -9,7 +9,6 @@
 
 #include "arrow/array.h"
 #include "arrow/builder.h"
-#include "arrow/compute/api_scalar.h"
 #include "arrow/compute/expression.h"
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
@@ -140,26 +139,6 @@ TEST(SelectRowsWhereTest, ALaterConjunctSeesOnlyTheRowsASelectiveOneKept) {
   EXPECT_EQ(ids.front(), 90);
   // Evaluated first, on every row, the same conjunct fails.
   EXPECT_FALSE(IdsWhere({quotient_positive, cp::greater_equal(id, cp::literal(int64_t{90}))}).ok());
-}
-
-// Narrowing twice on different columns: columns no later conjunct reads are gathered once, at
-// the end, and every column of the result holds the kept rows' values.
-TEST(SelectRowsWhereTest, ColumnsNoLaterConjunctReadsAreGatheredAtTheEnd) {
-  ASSERT_OK(EnsureComputeInitialized());
-  auto batch = Numbered(100);
-  auto id = cp::field_ref("id");
-  auto name = cp::field_ref("name");
-  std::vector<cp::Expression> conjuncts = {
-      cp::less(id, cp::literal(int64_t{40})),  // 40%: narrows
-      cp::call("starts_with", {name}, cp::MatchSubstringOptions("n1")),  // reads `name` only
-      cp::not_equal(id, cp::literal(int64_t{12}))};  // keeps most: applied at the end
-  for (auto& conjunct : conjuncts) {
-    ASSERT_OK_AND_ASSIGN(conjunct, conjunct.Bind(*batch->schema()));
-  }
-  ASSERT_OK_AND_ASSIGN(auto kept, SelectRowsWhere(batch, conjuncts));
-  auto keep = [](int64_t i) { return i < 40 && std::to_string(i).rfind("1", 0) == 0 && i != 12; };
-  ExpectSelected(*kept, 100, keep, [](int64_t) { return false; });
-  EXPECT_EQ(kept->num_rows(), 10);  // 1, 10, 11, 13, ..., 19
 }
 
 }  // namespace
