@@ -513,6 +513,15 @@ class Lowering {
                               std::move(name));
       return it->second;
     };
+    // Whether an aggregate's argument is an input column that holds no NULL: counting it
+    // counts rows (Spark rewrites count of a non-nullable expression the same way).
+    auto never_null = [&](const AggregateCall& call) {
+      if (call.args.size() != 1 || call.args[0]->kind != BoundExpr::Kind::kColumn) return false;
+      for (const auto& field : node->children[0]->output) {
+        if (field.name == call.args[0]->field) return !field.nullable;
+      }
+      return false;
+    };
     std::vector<cp::Expression> results(node->aggregates.size());
     for (size_t j = 0; j < node->aggregates.size(); ++j) {
       const auto& call = node->aggregates[j];
@@ -534,7 +543,9 @@ class Lowering {
       const std::string sum_function = grouped && decimal_input ? "parley_decimal_sum" : "sum";
       if (call.function == "AVG" && call.type->id() == arrow::Type::DECIMAL128) {
         std::string sum = aggregate(sum_function, nullptr, target, name + "#sum");
-        std::string count = aggregate("count", only_valid, target, name + "#count");
+        std::string count = never_null(call)
+                                ? aggregate("count_all", nullptr, "", name + "#count")
+                                : aggregate("count", only_valid, target, name + "#count");
         auto count_type = arrow::decimal128(arrow::Decimal128Type::kMaxPrecision, 0);
         results[j] = cp::call(
             "parley_decimal_divide",
@@ -547,6 +558,9 @@ class Lowering {
       std::shared_ptr<cp::FunctionOptions> options;
       if (call.function == "COUNT_STAR") {
         function = "count_all";
+      } else if (call.function == "COUNT" && !call.distinct && never_null(call)) {
+        function = "count_all";
+        target.clear();
       } else if (call.function == "COUNT") {
         function = call.distinct ? "count_distinct" : "count";
         options = only_valid;
