@@ -330,7 +330,8 @@ class Lowering {
   // A scan whose tasks stream their batches (and apply `filter`) into the plan as they read.
   Result<ac::Declaration> StreamScan(const PlanNodePtr& scan,
                                      std::optional<cp::Expression> filter) {
-    const bool ordered = unordered_scans_.count(scan.get()) == 0;
+    const bool ordered = unordered_scans_.count(scan.get()) == 0 &&
+                         options_.unordered_scans.count(scan.get()) == 0;
     ARROW_ASSIGN_OR_RAISE(auto stream, StartScanTasks(scan.get(), options_, std::move(filter),
                                                       Subset(scan.get()), ordered));
     streams_.push_back(stream);

@@ -208,6 +208,37 @@ TEST_F(ExecutorTest, UnorderedScanStreamFinishesEarly) {
   EXPECT_LT(rows, 12 * 20);
 }
 
+// A caller that takes a plan's rows in any order (a row-level operation, for its target) names
+// the scan in ScanRunOptions::unordered_scans: its tasks' batches then arrive in turn rather
+// than partition after partition. Without it, the same plan keeps partition order.
+TEST_F(ExecutorTest, ScansNamedUnorderedByTheCallerStreamInTurn) {
+  AddManyBatchTable(catalog_.get(), "many", 4, 40);
+  ASSERT_OK_AND_ASSIGN(auto statement, sql::ParseStatement("SELECT a FROM tc.default.many"));
+  ASSERT_OK_AND_ASSIGN(
+      auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
+  ASSERT_OK_AND_ASSIGN(plan, NegotiatePushdown(plan));
+  PlanNodePtr scan = plan;
+  while (scan->kind != PlanNode::Kind::kScan) scan = scan->children[0];
+  for (bool unordered : {false, true}) {
+    ScanRunOptions options;
+    if (unordered) options.unordered_scans.insert(scan.get());
+    ASSERT_OK_AND_ASSIGN(auto stream, ExecutePlanStream(plan, options));
+    std::vector<int32_t> values;
+    while (true) {
+      ASSERT_OK_AND_ASSIGN(auto batch, stream->Next());
+      if (batch == nullptr) break;
+      const auto& column = static_cast<const arrow::Int32Array&>(*batch->column(0));
+      for (int64_t i = 0; i < column.length(); ++i) values.push_back(column.Value(i));
+    }
+    ASSERT_OK(stream->Close());
+    ASSERT_EQ(values.size(), 160u);
+    // Each task pauses with 4 batches waiting, so partition 0 cannot all come first.
+    EXPECT_EQ(std::is_sorted(values.begin(), values.end()), !unordered);
+    std::sort(values.begin(), values.end());
+    for (int32_t i = 0; i < 160; ++i) EXPECT_EQ(values[static_cast<size_t>(i)], i);
+  }
+}
+
 // Aggregations read their scans unordered: results over many small batches are exact, and a
 // task's error (here the filter's, inside the tasks) still fails the query with its condition.
 TEST_F(ExecutorTest, AggregatesOverUnorderedScans) {

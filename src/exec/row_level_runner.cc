@@ -496,6 +496,9 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
   // Every row of a rewritten group must be read, so no join may prune the target's scan.
   ScanRunOptions scan_options = options.scan;
   scan_options.runtime_filter_max_build_rows = 0;
+  // The target's rows are numbered and written in any order: its scan need not hold a whole
+  // partition ahead of the query.
+  scan_options.unordered_scans.insert(plan->target_scan.get());
   ARROW_ASSIGN_OR_RAISE(auto stream, ExecutePlanStream(plan->query, scan_options));
   RowLevelRows rows(*plan, stream.get(), options.rows_per_task, task_schema, &result);
   auto written = RunRowLevelWrite(write.get(), &rows, task_schema, run_options);

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "arrow/compute/exec.h"
@@ -42,6 +43,9 @@ struct ScanRunOptions {
   int64_t runtime_filter_max_in_list = 1000;
   /// Compute an aggregation the plan repeats over the same scan once (plan/subplan_reuse.h).
   bool reuse_subplans = true;
+  /// Scan nodes whose rows the caller takes in any order (a row-level operation's target):
+  /// they stream unordered, with bounded read-ahead (StartScanTasks).
+  std::set<const PlanNode*> unordered_scans;
 };
 
 /// \brief Run every partition of a negotiated scan node as its own task and return the rows
