@@ -7,10 +7,9 @@
 #include <vector>
 
 #include "arrow/array.h"
-#include "arrow/builder.h"
-#include "arrow/compute/api.h"
 #include "arrow/record_batch.h"
 #include "arrow/type.h"
+#include "exec/row_selection.h"
 
 namespace parley {
 namespace {
@@ -45,7 +44,7 @@ class DeltaRowWriter : public DataWriter {
                         RowLevelWriteAction::kInsert}) {
       const auto& selected = rows[static_cast<int>(action)];
       if (selected.empty()) continue;
-      ARROW_ASSIGN_OR_RAISE(auto part, Select(batch, selected));
+      ARROW_ASSIGN_OR_RAISE(auto part, TakeRows(batch, selected));
       const auto& columns = part->columns();
       auto slice = [&](const std::shared_ptr<arrow::Schema>& schema, int start) {
         return arrow::RecordBatch::Make(
@@ -84,20 +83,6 @@ class DeltaRowWriter : public DataWriter {
   }
 
  private:
-  // The rows of `batch` at `indices` (ascending); the batch itself when that is every row.
-  static Result<std::shared_ptr<arrow::RecordBatch>> Select(const arrow::RecordBatch& batch,
-                                                            const std::vector<int64_t>& indices) {
-    if (static_cast<int64_t>(indices.size()) == batch.num_rows()) {
-      return arrow::RecordBatch::Make(batch.schema(), batch.num_rows(), batch.columns());
-    }
-    arrow::Int64Builder builder;
-    ARROW_RETURN_NOT_OK(builder.AppendValues(indices));
-    ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
-    ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(arrow::Datum(batch.Slice(0)),
-                                                           arrow::Datum(array)));
-    return taken.record_batch();
-  }
-
   std::unique_ptr<DataWriter> owner_;
   DeltaWriter* writer_;  // owner_ as a DeltaWriter
   std::shared_ptr<const DeltaRowLayout> layout_;

@@ -20,6 +20,7 @@
 #include "arrow/type.h"
 #include "exec/delta_row_writer.h"
 #include "exec/executor.h"
+#include "exec/row_selection.h"
 #include "plan/predicate_translation.h"
 #include "plan/pushdown.h"
 
@@ -321,19 +322,6 @@ class RowLevelRows : public WriteInput {
                     "result in the target row being operated on more than once with an update "
                     "or delete operation and is not allowed.",
                     plan_.target_name.ToString()));
-  }
-
-  static Result<std::shared_ptr<arrow::RecordBatch>> TakeRows(
-      const arrow::RecordBatch& batch, const std::vector<int64_t>& rows) {
-    if (static_cast<int64_t>(rows.size()) == batch.num_rows()) {
-      return arrow::RecordBatch::Make(batch.schema(), batch.num_rows(), batch.columns());
-    }
-    arrow::Int64Builder indices;
-    ARROW_RETURN_NOT_OK(indices.AppendValues(rows));
-    ARROW_ASSIGN_OR_RAISE(auto array, indices.Finish());
-    ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(arrow::Datum(batch.Slice(0)),
-                                                           arrow::Datum(array)));
-    return taken.record_batch();
   }
 
   // The write's rows of `batch` (as schema_ says): the table's columns from the first of the

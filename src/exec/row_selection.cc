@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "arrow/array.h"
+#include "arrow/builder.h"
 #include "arrow/compute/api_scalar.h"
 #include "arrow/compute/api_vector.h"
 #include "arrow/compute/exec.h"
@@ -59,6 +60,19 @@ Result<std::shared_ptr<arrow::RecordBatch>> SelectRows(
     columns.push_back(filtered.make_array());
   }
   return arrow::RecordBatch::Make(batch->schema(), kept, std::move(columns));
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> TakeRows(const arrow::RecordBatch& batch,
+                                                     const std::vector<int64_t>& rows) {
+  if (static_cast<int64_t>(rows.size()) == batch.num_rows()) {
+    return arrow::RecordBatch::Make(batch.schema(), batch.num_rows(), batch.columns());
+  }
+  arrow::Int64Builder indices;
+  ARROW_RETURN_NOT_OK(indices.AppendValues(rows));
+  ARROW_ASSIGN_OR_RAISE(auto array, indices.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(arrow::Datum(batch.Slice(0)),
+                                                         arrow::Datum(array)));
+  return taken.record_batch();
 }
 
 std::vector<arrow::compute::Expression> Conjuncts(const arrow::compute::Expression& condition) {

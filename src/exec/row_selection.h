@@ -19,6 +19,11 @@ namespace parley {
 Result<std::shared_ptr<arrow::RecordBatch>> SelectRows(
     const std::shared_ptr<arrow::RecordBatch>& batch, const arrow::Datum& mask);
 
+/// \brief The rows of `batch` at `rows` (positions, ascending), in that order; a batch of the
+/// same columns (no copy) when `rows` names every row.
+Result<std::shared_ptr<arrow::RecordBatch>> TakeRows(const arrow::RecordBatch& batch,
+                                                     const std::vector<int64_t>& rows);
+
 /// \brief The members of the AND chain at the top of `condition` (Arrow's and_kleene), in
 /// order; `condition` itself when it is not an AND.
 std::vector<arrow::compute::Expression> Conjuncts(const arrow::compute::Expression& condition);
