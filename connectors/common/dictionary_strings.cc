@@ -26,29 +26,22 @@ std::optional<std::vector<std::string_view>> DictionaryViews(const arrow::Array&
   if (dictionary.null_count() > 0) return std::nullopt;
   std::vector<std::string_view> views;
   views.reserve(static_cast<size_t>(dictionary.length()));
-  auto visit = [&](auto type_tag) {
-    using ArrayType = typename arrow::TypeTraits<decltype(type_tag)>::ArrayType;
-    const auto& values = static_cast<const ArrayType&>(dictionary);
+  // Strings are binaries of the same layout: one reader per offset width, one for views.
+  auto read = [&](const auto& values) {
     for (int64_t i = 0; i < values.length(); ++i) views.push_back(values.GetView(i));
   };
   switch (dictionary.type_id()) {
     case arrow::Type::STRING:
-      visit(arrow::StringType{});
-      break;
     case arrow::Type::BINARY:
-      visit(arrow::BinaryType{});
+      read(static_cast<const arrow::BinaryArray&>(dictionary));
       break;
     case arrow::Type::LARGE_STRING:
-      visit(arrow::LargeStringType{});
-      break;
     case arrow::Type::LARGE_BINARY:
-      visit(arrow::LargeBinaryType{});
+      read(static_cast<const arrow::LargeBinaryArray&>(dictionary));
       break;
     case arrow::Type::STRING_VIEW:
-      visit(arrow::StringViewType{});
-      break;
     case arrow::Type::BINARY_VIEW:
-      visit(arrow::BinaryViewType{});
+      read(static_cast<const arrow::BinaryViewArray&>(dictionary));
       break;
     default:
       return std::nullopt;
