@@ -207,6 +207,10 @@ struct TaskSpec {
   std::shared_ptr<arrow::Schema> narrowed = arrow::schema(arrow::FieldVector{});
   /// Rows each task may stop after (a partially pushed LIMIT); -1 for no limit.
   int64_t limit = -1;
+  /// Parquet: the conjunction of the pushed data predicates and runtime filters (unbound,
+  /// over the table's column names). The engine applies them above the scan; a reader may
+  /// drop rows they reject earlier (connectors/common/parquet_filtered_reader.h).
+  arrow::compute::Expression row_filter = arrow::compute::literal(true);
 };
 
 /// \brief The column values a Hive partition expression fixes, by column name: a scalar, or
@@ -224,7 +228,8 @@ Result<std::shared_ptr<PartitionReaderFactory>> MakeReaderFactory(TaskSpec spec)
 /// \brief Rebuild a reader factory from PartitionReaderFactory::Serialize() bytes.
 Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::string_view bytes);
 
-/// \brief The metrics every files scan reports: bytesRead, filesRead, rowGroupsRead.
+/// \brief The metrics every files scan reports: bytesRead, filesRead, rowGroupsRead,
+/// rowsFiltered (Parquet rows dropped while reading, parquet_filtered_reader.h).
 std::vector<std::shared_ptr<CustomMetric>> FilesMetrics();
 
 // ---- Writes, the task side (files_writer.cc)

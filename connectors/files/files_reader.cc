@@ -8,16 +8,20 @@
 //              expression serialized with arrow::compute::Serialize
 //   factory    "parley-files-factory", format, filesystem URI, option count and key/value
 //              pairs, the table schema as an Arrow IPC schema message, partition column names,
-//              read column names, limit, and the narrowed read columns (nested schema pruning)
-//              as an IPC schema message
+//              read column names, limit, the narrowed read columns (nested schema pruning)
+//              as an IPC schema message, and the row filter serialized with
+//              arrow::compute::Serialize
 // Rebuilding validates every field and fails with
 // CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE otherwise; no live handle is encoded, the
 // filesystem is made again from its URI.
 //
-// A reader reads its pieces in order. Parquet pieces use Parquet's Arrow reader directly: the
-// planned row groups, only the leaf columns of the read columns, string columns stored as
-// dictionary indexes decoded as dictionaries (connectors/common/parquet_dictionary.h); Shape()
-// then names, casts and completes the columns. ORC and CSV pieces go through Arrow Dataset: a
+// A reader reads its pieces in order. Parquet pieces whose read columns are all flat and of
+// fixed width, under a row filter with a simple conjunct, go through the filtered reader
+// (connectors/common/parquet_filtered_reader.h), which drops rejected rows while decoding.
+// Other Parquet pieces use Parquet's Arrow reader directly: the planned row groups, only the
+// leaf columns of the read columns, string columns stored as dictionary indexes decoded as
+// dictionaries (connectors/common/parquet_dictionary.h). Shape() then names, casts and
+// completes the columns. ORC and CSV pieces go through Arrow Dataset: a
 // fragment of the format (a CSV fragment over a line range) scanned with a projection of the
 // read columns. JSON pieces use Arrow's JSON reader directly with the table's data columns as its explicit
 // schema: Arrow's JSON fragment derives that schema from each file's first block, which would
@@ -46,6 +50,7 @@
 #include "arrow/type.h"
 #include "connectors/common/dictionary_strings.h"
 #include "connectors/common/parquet_dictionary.h"
+#include "connectors/common/parquet_filtered_reader.h"
 #include "files_internal.h"
 #include "parquet/arrow/reader.h"
 #include "parquet/arrow/schema.h"
@@ -63,6 +68,7 @@ constexpr std::string_view kPartitionTag = "parley-files-partition";
 constexpr std::string_view kFactoryTag = "parley-files-factory";
 constexpr char kFilesReadMetric[] = "filesRead";
 constexpr char kRowGroupsReadMetric[] = "rowGroupsRead";
+constexpr char kRowsFilteredMetric[] = "rowsFiltered";
 constexpr int64_t kParquetBatchRows = 64 * 1024;
 
 Status NotSerializable(std::string_view what, std::string_view bytes, std::string_view detail) {
@@ -262,6 +268,7 @@ class FilesPartitionReader : public PartitionReader {
       : context_(std::move(context)),
         pieces_(std::move(pieces)),
         bytes_read_(std::make_shared<std::atomic<int64_t>>(0)),
+        rows_dropped_(std::make_shared<std::atomic<int64_t>>(0)),
         filesystem_(MakeCountingFileSystem(context_->filesystem, bytes_read_)),
         remaining_(context_->spec.limit) {}
 
@@ -304,7 +311,8 @@ class FilesPartitionReader : public PartitionReader {
   std::vector<CustomTaskMetric> CurrentMetricsValues() const override {
     return {{kBytesReadMetric, bytes_read_->load()},
             {kFilesReadMetric, static_cast<int64_t>(files_opened_.size())},
-            {kRowGroupsReadMetric, row_groups_read_}};
+            {kRowGroupsReadMetric, row_groups_read_},
+            {kRowsFilteredMetric, rows_dropped_->load()}};
   }
 
  private:
@@ -383,6 +391,11 @@ class FilesPartitionReader : public PartitionReader {
         }
       }
       std::sort(leaves.begin(), leaves.end());
+      ARROW_ASSIGN_OR_RAISE(auto filtered,
+                            MakeFilteredParquetReader(reader, piece.row_groups, leaves,
+                                                      context_->spec.row_filter,
+                                                      kParquetBatchRows, rows_dropped_.get()));
+      if (filtered != nullptr) return filtered;
       ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::RecordBatchReader> batches,
                             reader->GetRecordBatchReader(piece.row_groups, leaves));
       return std::make_shared<ParquetBatchReader>(std::move(reader), std::move(batches));
@@ -482,6 +495,7 @@ class FilesPartitionReader : public PartitionReader {
   std::shared_ptr<const ReaderContext> context_;
   std::vector<FilePiece> pieces_;
   std::shared_ptr<std::atomic<int64_t>> bytes_read_;
+  std::shared_ptr<std::atomic<int64_t>> rows_dropped_;  // by the filtered Parquet reader
   std::shared_ptr<arrow::fs::FileSystem> filesystem_;  // counts into bytes_read_
   int64_t remaining_;                                  // rows left under the limit; -1: none
   size_t next_piece_ = 0;
@@ -528,6 +542,9 @@ class FilesReaderFactory : public PartitionReaderFactory {
     ARROW_ASSIGN_OR_RAISE(auto narrowed, arrow::ipc::SerializeSchema(*spec.narrowed));
     encoder.Add(std::string_view(reinterpret_cast<const char*>(narrowed->data()),
                                  static_cast<size_t>(narrowed->size())));
+    ARROW_ASSIGN_OR_RAISE(auto row_filter, cp::Serialize(spec.row_filter));
+    encoder.Add(std::string_view(reinterpret_cast<const char*>(row_filter->data()),
+                                 static_cast<size_t>(row_filter->size())));
     return encoder.Finish();
   }
 
@@ -590,7 +607,7 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::st
   constexpr std::string_view kExpected =
       "expected a parley-files-factory encoding (see files_reader.cc)";
   Decoder decoder(bytes);
-  std::string_view tag, format_name, schema_bytes, narrowed_bytes;
+  std::string_view tag, format_name, schema_bytes, narrowed_bytes, row_filter_bytes;
   TaskSpec spec;
   int64_t option_count = 0;
   if (!decoder.Next(&tag) || tag != kFactoryTag || !decoder.Next(&format_name) ||
@@ -608,7 +625,8 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::st
   }
   if (!decoder.Next(&schema_bytes) || !DecodeNames(&decoder, &spec.partition_columns) ||
       !DecodeNames(&decoder, &spec.read_columns) || !decoder.NextInt(&spec.limit) ||
-      spec.limit < -1 || !decoder.Next(&narrowed_bytes) || !decoder.done()) {
+      spec.limit < -1 || !decoder.Next(&narrowed_bytes) || !decoder.Next(&row_filter_bytes) ||
+      !decoder.done()) {
     return NotSerializable("reader factory", bytes, kExpected);
   }
   std::optional<FileFormatKind> format;
@@ -632,6 +650,11 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::st
     return NotSerializable("reader factory", bytes, narrowed.status().message());
   }
   spec.narrowed = *std::move(narrowed);
+  auto row_filter = cp::Deserialize(arrow::Buffer::FromString(std::string(row_filter_bytes)));
+  if (!row_filter.ok()) {
+    return NotSerializable("reader factory", bytes, row_filter.status().message());
+  }
+  spec.row_filter = *std::move(row_filter);
   auto factory = MakeReaderFactory(std::move(spec));
   if (!factory.ok()) return NotSerializable("reader factory", bytes, factory.status().message());
   return factory;
@@ -640,7 +663,9 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::st
 std::vector<std::shared_ptr<CustomMetric>> FilesMetrics() {
   return {std::make_shared<CustomSumMetric>(kBytesReadMetric, "bytes read from storage"),
           std::make_shared<CustomSumMetric>(kFilesReadMetric, "files read"),
-          std::make_shared<CustomSumMetric>(kRowGroupsReadMetric, "Parquet row groups read")};
+          std::make_shared<CustomSumMetric>(kRowGroupsReadMetric, "Parquet row groups read"),
+          std::make_shared<CustomSumMetric>(kRowsFilteredMetric,
+                                            "rows the reader dropped by pushed filters")};
 }
 
 }  // namespace parley::files

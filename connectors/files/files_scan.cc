@@ -595,6 +595,11 @@ class FilesScan : public Scan,
     spec.read_columns = request_.read_columns;
     spec.narrowed = arrow::schema(request_.narrowed);
     spec.limit = request_.limit;
+    std::vector<cp::Expression> row_filters;
+    for (const auto* filters : {&request_.data_filters, &runtime_filters_}) {
+      for (const auto& filter : *filters) row_filters.push_back(filter.expression);
+    }
+    if (!row_filters.empty()) spec.row_filter = cp::and_(std::move(row_filters));
     return MakeReaderFactory(std::move(spec));
   }
 

@@ -485,7 +485,8 @@ TEST_F(FilesTest, StatisticsComeFromParquetMetadata) {
   auto metrics = full.scan->SupportedCustomMetrics();
   std::vector<std::string> names;
   for (const auto& metric : metrics) names.push_back(metric->name());
-  EXPECT_EQ(names, (std::vector<std::string>{kBytesReadMetric, "filesRead", "rowGroupsRead"}));
+  EXPECT_EQ(names, (std::vector<std::string>{kBytesReadMetric, "filesRead", "rowGroupsRead",
+                                             "rowsFiltered"}));
 }
 
 TEST_F(FilesTest, DecimalStatisticsComeFromParquetMetadata) {

@@ -1,0 +1,473 @@
+#include "connectors/common/parquet_filtered_reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "arrow/array/data.h"
+#include "arrow/array/util.h"
+#include "arrow/buffer.h"
+#include "arrow/scalar.h"
+#include "arrow/type.h"
+#include "arrow/util/bit_util.h"
+#include "parquet/arrow/schema.h"
+#include "parquet/column_reader.h"
+#include "parquet/exception.h"
+#include "parquet/file_reader.h"
+#include "parquet/metadata.h"
+#include "parquet/schema.h"
+
+namespace parley {
+namespace {
+
+namespace cp = arrow::compute;
+using arrow::Status;
+
+// How a column's raw Parquet values become Arrow values.
+enum class Kind {
+  kCopy4,         // INT32 as int32 or date32, FLOAT as float
+  kCopy8,         // INT64 as int64, DOUBLE as double
+  kDecimalInt32,  // INT32 as decimal128: sign-extended to 16 bytes
+  kDecimalInt64,  // INT64 as decimal128
+};
+
+enum class Op { kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual, kIsNull, kIsValid };
+
+// One read column and the raw values of the current batch: one slot per row (NULL rows hold
+// 0), and for a nullable column one validity byte per row.
+struct Column {
+  int leaf = 0;
+  std::shared_ptr<arrow::Field> field;
+  Kind kind = Kind::kCopy8;
+  parquet::Type::type physical = parquet::Type::INT64;
+  bool nullable = false;
+  bool filterable = false;  // integer-valued: compared exactly
+  std::shared_ptr<parquet::ColumnReader> reader;  // of the current row group
+  bool loaded = false;                            // the current batch's values are read
+  std::vector<uint64_t> raw;                      // 4- or 8-byte values, by row
+  std::vector<int16_t> definitions;
+  std::vector<uint8_t> valid;
+};
+
+// A conjunct this reader evaluates: `column <op> literal`, or a NULL test.
+struct Conjunct {
+  size_t column = 0;
+  Op op = Op::kIsValid;
+  int64_t literal = 0;
+};
+
+std::optional<Op> ComparisonOp(const std::string& name, bool flipped) {
+  static const std::map<std::string, std::pair<Op, Op>> kOps = {
+      {"equal", {Op::kEqual, Op::kEqual}},
+      {"not_equal", {Op::kNotEqual, Op::kNotEqual}},
+      {"less", {Op::kLess, Op::kGreater}},
+      {"less_equal", {Op::kLessEqual, Op::kGreaterEqual}},
+      {"greater", {Op::kGreater, Op::kLess}},
+      {"greater_equal", {Op::kGreaterEqual, Op::kLessEqual}}};
+  auto found = kOps.find(name);
+  if (found == kOps.end()) return std::nullopt;
+  return flipped ? found->second.second : found->second.first;
+}
+
+// The literal's value in the raw representation of `column`, when it has exactly the
+// column's type and that representation holds it.
+std::optional<int64_t> RawLiteral(const Column& column, const arrow::Scalar& literal) {
+  if (!literal.is_valid || !literal.type->Equals(*column.field->type())) return std::nullopt;
+  int64_t value = 0;
+  switch (literal.type->id()) {
+    case arrow::Type::INT32:
+    case arrow::Type::DATE32:
+      value = static_cast<const arrow::Int32Scalar&>(literal).value;
+      break;
+    case arrow::Type::INT64:
+      value = static_cast<const arrow::Int64Scalar&>(literal).value;
+      break;
+    case arrow::Type::DECIMAL128: {
+      const arrow::Decimal128& decimal = static_cast<const arrow::Decimal128Scalar&>(literal).value;
+      const auto low = static_cast<int64_t>(decimal.low_bits());
+      if (decimal.high_bits() != (low < 0 ? -1 : 0)) return std::nullopt;
+      value = low;
+      break;
+    }
+    default:
+      return std::nullopt;
+  }
+  if (column.physical == parquet::Type::INT32 &&
+      (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max())) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// Appends to `out` the conjuncts of `filter` this reader evaluates; see the header.
+void CollectConjuncts(const cp::Expression& filter, const std::vector<Column>& columns,
+                      std::vector<Conjunct>* out) {
+  const cp::Expression::Call* call = filter.call();
+  if (call == nullptr) return;
+  const auto& args = call->arguments;
+  if (call->function_name == "and_kleene" || call->function_name == "and") {
+    for (const auto& arg : args) CollectConjuncts(arg, columns, out);
+    return;
+  }
+  auto column_of = [&](const cp::Expression& arg) -> std::optional<size_t> {
+    const arrow::FieldRef* ref = arg.field_ref();
+    if (ref == nullptr || ref->name() == nullptr) return std::nullopt;
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (columns[i].filterable && columns[i].field->name() == *ref->name()) return i;
+    }
+    return std::nullopt;
+  };
+  if ((call->function_name == "is_null" || call->function_name == "is_valid") &&
+      args.size() == 1) {
+    if (auto column = column_of(args[0])) {
+      out->push_back({*column, call->function_name == "is_null" ? Op::kIsNull : Op::kIsValid, 0});
+    }
+    return;
+  }
+  if (args.size() != 2) return;
+  const bool flipped = args[0].literal() != nullptr;
+  const cp::Expression& field = flipped ? args[1] : args[0];
+  const cp::Expression& value = flipped ? args[0] : args[1];
+  auto op = ComparisonOp(call->function_name, flipped);
+  auto column = column_of(field);
+  if (!op || !column || value.literal() == nullptr || !value.literal()->is_scalar()) return;
+  if (auto literal = RawLiteral(columns[*column], *value.literal()->scalar())) {
+    out->push_back({*column, *op, *literal});
+  }
+}
+
+// Keeps in rows[0, count) the rows whose value passes `op literal` (and is not NULL); returns
+// how many are left.
+template <typename T, Op op>
+size_t KeepComparing(const T* values, const uint8_t* valid, T literal, int32_t* rows,
+                     size_t count) {
+  size_t kept = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t row = rows[i];
+    const T value = values[row];
+    bool pass;
+    if constexpr (op == Op::kEqual) pass = value == literal;
+    if constexpr (op == Op::kNotEqual) pass = value != literal;
+    if constexpr (op == Op::kLess) pass = value < literal;
+    if constexpr (op == Op::kLessEqual) pass = value <= literal;
+    if constexpr (op == Op::kGreater) pass = value > literal;
+    if constexpr (op == Op::kGreaterEqual) pass = value >= literal;
+    if (valid != nullptr) pass = pass && valid[row] != 0;
+    rows[kept] = row;
+    kept += pass ? 1 : 0;
+  }
+  return kept;
+}
+
+template <typename T>
+size_t Keep(const Column& column, const Conjunct& conjunct, int32_t* rows, size_t count) {
+  const uint8_t* valid = column.nullable ? column.valid.data() : nullptr;
+  if (conjunct.op == Op::kIsNull || conjunct.op == Op::kIsValid) {
+    const bool want_valid = conjunct.op == Op::kIsValid;
+    if (valid == nullptr) return want_valid ? count : 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < count; ++i) {
+      rows[kept] = rows[i];
+      kept += (valid[rows[i]] != 0) == want_valid ? 1 : 0;
+    }
+    return kept;
+  }
+  const T* values = reinterpret_cast<const T*>(column.raw.data());
+  const T literal = static_cast<T>(conjunct.literal);
+  switch (conjunct.op) {
+    case Op::kEqual:
+      return KeepComparing<T, Op::kEqual>(values, valid, literal, rows, count);
+    case Op::kNotEqual:
+      return KeepComparing<T, Op::kNotEqual>(values, valid, literal, rows, count);
+    case Op::kLess:
+      return KeepComparing<T, Op::kLess>(values, valid, literal, rows, count);
+    case Op::kLessEqual:
+      return KeepComparing<T, Op::kLessEqual>(values, valid, literal, rows, count);
+    case Op::kGreater:
+      return KeepComparing<T, Op::kGreater>(values, valid, literal, rows, count);
+    default:
+      return KeepComparing<T, Op::kGreaterEqual>(values, valid, literal, rows, count);
+  }
+}
+
+// Reads the next `rows` rows of a column into its raw slots.
+template <typename PhysicalType>
+Status LoadValues(int64_t rows, Column* column) {
+  using T = typename PhysicalType::c_type;
+  auto* reader = static_cast<parquet::TypedColumnReader<PhysicalType>*>(column->reader.get());
+  T* values = reinterpret_cast<T*>(column->raw.data());
+  int16_t* definitions = column->nullable ? column->definitions.data() : nullptr;
+  int64_t done = 0, dense = 0;
+  while (done < rows) {
+    int64_t values_read = 0;
+    const int64_t levels = reader->ReadBatch(rows - done, definitions ? definitions + done : nullptr,
+                                             nullptr, values + dense, &values_read);
+    if (levels <= 0) {
+      return Status::IOError("column '", column->field->name(), "' ended ", rows - done,
+                             " rows before its row group");
+    }
+    done += levels;
+    dense += values_read;
+  }
+  if (definitions != nullptr) {
+    // Values arrive packed (NULLs take no slot); spread them to their rows, last first.
+    for (int64_t row = rows - 1; row >= 0; --row) {
+      const bool present = definitions[row] > 0;
+      column->valid[row] = present ? 1 : 0;
+      values[row] = present ? values[--dense] : T{};
+    }
+  }
+  return Status::OK();
+}
+
+Status Load(int64_t rows, Column* column) {
+  switch (column->physical) {
+    case parquet::Type::INT32:
+      ARROW_RETURN_NOT_OK(LoadValues<parquet::Int32Type>(rows, column));
+      break;
+    case parquet::Type::INT64:
+      ARROW_RETURN_NOT_OK(LoadValues<parquet::Int64Type>(rows, column));
+      break;
+    case parquet::Type::FLOAT:
+      ARROW_RETURN_NOT_OK(LoadValues<parquet::FloatType>(rows, column));
+      break;
+    default:
+      ARROW_RETURN_NOT_OK(LoadValues<parquet::DoubleType>(rows, column));
+      break;
+  }
+  column->loaded = true;
+  return Status::OK();
+}
+
+template <typename PhysicalType>
+Status SkipValues(int64_t rows, Column* column) {
+  auto* reader = static_cast<parquet::TypedColumnReader<PhysicalType>*>(column->reader.get());
+  while (rows > 0) {
+    const int64_t skipped = reader->Skip(rows);
+    if (skipped <= 0) {
+      return Status::IOError("column '", column->field->name(), "' ended ", rows,
+                             " rows before its row group");
+    }
+    rows -= skipped;
+  }
+  return Status::OK();
+}
+
+Status Skip(int64_t rows, Column* column) {
+  switch (column->physical) {
+    case parquet::Type::INT32:
+      return SkipValues<parquet::Int32Type>(rows, column);
+    case parquet::Type::INT64:
+      return SkipValues<parquet::Int64Type>(rows, column);
+    case parquet::Type::FLOAT:
+      return SkipValues<parquet::FloatType>(rows, column);
+    default:
+      return SkipValues<parquet::DoubleType>(rows, column);
+  }
+}
+
+// The Arrow array of `column`'s rows rows[0, count) (all `batch` rows when count == batch).
+arrow::Result<std::shared_ptr<arrow::Array>> Gather(const Column& column, const int32_t* rows,
+                                                     int64_t count, int64_t batch) {
+  const bool wide = column.kind == Kind::kDecimalInt32 || column.kind == Kind::kDecimalInt64;
+  const int width = wide ? 16 : column.kind == Kind::kCopy4 ? 4 : 8;
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> values,
+                        arrow::AllocateBuffer(count * width));
+  uint8_t* out = values->mutable_data();
+  const auto* raw = reinterpret_cast<const uint8_t*>(column.raw.data());
+  if (!wide && count == batch) {
+    std::memcpy(out, raw, static_cast<size_t>(count * width));
+  } else if (!wide) {
+    for (int64_t i = 0; i < count; ++i) {
+      std::memcpy(out + i * width, raw + static_cast<int64_t>(rows[i]) * width, width);
+    }
+  } else {
+    auto* words = reinterpret_cast<int64_t*>(out);
+    const auto* narrow = reinterpret_cast<const int32_t*>(raw);
+    const auto* full = reinterpret_cast<const int64_t*>(raw);
+    for (int64_t i = 0; i < count; ++i) {
+      const int64_t row = count == batch ? i : rows[i];
+      const int64_t value = column.kind == Kind::kDecimalInt32 ? narrow[row] : full[row];
+      words[2 * i] = value;  // little-endian: low word, then the sign extension
+      words[2 * i + 1] = value < 0 ? -1 : 0;
+    }
+  }
+  std::shared_ptr<arrow::Buffer> validity;
+  int64_t nulls = 0;
+  if (column.nullable) {
+    for (int64_t i = 0; i < count; ++i) nulls += column.valid[count == batch ? i : rows[i]] == 0;
+    if (nulls > 0) {
+      ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateEmptyBitmap(count));
+      uint8_t* bits = validity->mutable_data();
+      for (int64_t i = 0; i < count; ++i) {
+        if (column.valid[count == batch ? i : rows[i]] != 0) arrow::bit_util::SetBit(bits, i);
+      }
+    }
+  }
+  return arrow::MakeArray(arrow::ArrayData::Make(column.field->type(), count,
+                                                 {std::move(validity), std::move(values)}, nulls));
+}
+
+class FilteredParquetReader : public arrow::RecordBatchReader {
+ public:
+  FilteredParquetReader(std::shared_ptr<parquet::arrow::FileReader> file,
+                        std::vector<int> row_groups, std::vector<Column> columns,
+                        std::vector<Conjunct> conjuncts, int64_t batch_rows,
+                        std::atomic<int64_t>* rows_dropped)
+      : file_(std::move(file)),
+        row_groups_(std::move(row_groups)),
+        columns_(std::move(columns)),
+        conjuncts_(std::move(conjuncts)),
+        batch_rows_(batch_rows),
+        rows_dropped_(rows_dropped),
+        rows_(static_cast<size_t>(batch_rows)) {
+    arrow::FieldVector fields;
+    for (auto& column : columns_) {
+      fields.push_back(column.field);
+      column.raw.resize(static_cast<size_t>(batch_rows));
+      if (column.nullable) {
+        column.definitions.resize(static_cast<size_t>(batch_rows));
+        column.valid.resize(static_cast<size_t>(batch_rows));
+      }
+    }
+    schema_ = arrow::schema(std::move(fields));
+  }
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+    try {
+      return ReadFiltered(batch);
+    } catch (const parquet::ParquetException& error) {
+      return Status::IOError(error.what());
+    }
+  }
+
+ private:
+  Status ReadFiltered(std::shared_ptr<arrow::RecordBatch>* batch) {
+    *batch = nullptr;
+    while (true) {
+      if (rows_left_ == 0) {
+        if (next_group_ == row_groups_.size()) return Status::OK();
+        const int group = row_groups_[next_group_++];
+        group_ = file_->parquet_reader()->RowGroup(group);
+        rows_left_ = group_->metadata()->num_rows();
+        for (auto& column : columns_) column.reader = group_->Column(column.leaf);
+        continue;
+      }
+      const int64_t rows = std::min(rows_left_, batch_rows_);
+      rows_left_ -= rows;
+      ARROW_ASSIGN_OR_RAISE(size_t kept, Select(rows));
+      *rows_dropped_ += rows - static_cast<int64_t>(kept);
+      if (kept == 0) continue;
+      arrow::ArrayVector arrays;
+      for (auto& column : columns_) {
+        ARROW_ASSIGN_OR_RAISE(auto array, Gather(column, rows_.data(), static_cast<int64_t>(kept),
+                                                 rows));
+        arrays.push_back(std::move(array));
+      }
+      *batch = arrow::RecordBatch::Make(schema_, static_cast<int64_t>(kept), std::move(arrays));
+      return Status::OK();
+    }
+  }
+
+  // Reads the next `rows` rows of every column, the filtered ones first, and leaves in rows_
+  // the rows every conjunct keeps; columns whose values no kept row needs are skipped.
+  arrow::Result<size_t> Select(int64_t rows) {
+    for (auto& column : columns_) column.loaded = false;
+    std::iota(rows_.begin(), rows_.begin() + rows, 0);
+    size_t kept = static_cast<size_t>(rows);
+    for (const auto& conjunct : conjuncts_) {
+      if (kept == 0) break;
+      Column& column = columns_[conjunct.column];
+      if (!column.loaded) ARROW_RETURN_NOT_OK(Load(rows, &column));
+      kept = column.physical == parquet::Type::INT32
+                 ? Keep<int32_t>(column, conjunct, rows_.data(), kept)
+                 : Keep<int64_t>(column, conjunct, rows_.data(), kept);
+    }
+    for (auto& column : columns_) {
+      if (column.loaded) continue;
+      ARROW_RETURN_NOT_OK(kept == 0 ? Skip(rows, &column) : Load(rows, &column));
+    }
+    return kept;
+  }
+
+  std::shared_ptr<parquet::arrow::FileReader> file_;
+  std::vector<int> row_groups_;
+  std::vector<Column> columns_;
+  std::vector<Conjunct> conjuncts_;
+  int64_t batch_rows_;
+  std::atomic<int64_t>* rows_dropped_;
+  std::shared_ptr<arrow::Schema> schema_;
+  std::vector<int32_t> rows_;  // the kept rows of the current batch
+  std::shared_ptr<parquet::RowGroupReader> group_;
+  size_t next_group_ = 0;
+  int64_t rows_left_ = 0;  // in the current row group
+};
+
+// How `leaf`'s values become `type`, when this reader reads that pair.
+std::optional<Kind> KindOf(parquet::Type::type physical, const arrow::DataType& type) {
+  const arrow::Type::type id = type.id();
+  switch (physical) {
+    case parquet::Type::INT32:
+      if (id == arrow::Type::INT32 || id == arrow::Type::DATE32) return Kind::kCopy4;
+      if (id == arrow::Type::DECIMAL128) return Kind::kDecimalInt32;
+      return std::nullopt;
+    case parquet::Type::INT64:
+      if (id == arrow::Type::INT64) return Kind::kCopy8;
+      if (id == arrow::Type::DECIMAL128) return Kind::kDecimalInt64;
+      return std::nullopt;
+    case parquet::Type::FLOAT:
+      return id == arrow::Type::FLOAT ? std::optional<Kind>(Kind::kCopy4) : std::nullopt;
+    case parquet::Type::DOUBLE:
+      return id == arrow::Type::DOUBLE ? std::optional<Kind>(Kind::kCopy8) : std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> MakeFilteredParquetReader(
+    std::shared_ptr<parquet::arrow::FileReader> file, std::vector<int> row_groups,
+    const std::vector<int>& leaves, const cp::Expression& filter, int64_t batch_rows,
+    std::atomic<int64_t>* rows_dropped) {
+  const parquet::SchemaDescriptor& schema = *file->parquet_reader()->metadata()->schema();
+  std::map<int, const parquet::arrow::SchemaField*> top_level_leaves;
+  for (const auto& field : file->manifest().schema_fields) {
+    if (field.is_leaf()) top_level_leaves[field.column_index] = &field;
+  }
+  std::vector<Column> columns;
+  for (int leaf : leaves) {
+    auto found = top_level_leaves.find(leaf);
+    if (found == top_level_leaves.end()) return nullptr;
+    const parquet::ColumnDescriptor& descriptor = *schema.Column(leaf);
+    if (descriptor.max_repetition_level() != 0 || descriptor.max_definition_level() > 1) {
+      return nullptr;
+    }
+    Column column;
+    column.leaf = leaf;
+    column.field = found->second->field;
+    column.physical = descriptor.physical_type();
+    auto kind = KindOf(column.physical, *column.field->type());
+    if (!kind) return nullptr;
+    column.kind = *kind;
+    column.nullable = descriptor.max_definition_level() == 1;
+    column.filterable = column.physical == parquet::Type::INT32 ||
+                        column.physical == parquet::Type::INT64;
+    columns.push_back(std::move(column));
+  }
+  std::vector<Conjunct> conjuncts;
+  CollectConjuncts(filter, columns, &conjuncts);
+  if (conjuncts.empty()) return nullptr;
+  return std::make_shared<FilteredParquetReader>(std::move(file), std::move(row_groups),
+                                                 std::move(columns), std::move(conjuncts),
+                                                 batch_rows, rows_dropped);
+}
+
+}  // namespace parley
