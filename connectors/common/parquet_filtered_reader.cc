@@ -1,5 +1,7 @@
 #include "connectors/common/parquet_filtered_reader.h"
 
+#include "connectors/common/parquet_conjuncts.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -36,8 +38,6 @@ enum class Kind {
   kDecimalInt64,  // INT64 as decimal128
 };
 
-enum class Op { kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual, kIsNull, kIsValid };
-
 // One read column and the raw values of the current batch: one slot per row (NULL rows hold
 // 0), and for a nullable column one validity byte per row.
 struct Column {
@@ -57,93 +57,36 @@ struct Column {
 // A conjunct this reader evaluates: `column <op> literal`, or a NULL test.
 struct Conjunct {
   size_t column = 0;
-  Op op = Op::kIsValid;
+  RawOp op = RawOp::kIsValid;
   int64_t literal = 0;
 };
 
-std::optional<Op> ComparisonOp(const std::string& name, bool flipped) {
-  static const std::map<std::string, std::pair<Op, Op>> kOps = {
-      {"equal", {Op::kEqual, Op::kEqual}},
-      {"not_equal", {Op::kNotEqual, Op::kNotEqual}},
-      {"less", {Op::kLess, Op::kGreater}},
-      {"less_equal", {Op::kLessEqual, Op::kGreaterEqual}},
-      {"greater", {Op::kGreater, Op::kLess}},
-      {"greater_equal", {Op::kGreaterEqual, Op::kLessEqual}}};
-  auto found = kOps.find(name);
-  if (found == kOps.end()) return std::nullopt;
-  return flipped ? found->second.second : found->second.first;
-}
-
-// The literal's value in the raw representation of `column`, when it has exactly the
-// column's type and that representation holds it.
-std::optional<int64_t> RawLiteral(const Column& column, const arrow::Scalar& literal) {
-  if (!literal.is_valid || !literal.type->Equals(*column.field->type())) return std::nullopt;
-  int64_t value = 0;
-  switch (literal.type->id()) {
-    case arrow::Type::INT32:
-    case arrow::Type::DATE32:
-      value = static_cast<const arrow::Int32Scalar&>(literal).value;
-      break;
-    case arrow::Type::INT64:
-      value = static_cast<const arrow::Int64Scalar&>(literal).value;
-      break;
-    case arrow::Type::DECIMAL128: {
-      const arrow::Decimal128& decimal = static_cast<const arrow::Decimal128Scalar&>(literal).value;
-      const auto low = static_cast<int64_t>(decimal.low_bits());
-      if (decimal.high_bits() != (low < 0 ? -1 : 0)) return std::nullopt;
-      value = low;
-      break;
-    }
-    default:
-      return std::nullopt;
-  }
-  if (column.physical == parquet::Type::INT32 &&
-      (value < std::numeric_limits<int32_t>::min() || value > std::numeric_limits<int32_t>::max())) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-// Appends to `out` the conjuncts of `filter` this reader evaluates; see the header.
-void CollectConjuncts(const cp::Expression& filter, const std::vector<Column>& columns,
-                      std::vector<Conjunct>* out) {
-  const cp::Expression::Call* call = filter.call();
-  if (call == nullptr) return;
-  const auto& args = call->arguments;
-  if (call->function_name == "and_kleene" || call->function_name == "and") {
-    for (const auto& arg : args) CollectConjuncts(arg, columns, out);
-    return;
-  }
-  auto column_of = [&](const cp::Expression& arg) -> std::optional<size_t> {
-    const arrow::FieldRef* ref = arg.field_ref();
-    if (ref == nullptr || ref->name() == nullptr) return std::nullopt;
+// The conjuncts of `filter` this reader evaluates; see the header.
+std::vector<Conjunct> EvaluatedConjuncts(const cp::Expression& filter,
+                                         const std::vector<Column>& columns) {
+  std::vector<ColumnConjunct> simple;
+  std::vector<cp::Expression> rest;
+  SplitConjuncts(filter, &simple, &rest);
+  std::vector<Conjunct> out;
+  for (const auto& conjunct : simple) {
     for (size_t i = 0; i < columns.size(); ++i) {
-      if (columns[i].filterable && columns[i].field->name() == *ref->name()) return i;
+      const Column& column = columns[i];
+      if (!column.filterable || column.field->name() != conjunct.column) continue;
+      if (conjunct.literal == nullptr) {
+        out.push_back({i, conjunct.op, 0});
+      } else if (auto raw = RawIntegerLiteral(*conjunct.literal, *column.field->type(),
+                                              column.physical)) {
+        out.push_back({i, conjunct.op, *raw});
+      }
+      break;
     }
-    return std::nullopt;
-  };
-  if ((call->function_name == "is_null" || call->function_name == "is_valid") &&
-      args.size() == 1) {
-    if (auto column = column_of(args[0])) {
-      out->push_back({*column, call->function_name == "is_null" ? Op::kIsNull : Op::kIsValid, 0});
-    }
-    return;
   }
-  if (args.size() != 2) return;
-  const bool flipped = args[0].literal() != nullptr;
-  const cp::Expression& field = flipped ? args[1] : args[0];
-  const cp::Expression& value = flipped ? args[0] : args[1];
-  auto op = ComparisonOp(call->function_name, flipped);
-  auto column = column_of(field);
-  if (!op || !column || value.literal() == nullptr || !value.literal()->is_scalar()) return;
-  if (auto literal = RawLiteral(columns[*column], *value.literal()->scalar())) {
-    out->push_back({*column, *op, *literal});
-  }
+  return out;
 }
 
 // Keeps in rows[0, count) the rows whose value passes `op literal` (and is not NULL); returns
 // how many are left.
-template <typename T, Op op>
+template <typename T, RawOp op>
 size_t KeepComparing(const T* values, const uint8_t* valid, T literal, int32_t* rows,
                      size_t count) {
   size_t kept = 0;
@@ -151,12 +94,12 @@ size_t KeepComparing(const T* values, const uint8_t* valid, T literal, int32_t* 
     const int32_t row = rows[i];
     const T value = values[row];
     bool pass;
-    if constexpr (op == Op::kEqual) pass = value == literal;
-    if constexpr (op == Op::kNotEqual) pass = value != literal;
-    if constexpr (op == Op::kLess) pass = value < literal;
-    if constexpr (op == Op::kLessEqual) pass = value <= literal;
-    if constexpr (op == Op::kGreater) pass = value > literal;
-    if constexpr (op == Op::kGreaterEqual) pass = value >= literal;
+    if constexpr (op == RawOp::kEqual) pass = value == literal;
+    if constexpr (op == RawOp::kNotEqual) pass = value != literal;
+    if constexpr (op == RawOp::kLess) pass = value < literal;
+    if constexpr (op == RawOp::kLessEqual) pass = value <= literal;
+    if constexpr (op == RawOp::kGreater) pass = value > literal;
+    if constexpr (op == RawOp::kGreaterEqual) pass = value >= literal;
     if (valid != nullptr) pass = pass && valid[row] != 0;
     rows[kept] = row;
     kept += pass ? 1 : 0;
@@ -167,8 +110,8 @@ size_t KeepComparing(const T* values, const uint8_t* valid, T literal, int32_t* 
 template <typename T>
 size_t Keep(const Column& column, const Conjunct& conjunct, int32_t* rows, size_t count) {
   const uint8_t* valid = column.nullable ? column.valid.data() : nullptr;
-  if (conjunct.op == Op::kIsNull || conjunct.op == Op::kIsValid) {
-    const bool want_valid = conjunct.op == Op::kIsValid;
+  if (conjunct.op == RawOp::kIsNull || conjunct.op == RawOp::kIsValid) {
+    const bool want_valid = conjunct.op == RawOp::kIsValid;
     if (valid == nullptr) return want_valid ? count : 0;
     size_t kept = 0;
     for (size_t i = 0; i < count; ++i) {
@@ -180,18 +123,18 @@ size_t Keep(const Column& column, const Conjunct& conjunct, int32_t* rows, size_
   const T* values = reinterpret_cast<const T*>(column.raw.data());
   const T literal = static_cast<T>(conjunct.literal);
   switch (conjunct.op) {
-    case Op::kEqual:
-      return KeepComparing<T, Op::kEqual>(values, valid, literal, rows, count);
-    case Op::kNotEqual:
-      return KeepComparing<T, Op::kNotEqual>(values, valid, literal, rows, count);
-    case Op::kLess:
-      return KeepComparing<T, Op::kLess>(values, valid, literal, rows, count);
-    case Op::kLessEqual:
-      return KeepComparing<T, Op::kLessEqual>(values, valid, literal, rows, count);
-    case Op::kGreater:
-      return KeepComparing<T, Op::kGreater>(values, valid, literal, rows, count);
+    case RawOp::kEqual:
+      return KeepComparing<T, RawOp::kEqual>(values, valid, literal, rows, count);
+    case RawOp::kNotEqual:
+      return KeepComparing<T, RawOp::kNotEqual>(values, valid, literal, rows, count);
+    case RawOp::kLess:
+      return KeepComparing<T, RawOp::kLess>(values, valid, literal, rows, count);
+    case RawOp::kLessEqual:
+      return KeepComparing<T, RawOp::kLessEqual>(values, valid, literal, rows, count);
+    case RawOp::kGreater:
+      return KeepComparing<T, RawOp::kGreater>(values, valid, literal, rows, count);
     default:
-      return KeepComparing<T, Op::kGreaterEqual>(values, valid, literal, rows, count);
+      return KeepComparing<T, RawOp::kGreaterEqual>(values, valid, literal, rows, count);
   }
 }
 
@@ -462,8 +405,7 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> MakeFilteredParquetRead
                         column.physical == parquet::Type::INT64;
     columns.push_back(std::move(column));
   }
-  std::vector<Conjunct> conjuncts;
-  CollectConjuncts(filter, columns, &conjuncts);
+  std::vector<Conjunct> conjuncts = EvaluatedConjuncts(filter, columns);
   if (conjuncts.empty()) return nullptr;
   return std::make_shared<FilteredParquetReader>(std::move(file), std::move(row_groups),
                                                  std::move(columns), std::move(conjuncts),

@@ -45,6 +45,7 @@
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "connectors/common/parquet_conjuncts.h"
 #include "files_internal.h"
 #include "parquet/arrow/reader.h"
 #include "parquet/metadata.h"
@@ -275,17 +276,112 @@ Result<std::map<std::string, ColumnStatistics>> ParquetColumnStatistics(
 
 // Keep the row groups of a Parquet file whose statistics do not rule `filter` out (all of them
 // when not filtering) and measure them: rows, and compressed bytes of the read data columns.
-Status MeasureRowGroups(ds::ParquetFileFragment& fragment, bool filtering,
-                        const cp::Expression& filter, const std::set<std::string>& read_data,
+// The data filters split for row-group pruning: the simple conjuncts decided here on raw
+// integer statistics (connectors/common/parquet_conjuncts.h), and the others, bound, left to
+// Arrow's ParquetFileFragment (whose general expression simplification costs milliseconds
+// per file).
+struct RowGroupFilter {
+  std::vector<ColumnConjunct> simple;
+  std::optional<cp::Expression> rest;
+};
+
+Result<RowGroupFilter> MakeRowGroupFilter(const std::vector<AcceptedPredicate>& filters,
+                                          const arrow::Schema& schema) {
+  RowGroupFilter out;
+  std::vector<cp::Expression> rest;
+  for (const auto& filter : filters) SplitConjuncts(filter.expression, &out.simple, &rest);
+  if (!rest.empty()) {
+    ARROW_ASSIGN_OR_RAISE(out.rest, cp::and_(std::move(rest)).Bind(schema));
+  }
+  return out;
+}
+
+// Whether the statistics of `chunk` (a flat INT32 or INT64 column of `rows` rows) leave some
+// row able to pass `op literal`.
+bool ChunkMayPass(const parquet::ColumnChunkMetaData& chunk, int64_t rows, RawOp op,
+                  int64_t literal) {
+  if (!chunk.is_stats_set()) return true;
+  std::shared_ptr<parquet::Statistics> stats = chunk.statistics();
+  if (stats == nullptr) return true;
+  const bool no_nulls = stats->HasNullCount() && stats->null_count() == 0;
+  const bool all_nulls = stats->HasNullCount() && stats->null_count() == rows;
+  if (op == RawOp::kIsNull) return !no_nulls;
+  if (all_nulls) return false;  // no comparison with NULL is TRUE; no value is valid
+  if (op == RawOp::kIsValid || !stats->HasMinMax()) return true;
+  if (chunk.type() == parquet::Type::INT32) {
+    const auto& typed = static_cast<const parquet::Int32Statistics&>(*stats);
+    return RangeMayPass(op, literal, typed.min(), typed.max());
+  }
+  const auto& typed = static_cast<const parquet::Int64Statistics&>(*stats);
+  return RangeMayPass(op, literal, typed.min(), typed.max());
+}
+
+// The row groups of `fragment` whose statistics do not rule out every simple conjunct of
+// `filter`: conjuncts on a column the file stores as a flat INT32 or INT64 with exactly the
+// table's type.
+Result<std::vector<int>> RowGroupsPassingStatistics(ds::ParquetFileFragment& fragment,
+                                                    const arrow::Schema& table_schema,
+                                                    const RowGroupFilter& filter) {
+  auto metadata = fragment.metadata();
+  ARROW_ASSIGN_OR_RAISE(auto file_schema, fragment.ReadPhysicalSchema());
+  struct Check {
+    int leaf;
+    RawOp op;
+    int64_t literal;
+  };
+  std::vector<Check> checks;
+  for (const auto& conjunct : filter.simple) {
+    auto table_field = table_schema.GetFieldByName(conjunct.column);
+    auto file_field = file_schema->GetFieldByName(conjunct.column);
+    const int leaf = metadata->schema()->ColumnIndex(conjunct.column);
+    if (table_field == nullptr || file_field == nullptr || leaf < 0 ||
+        !file_field->type()->Equals(*table_field->type())) {
+      continue;
+    }
+    const parquet::ColumnDescriptor& descriptor = *metadata->schema()->Column(leaf);
+    const parquet::Type::type physical = descriptor.physical_type();
+    if (descriptor.path()->ToDotVector().size() != 1 || descriptor.max_repetition_level() != 0 ||
+        (physical != parquet::Type::INT32 && physical != parquet::Type::INT64)) {
+      continue;
+    }
+    if (conjunct.literal == nullptr) {
+      checks.push_back({leaf, conjunct.op, 0});
+    } else if (auto raw = RawIntegerLiteral(*conjunct.literal, *table_field->type(), physical)) {
+      checks.push_back({leaf, conjunct.op, *raw});
+    }
+  }
+  std::vector<int> kept;
+  for (int k = 0; k < metadata->num_row_groups(); ++k) {
+    auto row_group = metadata->RowGroup(k);
+    bool may_pass = true;
+    for (const auto& check : checks) {
+      may_pass = may_pass && ChunkMayPass(*row_group->ColumnChunk(check.leaf),
+                                          row_group->num_rows(), check.op, check.literal);
+    }
+    if (may_pass) kept.push_back(k);
+  }
+  return kept;
+}
+
+Status MeasureRowGroups(ds::ParquetFileFragment& fragment, const RowGroupFilter* filter,
+                        const arrow::Schema& table_schema, const std::set<std::string>& read_data,
                         const std::string& display, PlannedFile* out, int64_t* row_groups) {
   auto metadata = fragment.metadata();
   *row_groups = metadata->num_row_groups();
-  if (filtering) {
-    auto split = fragment.SplitByRowGroup(filter);
-    if (!split.ok()) return FileReadError(display, split.status());
-    for (const auto& piece : *split) {
-      out->row_groups.push_back(
-          static_cast<const ds::ParquetFileFragment&>(*piece).row_groups().front());
+  if (filter != nullptr) {
+    auto kept = RowGroupsPassingStatistics(fragment, table_schema, *filter);
+    if (!kept.ok()) return FileReadError(display, kept.status());
+    std::set<int> also_kept(kept->begin(), kept->end());
+    if (filter->rest) {
+      auto split = fragment.SplitByRowGroup(*filter->rest);
+      if (!split.ok()) return FileReadError(display, split.status());
+      also_kept.clear();
+      for (const auto& piece : *split) {
+        also_kept.insert(static_cast<const ds::ParquetFileFragment&>(*piece).row_groups().front());
+      }
+    }
+    for (int k : *kept) {
+      if (also_kept.contains(k)) out->row_groups.push_back(k);
     }
   } else {
     for (int k = 0; k < metadata->num_row_groups(); ++k) out->row_groups.push_back(k);
@@ -317,7 +413,7 @@ Result<ScanPlan> PlanScan(const TableData& table, const ScanRequest& request) {
 
   std::vector<const DataFile*> files;
   for (const DataFile* file : candidates) {
-    if (filtering) {
+    if (filtering && file->fragment->partition_expression() != cp::literal(true)) {
       ARROW_ASSIGN_OR_RAISE(auto simplified,
                             cp::SimplifyWithGuarantee(data_filter,
                                                       file->fragment->partition_expression()));
@@ -333,6 +429,8 @@ Result<ScanPlan> PlanScan(const TableData& table, const ScanRequest& request) {
   std::vector<PlannedFile> planned(files.size());
   for (size_t i = 0; i < files.size(); ++i) planned[i].file = files[i];
   if (request.options.format == FileFormatKind::kParquet) {
+    ARROW_ASSIGN_OR_RAISE(auto row_group_filter,
+                          MakeRowGroupFilter(request.data_filters, *table.schema));
     std::vector<int64_t> row_group_counts(files.size());
     ARROW_RETURN_NOT_OK(ParallelFor(files.size(), [&](size_t i) -> Status {
       const std::string display = DisplayPath(*table.filesystem, files[i]->path);
@@ -341,7 +439,8 @@ Result<ScanPlan> PlanScan(const TableData& table, const ScanRequest& request) {
       if (!loaded.ok()) return FooterReadError(display, loaded);
       // Parquet's metadata accessors throw on malformed metadata.
       try {
-        return MeasureRowGroups(fragment, filtering, data_filter, read_data, display,
+        return MeasureRowGroups(fragment, filtering ? &row_group_filter : nullptr,
+                                *table.schema, read_data, display,
                                 &planned[i], &row_group_counts[i]);
       } catch (const std::exception& error) {
         return FooterReadError(display, Status::IOError(error.what()));

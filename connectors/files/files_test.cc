@@ -332,6 +332,78 @@ TEST_F(FilesTest, PredicatesTheConnectorCannotApplyAreReturned) {
 
 // ---- Parquet row groups, columns, partitions, statistics
 
+// Five row groups of 100 rows: id 0..499, day = 19000 + id (date32), price = id * 1.25
+// (DECIMAL(9,2) stored as INT32), n NULL throughout the second group and on every tenth row of
+// the first, else id.
+TEST_F(FilesTest, RowGroupsArePrunedOnRawStatisticsOfDatesDecimalsAndNulls) {
+  arrow::Int64Builder ids;
+  arrow::Date32Builder days;
+  arrow::Decimal128Builder prices(arrow::decimal128(9, 2));
+  arrow::Int32Builder ns;
+  for (int32_t id = 0; id < 500; ++id) {
+    ASSERT_OK(ids.Append(id));
+    ASSERT_OK(days.Append(19000 + id));
+    ASSERT_OK(prices.Append(arrow::Decimal128(id * 125)));
+    const bool null = (id >= 100 && id < 200) || (id < 100 && id % 10 == 0);
+    ASSERT_OK(null ? ns.AppendNull() : ns.Append(id));
+  }
+  arrow::ArrayVector columns(4);
+  ASSERT_OK(ids.Finish(&columns[0]));
+  ASSERT_OK(days.Finish(&columns[1]));
+  ASSERT_OK(prices.Finish(&columns[2]));
+  ASSERT_OK(ns.Finish(&columns[3]));
+  auto rows = arrow::Table::Make(
+      arrow::schema({arrow::field("id", arrow::int64()), arrow::field("day", arrow::date32()),
+                     arrow::field("price", arrow::decimal128(9, 2)),
+                     arrow::field("n", arrow::int32())}),
+      columns);
+  ASSERT_OK_AND_ASSIGN(auto out, arrow::io::FileOutputStream::Open(Path("typed.parquet")));
+  ASSERT_OK(parquet::arrow::WriteTable(
+      *rows, arrow::default_memory_pool(), out, 100,
+      parquet::WriterProperties::Builder().enable_store_decimal_as_integer()->build()));
+  ASSERT_OK(out->Close());
+  ASSERT_OK_AND_ASSIGN(auto table, Open("parquet", {{"path", Path("typed.parquet")}}));
+
+  auto day = [](int32_t value) { return MakeLiteral(std::make_shared<arrow::Date32Scalar>(value)); };
+  auto price = [](int64_t cents) {
+    return MakeLiteral(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(cents),
+                                                                 arrow::decimal128(9, 2)));
+  };
+  struct Case {
+    PredicatePtr predicate;
+    int64_t row_groups;
+    std::vector<int64_t> ids;  // the rows that pass
+  };
+  std::vector<int64_t> n_null, n_valid, n_positive;
+  for (int64_t id = 0; id < 500; ++id) {
+    const bool null = (id >= 100 && id < 200) || (id < 100 && id % 10 == 0);
+    (null ? n_null : n_valid).push_back(id);
+    if (!null && id > 0) n_positive.push_back(id);
+  }
+  for (const auto& [predicate, row_groups, expected] : std::vector<Case>{
+           {P(">=", {Col("day"), day(19250)}), 3, Range(250, 500)},
+           {P("<", {Col("day"), day(19100)}), 1, Range(0, 100)},
+           {P("<=", {Col("price"), price(12500)}), 2, Range(0, 101)},
+           {P("=", {Col("price"), price(30000)}), 1, {240}},
+           {P(">", {price(100), Col("price")}), 1, {0}},
+           {P("<>", {Col("day"), day(19000)}), 5, Range(1, 500)},
+           {P("IS_NULL", {Col("n")}), 2, n_null},
+           {P("IS_NOT_NULL", {Col("n")}), 4, n_valid},
+           {P(">", {Col("n"), I32(0)}), 4, n_positive},
+           {P("=", {Col("n"), I32(-5)}), 0, {}},
+       }) {
+    SCOPED_TRACE(predicate->ToString());
+    ASSERT_OK_AND_ASSIGN(auto negotiated, Negotiate(*table, {predicate}));
+    EXPECT_EQ(Render(negotiated.residual), Render({predicate}));
+    ASSERT_OK_AND_ASSIGN(auto result, ReadScan(*negotiated.scan));
+    EXPECT_EQ(result.metrics["rowGroupsRead"], row_groups);
+    // The reader drops the rows of the kept row groups that fail the predicate.
+    EXPECT_EQ(Int64s(*result.rows, "id"), expected);
+    EXPECT_EQ(result.metrics["rowsFiltered"],
+              row_groups * 100 - static_cast<int64_t>(expected.size()));
+  }
+}
+
 TEST_F(FilesTest, RowGroupsArePrunedByStatisticsAndThePredicateReturned) {
   WriteRowGroupFile();
   ASSERT_OK_AND_ASSIGN(auto table, Open("parquet", {{"path", Path("big.parquet")}}));
