@@ -16,7 +16,16 @@
 
 namespace parley {
 
-enum class RawOp { kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual, kIsNull, kIsValid };
+enum class RawOp {
+  kEqual,
+  kNotEqual,
+  kLess,
+  kLessEqual,
+  kGreater,
+  kGreaterEqual,
+  kIsNull,
+  kIsValid,
+};
 
 /// \brief A top-level conjunct `column <op> literal` (the literal a non-NULL scalar; a
 /// literal written first is moved second, flipping the operator) or `column IS [NOT] NULL`

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <limits>
 #include <map>
-#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
@@ -54,88 +53,137 @@ struct Column {
   std::vector<uint8_t> valid;
 };
 
-// A conjunct this reader evaluates: `column <op> literal`, or a NULL test.
-struct Conjunct {
-  size_t column = 0;
-  RawOp op = RawOp::kIsValid;
-  int64_t literal = 0;
+// What this reader tests of a column's value.
+enum class Test {
+  kRange,     // low <= value <= high, not NULL
+  kNotEqual,  // value != low, not NULL
+  kIsNull,
+  kIsValid,
 };
 
-// The conjuncts of `filter` this reader evaluates; see the header.
+// A test of one column: the comparisons of a column with literals, merged into one range, or
+// a `<>` or a NULL test.
+struct Conjunct {
+  size_t column = 0;
+  Test test = Test::kRange;
+  int64_t low = std::numeric_limits<int64_t>::min();
+  int64_t high = std::numeric_limits<int64_t>::max();
+};
+
+// Narrows `range` to the values passing `op literal` (a comparison other than `<>`).
+void Narrow(RawOp op, int64_t literal, Conjunct* range) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  int64_t low = kMin, high = kMax;
+  switch (op) {
+    case RawOp::kEqual:
+      low = high = literal;
+      break;
+    case RawOp::kLess:
+      if (literal == kMin) low = kMax, high = kMin;  // nothing passes
+      else high = literal - 1;
+      break;
+    case RawOp::kLessEqual:
+      high = literal;
+      break;
+    case RawOp::kGreater:
+      if (literal == kMax) low = kMax, high = kMin;
+      else low = literal + 1;
+      break;
+    default:  // kGreaterEqual
+      low = literal;
+      break;
+  }
+  range->low = std::max(range->low, low);
+  range->high = std::min(range->high, high);
+}
+
+// The tests of `filter` this reader evaluates (see the header): one range per column for its
+// comparisons, then `<>` and NULL tests, in the order their columns first appear.
 std::vector<Conjunct> EvaluatedConjuncts(const cp::Expression& filter,
                                          const std::vector<Column>& columns) {
   std::vector<ColumnConjunct> simple;
   std::vector<cp::Expression> rest;
   SplitConjuncts(filter, &simple, &rest);
   std::vector<Conjunct> out;
+  std::map<size_t, size_t> ranges;  // column -> its range in `out`
   for (const auto& conjunct : simple) {
     for (size_t i = 0; i < columns.size(); ++i) {
       const Column& column = columns[i];
       if (!column.filterable || column.field->name() != conjunct.column) continue;
-      if (conjunct.literal == nullptr) {
-        out.push_back({i, conjunct.op, 0});
-      } else if (auto raw = RawIntegerLiteral(*conjunct.literal, *column.field->type(),
-                                              column.physical)) {
-        out.push_back({i, conjunct.op, *raw});
+      if (conjunct.op == RawOp::kIsNull || conjunct.op == RawOp::kIsValid) {
+        out.push_back({i, conjunct.op == RawOp::kIsNull ? Test::kIsNull : Test::kIsValid});
+        break;
       }
+      auto raw = RawIntegerLiteral(*conjunct.literal, *column.field->type(), column.physical);
+      if (!raw) break;
+      if (conjunct.op == RawOp::kNotEqual) {
+        out.push_back({i, Test::kNotEqual, *raw, *raw});
+        break;
+      }
+      auto [range, added] = ranges.try_emplace(i, out.size());
+      if (added) out.push_back({i, Test::kRange});
+      Narrow(conjunct.op, *raw, &out[range->second]);
       break;
     }
   }
   return out;
 }
 
-// Keeps in rows[0, count) the rows whose value passes `op literal` (and is not NULL); returns
-// how many are left.
-template <typename T, RawOp op>
-size_t KeepComparing(const T* values, const uint8_t* valid, T literal, int32_t* rows,
-                     size_t count) {
+// Keeps the rows that pass `conjunct` of rows[0, count), or of the rows 0..count-1 when
+// `all`, in rows[0, kept); returns kept.
+template <typename T, Test test, bool all>
+size_t KeepPassing(const T* values, const uint8_t* valid, const Conjunct& conjunct,
+                   int32_t* rows, size_t count) {
+  const auto low = static_cast<uint64_t>(conjunct.low);
+  const uint64_t width = static_cast<uint64_t>(conjunct.high) - low;
   size_t kept = 0;
   for (size_t i = 0; i < count; ++i) {
-    const int32_t row = rows[i];
-    const T value = values[row];
+    const int32_t row = all ? static_cast<int32_t>(i) : rows[i];
     bool pass;
-    if constexpr (op == RawOp::kEqual) pass = value == literal;
-    if constexpr (op == RawOp::kNotEqual) pass = value != literal;
-    if constexpr (op == RawOp::kLess) pass = value < literal;
-    if constexpr (op == RawOp::kLessEqual) pass = value <= literal;
-    if constexpr (op == RawOp::kGreater) pass = value > literal;
-    if constexpr (op == RawOp::kGreaterEqual) pass = value >= literal;
-    if (valid != nullptr) pass = pass && valid[row] != 0;
+    if constexpr (test == Test::kRange) {
+      pass = static_cast<uint64_t>(static_cast<int64_t>(values[row])) - low <= width;
+    } else if constexpr (test == Test::kNotEqual) {
+      pass = static_cast<int64_t>(values[row]) != conjunct.low;
+    } else {
+      pass = (valid == nullptr || valid[row] != 0) == (test == Test::kIsValid);
+    }
+    if (test != Test::kIsNull && test != Test::kIsValid && valid != nullptr) {
+      pass = pass && valid[row] != 0;
+    }
     rows[kept] = row;
     kept += pass ? 1 : 0;
   }
   return kept;
 }
 
-template <typename T>
-size_t Keep(const Column& column, const Conjunct& conjunct, int32_t* rows, size_t count) {
-  const uint8_t* valid = column.nullable ? column.valid.data() : nullptr;
-  if (conjunct.op == RawOp::kIsNull || conjunct.op == RawOp::kIsValid) {
-    const bool want_valid = conjunct.op == RawOp::kIsValid;
-    if (valid == nullptr) return want_valid ? count : 0;
-    size_t kept = 0;
-    for (size_t i = 0; i < count; ++i) {
-      rows[kept] = rows[i];
-      kept += (valid[rows[i]] != 0) == want_valid ? 1 : 0;
-    }
-    return kept;
-  }
+template <typename T, bool all>
+size_t KeepPassing(const Column& column, const Conjunct& conjunct, int32_t* rows,
+                   size_t count) {
   const T* values = reinterpret_cast<const T*>(column.raw.data());
-  const T literal = static_cast<T>(conjunct.literal);
-  switch (conjunct.op) {
-    case RawOp::kEqual:
-      return KeepComparing<T, RawOp::kEqual>(values, valid, literal, rows, count);
-    case RawOp::kNotEqual:
-      return KeepComparing<T, RawOp::kNotEqual>(values, valid, literal, rows, count);
-    case RawOp::kLess:
-      return KeepComparing<T, RawOp::kLess>(values, valid, literal, rows, count);
-    case RawOp::kLessEqual:
-      return KeepComparing<T, RawOp::kLessEqual>(values, valid, literal, rows, count);
-    case RawOp::kGreater:
-      return KeepComparing<T, RawOp::kGreater>(values, valid, literal, rows, count);
+  const uint8_t* valid = column.nullable ? column.valid.data() : nullptr;
+  switch (conjunct.test) {
+    case Test::kRange:
+      if (conjunct.low > conjunct.high) return 0;
+      return KeepPassing<T, Test::kRange, all>(values, valid, conjunct, rows, count);
+    case Test::kNotEqual:
+      return KeepPassing<T, Test::kNotEqual, all>(values, valid, conjunct, rows, count);
+    case Test::kIsNull:
+      return KeepPassing<T, Test::kIsNull, all>(values, valid, conjunct, rows, count);
     default:
-      return KeepComparing<T, RawOp::kGreaterEqual>(values, valid, literal, rows, count);
+      return KeepPassing<T, Test::kIsValid, all>(values, valid, conjunct, rows, count);
   }
+}
+
+// Keeps the rows of rows[0, count) (all rows 0..count-1 when `all`) that pass `conjunct`.
+size_t Keep(const Column& column, const Conjunct& conjunct, bool all, int32_t* rows,
+            size_t count) {
+  if (column.physical == parquet::Type::INT32) {
+    return all ? KeepPassing<int32_t, true>(column, conjunct, rows, count)
+               : KeepPassing<int32_t, false>(column, conjunct, rows, count);
+  }
+  return all ? KeepPassing<int64_t, true>(column, conjunct, rows, count)
+             : KeepPassing<int64_t, false>(column, conjunct, rows, count);
 }
 
 // Reads the next `rows` rows of a column into its raw slots.
@@ -148,8 +196,9 @@ Status LoadValues(int64_t rows, Column* column) {
   int64_t done = 0, dense = 0;
   while (done < rows) {
     int64_t values_read = 0;
-    const int64_t levels = reader->ReadBatch(rows - done, definitions ? definitions + done : nullptr,
-                                             nullptr, values + dense, &values_read);
+    int16_t* levels_out = definitions ? definitions + done : nullptr;
+    const int64_t levels =
+        reader->ReadBatch(rows - done, levels_out, nullptr, values + dense, &values_read);
     if (levels <= 0) {
       return Status::IOError("column '", column->field->name(), "' ended ", rows - done,
                              " rows before its row group");
@@ -323,15 +372,14 @@ class FilteredParquetReader : public arrow::RecordBatchReader {
   // the rows every conjunct keeps; columns whose values no kept row needs are skipped.
   arrow::Result<size_t> Select(int64_t rows) {
     for (auto& column : columns_) column.loaded = false;
-    std::iota(rows_.begin(), rows_.begin() + rows, 0);
     size_t kept = static_cast<size_t>(rows);
+    bool all = true;  // rows_ does not list the kept rows yet: all are kept
     for (const auto& conjunct : conjuncts_) {
       if (kept == 0) break;
       Column& column = columns_[conjunct.column];
       if (!column.loaded) ARROW_RETURN_NOT_OK(Load(rows, &column));
-      kept = column.physical == parquet::Type::INT32
-                 ? Keep<int32_t>(column, conjunct, rows_.data(), kept)
-                 : Keep<int64_t>(column, conjunct, rows_.data(), kept);
+      kept = Keep(column, conjunct, all, rows_.data(), kept);
+      all = false;
     }
     for (auto& column : columns_) {
       if (column.loaded) continue;

@@ -364,7 +364,9 @@ TEST_F(FilesTest, RowGroupsArePrunedOnRawStatisticsOfDatesDecimalsAndNulls) {
   ASSERT_OK(out->Close());
   ASSERT_OK_AND_ASSIGN(auto table, Open("parquet", {{"path", Path("typed.parquet")}}));
 
-  auto day = [](int32_t value) { return MakeLiteral(std::make_shared<arrow::Date32Scalar>(value)); };
+  auto day = [](int32_t value) {
+    return MakeLiteral(std::make_shared<arrow::Date32Scalar>(value));
+  };
   auto price = [](int64_t cents) {
     return MakeLiteral(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(cents),
                                                                  arrow::decimal128(9, 2)));
