@@ -6,12 +6,15 @@
 //   - A predicate over partition columns only is applied exactly: it is evaluated on the
 //     partition values of every file and files whose value is not TRUE are never read. It is
 //     accepted and not returned.
-//   - A predicate over data columns is returned, since only the engine can apply it to rows.
-//     It is also accepted when it can prune: for Parquet always (row groups whose statistics
-//     prove it false are skipped, with Arrow's ParquetFileFragment::SplitByRowGroup), for other
-//     formats when it mentions a partition column (files whose partition values make it false
-//     are skipped). Predicates on floating-point columns are never used for pruning: Parquet
-//     statistics leave NaN out, while Spark orders NaN above every number.
+//   - A predicate over data columns is returned: the engine applies it to the rows. It is
+//     also accepted when it can prune: for Parquet always (row groups whose statistics prove
+//     it false are skipped: simple comparisons of integer, date and decimal columns on the raw
+//     statistics, connectors/common/parquet_conjuncts.h, the rest with Arrow's
+//     ParquetFileFragment::SplitByRowGroup; and the Parquet reader drops the rows simple
+//     comparisons reject while it decodes, see files_reader.cc), for other formats when it
+//     mentions a partition column (files whose partition values make it false are skipped).
+//     Predicates on floating-point columns are never used for pruning: Parquet statistics
+//     leave NaN out, while Spark orders NaN above every number.
 // Column pruning narrows the read to the required columns; a partially pushed LIMIT lets each
 // task stop early and, for Parquet, keeps only enough row groups to hold it.
 //
