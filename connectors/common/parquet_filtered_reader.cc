@@ -1,6 +1,7 @@
 #include "connectors/common/parquet_filtered_reader.h"
 
 #include "connectors/common/parquet_conjuncts.h"
+#include "connectors/common/parquet_dictionary.h"
 
 #include <algorithm>
 #include <cstring>
@@ -38,7 +39,9 @@ enum class Kind {
 };
 
 // One read column and the raw values of the current batch: one slot per row (NULL rows hold
-// 0), and for a nullable column one validity byte per row.
+// 0), and for a nullable column one validity byte per row. An INT32 or INT64 column chunk
+// stored as dictionary indexes only is read as indexes (NULL rows hold 0) into its dictionary:
+// a filter tests each dictionary value once, and only kept rows look their values up.
 struct Column {
   int leaf = 0;
   std::shared_ptr<arrow::Field> field;
@@ -51,6 +54,11 @@ struct Column {
   std::vector<uint64_t> raw;                      // 4- or 8-byte values, by row
   std::vector<int16_t> definitions;
   std::vector<uint8_t> valid;
+  bool dictionary = false;  // the current row group's chunk is read as indexes
+  std::vector<int32_t> indexes;
+  const uint8_t* dictionary_values = nullptr;  // owned by `reader`
+  int32_t dictionary_length = 0;
+  std::vector<uint8_t> dictionary_pass;  // scratch: which dictionary values pass a test
 };
 
 // What this reader tests of a column's value.
@@ -157,14 +165,51 @@ size_t KeepPassing(const T* values, const uint8_t* valid, const Conjunct& conjun
   return kept;
 }
 
+// Keeps the rows whose dictionary index passes `pass` (one byte per dictionary value, 0 or 1;
+// validity bytes are 0 or 1 too), as KeepPassing does.
+template <bool all, bool nullable>
+size_t KeepIndexes(const Column& column, const uint8_t* pass, int32_t* rows, size_t count) {
+  const int32_t* indexes = column.indexes.data();
+  const uint8_t* valid = column.valid.data();
+  size_t kept = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t row = all ? static_cast<int32_t>(i) : rows[i];
+    rows[kept] = row;
+    if constexpr (nullable) {
+      kept += pass[indexes[row]] & valid[row];
+    } else {
+      kept += pass[indexes[row]];
+    }
+  }
+  return kept;
+}
+
+// Whether `value` passes a range or `<>` test.
+bool ValuePasses(int64_t value, const Conjunct& conjunct) {
+  if (conjunct.test == Test::kNotEqual) return value != conjunct.low;
+  return static_cast<uint64_t>(value) - static_cast<uint64_t>(conjunct.low) <=
+         static_cast<uint64_t>(conjunct.high) - static_cast<uint64_t>(conjunct.low);
+}
+
 template <typename T, bool all>
-size_t KeepPassing(const Column& column, const Conjunct& conjunct, int32_t* rows,
-                   size_t count) {
-  const T* values = reinterpret_cast<const T*>(column.raw.data());
+size_t KeepPassing(Column& column, const Conjunct& conjunct, int32_t* rows, size_t count) {
+  if (conjunct.test == Test::kRange && conjunct.low > conjunct.high) return 0;
   const uint8_t* valid = column.nullable ? column.valid.data() : nullptr;
+  const bool null_test = conjunct.test == Test::kIsNull || conjunct.test == Test::kIsValid;
+  if (column.dictionary && !null_test) {
+    // Test each dictionary value once; NULL rows hold index 0, so the table has a slot 0.
+    const T* dictionary = reinterpret_cast<const T*>(column.dictionary_values);
+    column.dictionary_pass.assign(static_cast<size_t>(std::max(column.dictionary_length, 1)), 0);
+    for (int32_t i = 0; i < column.dictionary_length; ++i) {
+      column.dictionary_pass[i] = ValuePasses(static_cast<int64_t>(dictionary[i]), conjunct);
+    }
+    return column.nullable
+               ? KeepIndexes<all, true>(column, column.dictionary_pass.data(), rows, count)
+               : KeepIndexes<all, false>(column, column.dictionary_pass.data(), rows, count);
+  }
+  const T* values = reinterpret_cast<const T*>(column.raw.data());
   switch (conjunct.test) {
     case Test::kRange:
-      if (conjunct.low > conjunct.high) return 0;
       return KeepPassing<T, Test::kRange, all>(values, valid, conjunct, rows, count);
     case Test::kNotEqual:
       return KeepPassing<T, Test::kNotEqual, all>(values, valid, conjunct, rows, count);
@@ -176,8 +221,7 @@ size_t KeepPassing(const Column& column, const Conjunct& conjunct, int32_t* rows
 }
 
 // Keeps the rows of rows[0, count) (all rows 0..count-1 when `all`) that pass `conjunct`.
-size_t Keep(const Column& column, const Conjunct& conjunct, bool all, int32_t* rows,
-            size_t count) {
+size_t Keep(Column& column, const Conjunct& conjunct, bool all, int32_t* rows, size_t count) {
   if (column.physical == parquet::Type::INT32) {
     return all ? KeepPassing<int32_t, true>(column, conjunct, rows, count)
                : KeepPassing<int32_t, false>(column, conjunct, rows, count);
@@ -186,19 +230,16 @@ size_t Keep(const Column& column, const Conjunct& conjunct, bool all, int32_t* r
              : KeepPassing<int64_t, false>(column, conjunct, rows, count);
 }
 
-// Reads the next `rows` rows of a column into its raw slots.
-template <typename PhysicalType>
-Status LoadValues(int64_t rows, Column* column) {
-  using T = typename PhysicalType::c_type;
-  auto* reader = static_cast<parquet::TypedColumnReader<PhysicalType>*>(column->reader.get());
-  T* values = reinterpret_cast<T*>(column->raw.data());
-  int16_t* definitions = column->nullable ? column->definitions.data() : nullptr;
+// Reads `rows` rows with `read_batch` (Parquet's ReadBatch or ReadBatchWithDictionary) into
+// `slots`, one per row.
+template <typename Slot, typename ReadBatch>
+Status LoadSlots(int64_t rows, int16_t* definitions, Column* column, Slot* slots,
+                 const ReadBatch& read_batch) {
   int64_t done = 0, dense = 0;
   while (done < rows) {
     int64_t values_read = 0;
     int16_t* levels_out = definitions ? definitions + done : nullptr;
-    const int64_t levels =
-        reader->ReadBatch(rows - done, levels_out, nullptr, values + dense, &values_read);
+    const int64_t levels = read_batch(rows - done, levels_out, slots + dense, &values_read);
     if (levels <= 0) {
       return Status::IOError("column '", column->field->name(), "' ended ", rows - done,
                              " rows before its row group");
@@ -211,10 +252,37 @@ Status LoadValues(int64_t rows, Column* column) {
     for (int64_t row = rows - 1; row >= 0; --row) {
       const bool present = definitions[row] > 0;
       column->valid[row] = present ? 1 : 0;
-      values[row] = present ? values[--dense] : T{};
+      slots[row] = present ? slots[--dense] : Slot{};
     }
   }
   return Status::OK();
+}
+
+// Reads the next `rows` rows of a column into its slots: values, or dictionary indexes in
+// `column->indexes`.
+template <typename PhysicalType>
+Status LoadValues(int64_t rows, Column* column) {
+  using T = typename PhysicalType::c_type;
+  auto* reader = static_cast<parquet::TypedColumnReader<PhysicalType>*>(column->reader.get());
+  int16_t* definitions = column->nullable ? column->definitions.data() : nullptr;
+  if (column->dictionary) {
+    return LoadSlots(rows, definitions, column, column->indexes.data(),
+                     [&](int64_t n, int16_t* levels, int32_t* out, int64_t* read) {
+                       const T* dictionary = nullptr;
+                       int32_t length = 0;
+                       const int64_t got = reader->ReadBatchWithDictionary(
+                           n, levels, nullptr, out, read, &dictionary, &length);
+                       if (dictionary != nullptr) {
+                         column->dictionary_values = reinterpret_cast<const uint8_t*>(dictionary);
+                         column->dictionary_length = length;
+                       }
+                       return got;
+                     });
+  }
+  return LoadSlots(rows, definitions, column, reinterpret_cast<T*>(column->raw.data()),
+                   [&](int64_t n, int16_t* levels, T* out, int64_t* read) {
+                     return reader->ReadBatch(n, levels, nullptr, out, read);
+                   });
 }
 
 Status Load(int64_t rows, Column* column) {
@@ -271,20 +339,36 @@ arrow::Result<std::shared_ptr<arrow::Array>> Gather(const Column& column, const 
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> values,
                         arrow::AllocateBuffer(count * width));
   uint8_t* out = values->mutable_data();
-  const auto* raw = reinterpret_cast<const uint8_t*>(column.raw.data());
-  if (!wide && count == batch) {
-    std::memcpy(out, raw, static_cast<size_t>(count * width));
+  const bool all = count == batch;
+  // Where row i's value is: its slot, or its dictionary value (none for a NULL row).
+  const uint8_t* source = column.dictionary
+                              ? column.dictionary_values
+                              : reinterpret_cast<const uint8_t*>(column.raw.data());
+  auto slot = [&](int64_t i) -> int64_t {
+    const int64_t row = all ? i : rows[i];
+    if (!column.dictionary) return row;
+    return column.nullable && column.valid[row] == 0 ? -1 : column.indexes[row];
+  };
+  if (!wide && all && !column.dictionary) {
+    std::memcpy(out, source, static_cast<size_t>(count * width));
   } else if (!wide) {
     for (int64_t i = 0; i < count; ++i) {
-      std::memcpy(out + i * width, raw + static_cast<int64_t>(rows[i]) * width, width);
+      const int64_t at = slot(i);
+      if (at < 0) {
+        std::memset(out + i * width, 0, width);
+      } else {
+        std::memcpy(out + i * width, source + at * width, width);
+      }
     }
   } else {
     auto* words = reinterpret_cast<int64_t*>(out);
-    const auto* narrow = reinterpret_cast<const int32_t*>(raw);
-    const auto* full = reinterpret_cast<const int64_t*>(raw);
+    const auto* narrow = reinterpret_cast<const int32_t*>(source);
+    const auto* full = reinterpret_cast<const int64_t*>(source);
     for (int64_t i = 0; i < count; ++i) {
-      const int64_t row = count == batch ? i : rows[i];
-      const int64_t value = column.kind == Kind::kDecimalInt32 ? narrow[row] : full[row];
+      const int64_t at = slot(i);
+      const int64_t value = at < 0                                 ? 0
+                            : column.kind == Kind::kDecimalInt32 ? narrow[at]
+                                                                 : full[at];
       words[2 * i] = value;  // little-endian: low word, then the sign extension
       words[2 * i + 1] = value < 0 ? -1 : 0;
     }
@@ -305,6 +389,16 @@ arrow::Result<std::shared_ptr<arrow::Array>> Gather(const Column& column, const 
                                                  {std::move(validity), std::move(values)}, nulls));
 }
 
+// Asks a column reader to hand out dictionary indexes (ReadBatchWithDictionary). Parquet's
+// RowGroupReader::ColumnWithExposeEncoding does so only when the chunk's page encoding
+// statistics list the dictionary page first; some writers (tpchgen-cli) list it after the
+// data pages, so the caller checks the statistics itself (AllPagesDictionaryEncoded).
+struct DictionaryExposer : parquet::ColumnReader {
+  static void Expose(parquet::ColumnReader* reader) {
+    (reader->*&DictionaryExposer::SetExposedEncoding)(parquet::ExposedEncoding::DICTIONARY);
+  }
+};
+
 class FilteredParquetReader : public arrow::RecordBatchReader {
  public:
   FilteredParquetReader(std::shared_ptr<parquet::arrow::FileReader> file,
@@ -322,6 +416,7 @@ class FilteredParquetReader : public arrow::RecordBatchReader {
     for (auto& column : columns_) {
       fields.push_back(column.field);
       column.raw.resize(static_cast<size_t>(batch_rows));
+      if (column.filterable) column.indexes.resize(static_cast<size_t>(batch_rows));
       if (column.nullable) {
         column.definitions.resize(static_cast<size_t>(batch_rows));
         column.valid.resize(static_cast<size_t>(batch_rows));
@@ -349,7 +444,15 @@ class FilteredParquetReader : public arrow::RecordBatchReader {
         const int group = row_groups_[next_group_++];
         group_ = file_->parquet_reader()->RowGroup(group);
         rows_left_ = group_->metadata()->num_rows();
-        for (auto& column : columns_) column.reader = group_->Column(column.leaf);
+        for (auto& column : columns_) {
+          column.reader = group_->Column(column.leaf);
+          column.dictionary =
+              column.filterable &&
+              AllPagesDictionaryEncoded(*group_->metadata()->ColumnChunk(column.leaf));
+          if (column.dictionary) DictionaryExposer::Expose(column.reader.get());
+          column.dictionary_values = nullptr;
+          column.dictionary_length = 0;
+        }
         continue;
       }
       const int64_t rows = std::min(rows_left_, batch_rows_);

@@ -5,9 +5,11 @@
 // filter above then takes the few rows it keeps out of those arrays. This reader decodes the
 // raw column values of a batch of rows (Parquet's column readers, into buffers it reuses),
 // evaluates the simple conjuncts of a row filter on them, and builds Arrow arrays of the rows
-// that pass only. It reads flat columns of fixed-width types: INT32 as int32, date32 or
-// decimal128; INT64 as int64 or decimal128; FLOAT and DOUBLE. Its output has exactly the
-// schema and values Parquet's Arrow reader gives for the same columns, minus the dropped rows.
+// that pass only; an integer column chunk stored as dictionary indexes only is read as
+// indexes, its dictionary values tested once and looked up for the kept rows alone. It reads
+// flat columns of fixed-width types: INT32 as int32, date32 or decimal128; INT64 as int64 or
+// decimal128; FLOAT and DOUBLE. Its output has exactly the schema and values Parquet's Arrow
+// reader gives for the same columns, minus the dropped rows.
 #pragma once
 
 #include <atomic>
