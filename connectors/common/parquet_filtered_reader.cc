@@ -13,6 +13,7 @@
 
 #include "arrow/array/data.h"
 #include "arrow/array/util.h"
+#include "arrow/array/builder_binary.h"
 #include "arrow/buffer.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
@@ -36,6 +37,7 @@ enum class Kind {
   kCopy8,         // INT64 as int64, DOUBLE as double
   kDecimalInt32,  // INT32 as decimal128: sign-extended to 16 bytes
   kDecimalInt64,  // INT64 as decimal128
+  kDictionaryStrings,  // BYTE_ARRAY stored as dictionary indexes only, as dictionary<int32, utf8>
 };
 
 // One read column and the raw values of the current batch: one slot per row (NULL rows hold
@@ -59,6 +61,8 @@ struct Column {
   const uint8_t* dictionary_values = nullptr;  // owned by `reader`
   int32_t dictionary_length = 0;
   std::vector<uint8_t> dictionary_pass;  // scratch: which dictionary values pass a test
+  // kDictionaryStrings: the current chunk's dictionary as an Arrow array, once built.
+  std::shared_ptr<arrow::Array> dictionary_array;
 };
 
 // What this reader tests of a column's value.
@@ -296,6 +300,9 @@ Status Load(int64_t rows, Column* column) {
     case parquet::Type::FLOAT:
       ARROW_RETURN_NOT_OK(LoadValues<parquet::FloatType>(rows, column));
       break;
+    case parquet::Type::BYTE_ARRAY:
+      ARROW_RETURN_NOT_OK(LoadValues<parquet::ByteArrayType>(rows, column));
+      break;
     default:
       ARROW_RETURN_NOT_OK(LoadValues<parquet::DoubleType>(rows, column));
       break;
@@ -326,14 +333,69 @@ Status Skip(int64_t rows, Column* column) {
       return SkipValues<parquet::Int64Type>(rows, column);
     case parquet::Type::FLOAT:
       return SkipValues<parquet::FloatType>(rows, column);
+    case parquet::Type::BYTE_ARRAY:
+      return SkipValues<parquet::ByteArrayType>(rows, column);
     default:
       return SkipValues<parquet::DoubleType>(rows, column);
   }
 }
 
+// The validity bitmap of `column`'s rows rows[0, count) (all `batch` rows when count ==
+// batch), nullptr when none is NULL, and the NULL count.
+arrow::Result<std::pair<std::shared_ptr<arrow::Buffer>, int64_t>> GatherValidity(
+    const Column& column, const int32_t* rows, int64_t count, int64_t batch) {
+  std::shared_ptr<arrow::Buffer> validity;
+  int64_t nulls = 0;
+  if (!column.nullable) return std::make_pair(validity, nulls);
+  for (int64_t i = 0; i < count; ++i) nulls += column.valid[count == batch ? i : rows[i]] == 0;
+  if (nulls > 0) {
+    ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateEmptyBitmap(count));
+    uint8_t* bits = validity->mutable_data();
+    for (int64_t i = 0; i < count; ++i) {
+      if (column.valid[count == batch ? i : rows[i]] != 0) arrow::bit_util::SetBit(bits, i);
+    }
+  }
+  return std::make_pair(validity, nulls);
+}
+
+// The current chunk's string dictionary as an Arrow utf8 array (built once per chunk).
+arrow::Result<std::shared_ptr<arrow::Array>> StringDictionary(Column* column) {
+  if (column->dictionary_array != nullptr) return column->dictionary_array;
+  const auto* values = reinterpret_cast<const parquet::ByteArray*>(column->dictionary_values);
+  arrow::StringBuilder builder;
+  for (int32_t i = 0; i < column->dictionary_length; ++i) {
+    ARROW_RETURN_NOT_OK(builder.Append(reinterpret_cast<const char*>(values[i].ptr),
+                                       static_cast<int32_t>(values[i].len)));
+  }
+  ARROW_ASSIGN_OR_RAISE(column->dictionary_array, builder.Finish());
+  return column->dictionary_array;
+}
+
+// The dictionary<int32, utf8> array of `column`'s rows rows[0, count) (all `batch` rows when
+// count == batch): their indexes into the chunk's dictionary.
+arrow::Result<std::shared_ptr<arrow::Array>> GatherDictionaryStrings(Column* column,
+                                                                     const int32_t* rows,
+                                                                     int64_t count, int64_t batch) {
+  ARROW_ASSIGN_OR_RAISE(auto dictionary, StringDictionary(column));
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> indexes,
+                        arrow::AllocateBuffer(count * static_cast<int64_t>(sizeof(int32_t))));
+  auto* out = reinterpret_cast<int32_t*>(indexes->mutable_data());
+  for (int64_t i = 0; i < count; ++i) out[i] = column->indexes[count == batch ? i : rows[i]];
+  ARROW_ASSIGN_OR_RAISE(auto validity, GatherValidity(*column, rows, count, batch));
+  auto data = arrow::ArrayData::Make(column->field->type(), count,
+                                     {std::move(validity.first), std::move(indexes)},
+                                     validity.second);
+  data->dictionary = dictionary->data();
+  return arrow::MakeArray(std::move(data));
+}
+
 // The Arrow array of `column`'s rows rows[0, count) (all `batch` rows when count == batch).
-arrow::Result<std::shared_ptr<arrow::Array>> Gather(const Column& column, const int32_t* rows,
+arrow::Result<std::shared_ptr<arrow::Array>> Gather(Column* column_in, const int32_t* rows,
                                                      int64_t count, int64_t batch) {
+  if (column_in->kind == Kind::kDictionaryStrings) {
+    return GatherDictionaryStrings(column_in, rows, count, batch);
+  }
+  const Column& column = *column_in;
   const bool wide = column.kind == Kind::kDecimalInt32 || column.kind == Kind::kDecimalInt64;
   const int width = wide ? 16 : column.kind == Kind::kCopy4 ? 4 : 8;
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Buffer> values,
@@ -373,20 +435,10 @@ arrow::Result<std::shared_ptr<arrow::Array>> Gather(const Column& column, const 
       words[2 * i + 1] = value < 0 ? -1 : 0;
     }
   }
-  std::shared_ptr<arrow::Buffer> validity;
-  int64_t nulls = 0;
-  if (column.nullable) {
-    for (int64_t i = 0; i < count; ++i) nulls += column.valid[count == batch ? i : rows[i]] == 0;
-    if (nulls > 0) {
-      ARROW_ASSIGN_OR_RAISE(validity, arrow::AllocateEmptyBitmap(count));
-      uint8_t* bits = validity->mutable_data();
-      for (int64_t i = 0; i < count; ++i) {
-        if (column.valid[count == batch ? i : rows[i]] != 0) arrow::bit_util::SetBit(bits, i);
-      }
-    }
-  }
+  ARROW_ASSIGN_OR_RAISE(auto validity, GatherValidity(column, rows, count, batch));
   return arrow::MakeArray(arrow::ArrayData::Make(column.field->type(), count,
-                                                 {std::move(validity), std::move(values)}, nulls));
+                                                 {std::move(validity.first), std::move(values)},
+                                                 validity.second));
 }
 
 // Asks a column reader to hand out dictionary indexes (ReadBatchWithDictionary). Parquet's
@@ -416,7 +468,9 @@ class FilteredParquetReader : public arrow::RecordBatchReader {
     for (auto& column : columns_) {
       fields.push_back(column.field);
       column.raw.resize(static_cast<size_t>(batch_rows));
-      if (column.filterable) column.indexes.resize(static_cast<size_t>(batch_rows));
+      if (column.filterable || column.kind == Kind::kDictionaryStrings) {
+        column.indexes.resize(static_cast<size_t>(batch_rows));
+      }
       if (column.nullable) {
         column.definitions.resize(static_cast<size_t>(batch_rows));
         column.valid.resize(static_cast<size_t>(batch_rows));
@@ -447,11 +501,16 @@ class FilteredParquetReader : public arrow::RecordBatchReader {
         for (auto& column : columns_) {
           column.reader = group_->Column(column.leaf);
           column.dictionary =
-              column.filterable &&
+              (column.filterable || column.kind == Kind::kDictionaryStrings) &&
               AllPagesDictionaryEncoded(*group_->metadata()->ColumnChunk(column.leaf));
+          if (column.kind == Kind::kDictionaryStrings && !column.dictionary) {
+            return Status::IOError("column '", column.field->name(), "' of row group ", group,
+                                   " is not stored as dictionary indexes only");
+          }
           if (column.dictionary) DictionaryExposer::Expose(column.reader.get());
           column.dictionary_values = nullptr;
           column.dictionary_length = 0;
+          column.dictionary_array = nullptr;
         }
         continue;
       }
@@ -462,7 +521,7 @@ class FilteredParquetReader : public arrow::RecordBatchReader {
       if (kept == 0) continue;
       arrow::ArrayVector arrays;
       for (auto& column : columns_) {
-        ARROW_ASSIGN_OR_RAISE(auto array, Gather(column, rows_.data(), static_cast<int64_t>(kept),
+        ARROW_ASSIGN_OR_RAISE(auto array, Gather(&column, rows_.data(), static_cast<int64_t>(kept),
                                                  rows));
         arrays.push_back(std::move(array));
       }
@@ -520,6 +579,15 @@ std::optional<Kind> KindOf(parquet::Type::type physical, const arrow::DataType& 
       return id == arrow::Type::FLOAT ? std::optional<Kind>(Kind::kCopy4) : std::nullopt;
     case parquet::Type::DOUBLE:
       return id == arrow::Type::DOUBLE ? std::optional<Kind>(Kind::kCopy8) : std::nullopt;
+    case parquet::Type::BYTE_ARRAY: {
+      if (id != arrow::Type::DICTIONARY) return std::nullopt;
+      const auto& dictionary = static_cast<const arrow::DictionaryType&>(type);
+      if (dictionary.index_type()->id() != arrow::Type::INT32 ||
+          dictionary.value_type()->id() != arrow::Type::STRING) {
+        return std::nullopt;
+      }
+      return Kind::kDictionaryStrings;
+    }
     default:
       return std::nullopt;
   }
@@ -531,7 +599,8 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> MakeFilteredParquetRead
     std::shared_ptr<parquet::arrow::FileReader> file, std::vector<int> row_groups,
     const std::vector<int>& leaves, const cp::Expression& filter, int64_t batch_rows,
     std::atomic<int64_t>* rows_dropped) {
-  const parquet::SchemaDescriptor& schema = *file->parquet_reader()->metadata()->schema();
+  std::shared_ptr<parquet::FileMetaData> metadata = file->parquet_reader()->metadata();
+  const parquet::SchemaDescriptor& schema = *metadata->schema();
   std::map<int, const parquet::arrow::SchemaField*> top_level_leaves;
   for (const auto& field : file->manifest().schema_fields) {
     if (field.is_leaf()) top_level_leaves[field.column_index] = &field;
@@ -551,6 +620,15 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> MakeFilteredParquetRead
     auto kind = KindOf(column.physical, *column.field->type());
     if (!kind) return nullptr;
     column.kind = *kind;
+    if (column.kind == Kind::kDictionaryStrings) {
+      // Read as Parquet's Arrow reader was asked to (ArrowReaderProperties::read_dictionary):
+      // only chunks of dictionary indexes can be.
+      for (int group : row_groups) {
+        if (!AllPagesDictionaryEncoded(*metadata->RowGroup(group)->ColumnChunk(leaf))) {
+          return nullptr;
+        }
+      }
+    }
     column.nullable = descriptor.max_definition_level() == 1;
     column.filterable = column.physical == parquet::Type::INT32 ||
                         column.physical == parquet::Type::INT64;

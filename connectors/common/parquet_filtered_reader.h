@@ -8,8 +8,10 @@
 // that pass only; an integer column chunk stored as dictionary indexes only is read as
 // indexes, its dictionary values tested once and looked up for the kept rows alone. It reads
 // flat columns of fixed-width types: INT32 as int32, date32 or decimal128; INT64 as int64 or
-// decimal128; FLOAT and DOUBLE. Its output has exactly the schema and values Parquet's Arrow
-// reader gives for the same columns, minus the dropped rows.
+// decimal128; FLOAT and DOUBLE; and strings the caller asked Parquet's Arrow reader to read as
+// dictionary<int32, utf8> (ArrowReaderProperties::read_dictionary, granted only to chunks of
+// dictionary indexes). Its output has exactly the schema and values Parquet's Arrow reader
+// gives for the same columns, minus the dropped rows.
 #pragma once
 
 #include <atomic>

@@ -2,6 +2,7 @@
 // columns, filtered by the conjuncts it evaluates, across pages, row groups, NULLs and both
 // encodings; and it declines what it cannot read.
 #include "connectors/common/parquet_filtered_reader.h"
+#include "connectors/common/parquet_dictionary.h"
 
 #include <gtest/gtest.h>
 
@@ -53,7 +54,8 @@ Result<std::shared_ptr<arrow::Buffer>> WriteFile() {
                                       : price.Append(arrow::Decimal128(row * 37 % 20000 - 10000)));
     ARROW_RETURN_NOT_OK(amount.Append(arrow::Decimal128((row - 1250) * 123456789)));
     ARROW_RETURN_NOT_OK(ratio.Append(row % 17 == 0 ? std::nan("") : row / 1000.0));
-    ARROW_RETURN_NOT_OK(code.Append("c" + std::to_string(row % 5)));
+    ARROW_RETURN_NOT_OK(row % 7 == 0 ? code.AppendNull()
+                                     : code.Append("c" + std::to_string(row % 5)));
   }
   arrow::ArrayVector columns(7);
   ARROW_RETURN_NOT_OK(i32.Finish(&columns[0]));
@@ -97,6 +99,11 @@ class ParquetFilteredReaderTest : public ::testing::Test {
   Result<std::shared_ptr<parquet::arrow::FileReader>> Open() const {
     parquet::arrow::FileReaderBuilder builder;
     ARROW_RETURN_NOT_OK(builder.Open(std::make_shared<arrow::io::BufferReader>(file_)));
+    if (dictionary_strings_) {
+      parquet::ArrowReaderProperties properties;
+      ReadDictionaryEncodedStrings(*builder.raw_reader()->metadata(), &properties);
+      builder.properties(properties);
+    }
     std::unique_ptr<parquet::arrow::FileReader> reader;
     ARROW_ASSIGN_OR_RAISE(reader, builder.Build());
     return std::shared_ptr<parquet::arrow::FileReader>(std::move(reader));
@@ -150,6 +157,9 @@ class ParquetFilteredReaderTest : public ::testing::Test {
   const std::vector<int> kFixedWidth = {0, 1, 2, 3, 4, 5};
   std::shared_ptr<arrow::Buffer> file_;
   mutable std::atomic<int64_t> rows_dropped_{0};
+  // Whether string columns stored as dictionary indexes read as Arrow dictionaries
+  // (connectors/common/parquet_dictionary.h), as the connectors read them.
+  bool dictionary_strings_ = false;
 };
 
 cp::Expression Decimal(int64_t unscaled, int precision, int scale) {
@@ -277,9 +287,25 @@ TEST_F(ParquetFilteredReaderTest, AllRowsOrNone) {
   EXPECT_EQ(rows_dropped_, kRows);
 }
 
+TEST_F(ParquetFilteredReaderTest, ReadsStringsStoredAsDictionaryIndexesAsDictionaries) {
+  dictionary_strings_ = true;
+  const auto filter = cp::and_(cp::greater_equal(cp::field_ref("day"), Day(18100)),
+                               cp::less(cp::field_ref("i32"), cp::literal(int32_t{20})));
+  for (int64_t batch_rows : {7, 300, 4096}) {
+    SCOPED_TRACE(batch_rows);
+    ExpectRows({0, 2, 6}, filter, filter, batch_rows);
+    ExpectRows({6, 1}, cp::less(cp::field_ref("i64"), cp::literal(int64_t{0})),
+               cp::less(cp::field_ref("i64"), cp::literal(int64_t{0})), batch_rows);
+  }
+  ASSERT_OK_AND_ASSIGN(auto table, ReadFiltered({2, 6}, filter));
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->schema()->field(1)->type()->id(), arrow::Type::DICTIONARY);
+  EXPECT_GT(table->column(1)->null_count(), 0);
+}
+
 TEST_F(ParquetFilteredReaderTest, DeclinesWhatItCannotRead) {
   const auto filter = cp::greater(cp::field_ref("i32"), cp::literal(int32_t{0}));
-  // A string column among the read ones.
+  // A string column among the read ones, not read as a dictionary.
   ASSERT_OK_AND_ASSIGN(auto with_strings, ReadFiltered({0, 6}, filter));
   EXPECT_EQ(with_strings, nullptr);
   // No conjunct it evaluates.
