@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <thread>
 
 #include "analysis/query_binder.h"
@@ -206,6 +207,40 @@ TEST_F(ExecutorTest, UnorderedScanStreamFinishesEarly) {
     rows += metrics[i].rows;
   }
   EXPECT_LT(rows, 12 * 20);
+}
+
+// Stopping a stream ends it at once: a Next() still waiting for tasks that have produced
+// nothing completes with the end, as does every later one, while the tasks are held; Finish()
+// then stops them at their first batch. A plan stream closed early ends its scans this way so
+// that its plan runs dry (PlanStream::Close).
+TEST_F(ExecutorTest, StoppedScanStreamEndsAWaitingNext) {
+  for (bool ordered : {true, false}) {
+    SCOPED_TRACE(ordered ? "ordered" : "unordered");
+    const std::string name = ordered ? "gated_ordered" : "gated_unordered";
+    std::promise<void> gate;
+    testing::TestTableOptions options;
+    options.partitions = 3;
+    options.batch_rows = 1;
+    options.read_gate = gate.get_future().share();
+    catalog_->AddTable(name, testing::MakeIntTable({"a"}, {{0, 1, 2, 3, 4, 5}}), options);
+    ASSERT_OK_AND_ASSIGN(auto scan, ScanOf("SELECT a FROM tc.default." + name, &catalogs_));
+    ASSERT_OK_AND_ASSIGN(auto stream, StartScanTasks(scan.get(), ScanRunOptions{}, std::nullopt,
+                                                     std::nullopt, ordered));
+    auto waiting = stream->Next();
+    EXPECT_FALSE(waiting.is_finished());
+    stream->Stop();
+    ASSERT_TRUE(waiting.is_finished());
+    ASSERT_OK_AND_ASSIGN(auto end, waiting.result());
+    EXPECT_FALSE(end.has_value());
+    auto later = stream->Next();
+    ASSERT_TRUE(later.is_finished());
+    ASSERT_OK_AND_ASSIGN(auto also_end, later.result());
+    EXPECT_FALSE(also_end.has_value());
+    gate.set_value();
+    ASSERT_OK_AND_ASSIGN(auto metrics, stream->Finish());
+    ASSERT_EQ(metrics.size(), 3u);
+    for (const auto& task : metrics) EXPECT_LE(task.rows, 1);
+  }
 }
 
 // A caller that takes a plan's rows in any order (a row-level operation, for its target) names
