@@ -274,6 +274,53 @@ TEST_F(ExecutorTest, ScansNamedUnorderedByTheCallerStreamInTurn) {
   }
 }
 
+// Closing a plan stream part-way, as a failed row-level operation does, ends its scans and
+// lets the plan run dry: it returns OK, and the tasks stop reading long before the end of the
+// table rather than the plan reading it all to its end.
+TEST_F(ExecutorTest, PlanStreamClosedPartWayEndsItsScans) {
+  constexpr int64_t kRows = 8 * 200;
+  auto batches_read = AddManyBatchTable(catalog_.get(), "many", 8, kRows / 8);
+  ASSERT_OK_AND_ASSIGN(auto statement,
+                       sql::ParseStatement("SELECT a + 1 AS b FROM tc.default.many"));
+  ASSERT_OK_AND_ASSIGN(
+      auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
+  ASSERT_OK_AND_ASSIGN(plan, NegotiatePushdown(plan));
+  PlanNodePtr scan = plan;
+  while (scan->kind != PlanNode::Kind::kScan) scan = scan->children[0];
+  ScanRunOptions options;
+  options.unordered_scans.insert(scan.get());
+  ASSERT_OK_AND_ASSIGN(auto stream, ExecutePlanStream(plan, options));
+  ASSERT_OK_AND_ASSIGN(auto first, stream->Next());
+  ASSERT_NE(first, nullptr);
+  ASSERT_OK(stream->Close());
+  EXPECT_LT(batches_read->load(), kRows / 2);
+}
+
+// A row-level operation that fails on the first rows of a hash join closes its plan stream
+// while the join still emits (its rows come out as its per-thread flush tasks run). Closing
+// used to stop the running Acero plan, whose scheduler now and then lost a flush task, so that
+// Close() never returned: in a thousand closes it hung every time.
+TEST_F(ExecutorTest, PlanStreamClosedWhileAHashJoinEmitsReturns) {
+  AddManyBatchTable(catalog_.get(), "many", 8, 25);
+  ASSERT_OK_AND_ASSIGN(auto statement,
+                       sql::ParseStatement("SELECT m.a, t.a AS b FROM tc.default.many m "
+                                           "LEFT JOIN tc.default.t t ON m.a = t.a"));
+  ASSERT_OK_AND_ASSIGN(
+      auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
+  ASSERT_OK_AND_ASSIGN(plan, NegotiatePushdown(plan));
+  PlanNodePtr scan = plan;
+  while (scan->kind != PlanNode::Kind::kScan) scan = scan->children[0];
+  ScanRunOptions options;
+  options.runtime_filter_max_build_rows = 0;
+  options.unordered_scans.insert(scan.get());
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_OK_AND_ASSIGN(auto stream, ExecutePlanStream(plan, options));
+    ASSERT_OK_AND_ASSIGN(auto first, stream->Next());
+    ASSERT_NE(first, nullptr);
+    ASSERT_OK(stream->Close());
+  }
+}
+
 // Aggregations read their scans unordered: results over many small batches are exact, and a
 // task's error (here the filter's, inside the tasks) still fails the query with its condition.
 TEST_F(ExecutorTest, AggregatesOverUnorderedScans) {
