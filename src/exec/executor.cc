@@ -99,6 +99,11 @@ class Lowering {
     return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(*table)));
   }
 
+  // End every streamed scan now (ScanStream::Stop): the plan above them then runs dry.
+  void StopStreams() {
+    for (auto& stream : streams_) stream->Stop();
+  }
+
   // Wait for the tasks of every streamed scan and append their metrics, in the order the
   // scans started; the first task error, if any. Called once, after the plan ran or failed.
   Status FinishStreams() {
@@ -671,25 +676,49 @@ class LoweredPlanStream : public PlanStream {
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     std::shared_ptr<arrow::RecordBatch> batch;
     Status read = reader_->ReadNext(&batch);
+    ended_ = !read.ok() || batch == nullptr;
     if (!read.ok()) return ToSparkError(read);
     if (batch == nullptr) return batch;
     return arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
   }
 
+  // A plan still running is not stopped from outside: the reader's Close() first calls
+  // Acero's ExecPlan::StopProducing, whose abort of the task scheduler can lose a task of a
+  // task group then in flight (a hash join's flush, which is when a join's rows come out), and
+  // the plan then never finishes. Its scans end instead, the plan runs dry, and the reader is
+  // closed once the plan has finished.
   Status Close() override {
     if (closed_) return close_status_;
     closed_ = true;
-    Status closed = reader_ == nullptr ? Status::OK() : reader_->Close();
+    lowering_.StopStreams();
+    Status closed;
+    if (reader_ != nullptr) {
+      closed = Drain();
+      Status reader_closed = reader_->Close();
+      if (closed.ok()) closed = reader_closed;
+    }
     Status finished = lowering_.FinishStreams();
     close_status_ = closed.ok() ? finished : ToSparkError(closed);
     return close_status_;
   }
 
  private:
+  // Read the rest of the output, ending at the plan's end or error.
+  Status Drain() {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    while (!ended_) {
+      Status read = reader_->ReadNext(&batch);
+      ended_ = !read.ok() || batch == nullptr;
+      ARROW_RETURN_NOT_OK(read);
+    }
+    return Status::OK();
+  }
+
   ScanRunOptions options_;
   Lowering lowering_;
   std::unique_ptr<arrow::RecordBatchReader> reader_;
   std::shared_ptr<arrow::Schema> schema_;
+  bool ended_ = false;  // the reader returned its end or an error
   bool closed_ = false;
   Status close_status_;
 };

@@ -57,7 +57,8 @@ class PlanStream {
   /// \brief The next batch of the output, null after the last. Runtime errors carry Spark
   /// conditions, as ExecutePlan's do.
   virtual Result<std::shared_ptr<arrow::RecordBatch>> Next() = 0;
-  /// \brief Stop the plan if it still runs and wait for its scan tasks; their first error.
+  /// \brief End the plan if it still runs (its scans stop reading and the rest of its output
+  /// is discarded) and wait for its scan tasks; the plan's error, else their first error.
   /// Called after the last Next() or instead of further ones; later calls return the same
   /// status, and the destructor calls it when nobody did.
   virtual Status Close() = 0;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <thread>
 
 #include "analysis/query_binder.h"
@@ -208,6 +209,40 @@ TEST_F(ExecutorTest, UnorderedScanStreamFinishesEarly) {
   EXPECT_LT(rows, 12 * 20);
 }
 
+// Stopping a stream ends it at once: a Next() still waiting for tasks that have produced
+// nothing completes with the end, as does every later one, while the tasks are held; Finish()
+// then stops them at their first batch. A plan stream closed early ends its scans this way so
+// that its plan runs dry (PlanStream::Close).
+TEST_F(ExecutorTest, StoppedScanStreamEndsAWaitingNext) {
+  for (bool ordered : {true, false}) {
+    SCOPED_TRACE(ordered ? "ordered" : "unordered");
+    const std::string name = ordered ? "gated_ordered" : "gated_unordered";
+    std::promise<void> gate;
+    testing::TestTableOptions options;
+    options.partitions = 3;
+    options.batch_rows = 1;
+    options.read_gate = gate.get_future().share();
+    catalog_->AddTable(name, testing::MakeIntTable({"a"}, {{0, 1, 2, 3, 4, 5}}), options);
+    ASSERT_OK_AND_ASSIGN(auto scan, ScanOf("SELECT a FROM tc.default." + name, &catalogs_));
+    ASSERT_OK_AND_ASSIGN(auto stream, StartScanTasks(scan.get(), ScanRunOptions{}, std::nullopt,
+                                                     std::nullopt, ordered));
+    auto waiting = stream->Next();
+    EXPECT_FALSE(waiting.is_finished());
+    stream->Stop();
+    ASSERT_TRUE(waiting.is_finished());
+    ASSERT_OK_AND_ASSIGN(auto end, waiting.result());
+    EXPECT_FALSE(end.has_value());
+    auto later = stream->Next();
+    ASSERT_TRUE(later.is_finished());
+    ASSERT_OK_AND_ASSIGN(auto also_end, later.result());
+    EXPECT_FALSE(also_end.has_value());
+    gate.set_value();
+    ASSERT_OK_AND_ASSIGN(auto metrics, stream->Finish());
+    ASSERT_EQ(metrics.size(), 3u);
+    for (const auto& task : metrics) EXPECT_LE(task.rows, 1);
+  }
+}
+
 // A caller that takes a plan's rows in any order (a row-level operation, for its target) names
 // the scan in ScanRunOptions::unordered_scans: its tasks' batches then arrive in turn rather
 // than partition after partition. Without it, the same plan keeps partition order.
@@ -236,6 +271,53 @@ TEST_F(ExecutorTest, ScansNamedUnorderedByTheCallerStreamInTurn) {
     EXPECT_EQ(std::is_sorted(values.begin(), values.end()), !unordered);
     std::sort(values.begin(), values.end());
     for (int32_t i = 0; i < 160; ++i) EXPECT_EQ(values[static_cast<size_t>(i)], i);
+  }
+}
+
+// Closing a plan stream part-way, as a failed row-level operation does, ends its scans and
+// lets the plan run dry: it returns OK, and the tasks stop reading long before the end of the
+// table rather than the plan reading it all to its end.
+TEST_F(ExecutorTest, PlanStreamClosedPartWayEndsItsScans) {
+  constexpr int64_t kRows = 8 * 200;
+  auto batches_read = AddManyBatchTable(catalog_.get(), "many", 8, kRows / 8);
+  ASSERT_OK_AND_ASSIGN(auto statement,
+                       sql::ParseStatement("SELECT a + 1 AS b FROM tc.default.many"));
+  ASSERT_OK_AND_ASSIGN(
+      auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
+  ASSERT_OK_AND_ASSIGN(plan, NegotiatePushdown(plan));
+  PlanNodePtr scan = plan;
+  while (scan->kind != PlanNode::Kind::kScan) scan = scan->children[0];
+  ScanRunOptions options;
+  options.unordered_scans.insert(scan.get());
+  ASSERT_OK_AND_ASSIGN(auto stream, ExecutePlanStream(plan, options));
+  ASSERT_OK_AND_ASSIGN(auto first, stream->Next());
+  ASSERT_NE(first, nullptr);
+  ASSERT_OK(stream->Close());
+  EXPECT_LT(batches_read->load(), kRows / 2);
+}
+
+// A row-level operation that fails on the first rows of a hash join closes its plan stream
+// while the join still emits (its rows come out as its per-thread flush tasks run). Closing
+// used to stop the running Acero plan, whose scheduler now and then lost a flush task, so that
+// Close() never returned: in a thousand closes it hung every time.
+TEST_F(ExecutorTest, PlanStreamClosedWhileAHashJoinEmitsReturns) {
+  AddManyBatchTable(catalog_.get(), "many", 8, 25);
+  ASSERT_OK_AND_ASSIGN(auto statement,
+                       sql::ParseStatement("SELECT m.a, t.a AS b FROM tc.default.many m "
+                                           "LEFT JOIN tc.default.t t ON m.a = t.a"));
+  ASSERT_OK_AND_ASSIGN(
+      auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
+  ASSERT_OK_AND_ASSIGN(plan, NegotiatePushdown(plan));
+  PlanNodePtr scan = plan;
+  while (scan->kind != PlanNode::Kind::kScan) scan = scan->children[0];
+  ScanRunOptions options;
+  options.runtime_filter_max_build_rows = 0;
+  options.unordered_scans.insert(scan.get());
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_OK_AND_ASSIGN(auto stream, ExecutePlanStream(plan, options));
+    ASSERT_OK_AND_ASSIGN(auto first, stream->Next());
+    ASSERT_NE(first, nullptr);
+    ASSERT_OK(stream->Close());
   }
 }
 

@@ -282,12 +282,29 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
 
   arrow::Future<std::optional<arrow::compute::ExecBatch>> Next() override {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (stopped_) {
+      return arrow::Future<std::optional<arrow::compute::ExecBatch>>::MakeFinished(
+          std::optional<arrow::compute::ExecBatch>());
+    }
     if (auto item = Ready()) {
       return arrow::Future<std::optional<arrow::compute::ExecBatch>>::MakeFinished(
           std::move(*item));
     }
     waiting_ = arrow::Future<std::optional<arrow::compute::ExecBatch>>::Make();
     return waiting_;
+  }
+
+  void Stop() override {
+    Completion completion;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopped_ = true;
+      if (waiting_.is_valid()) {
+        completion.future = std::exchange(waiting_, {});
+        completion.item = Item(std::optional<arrow::compute::ExecBatch>());
+      }
+    }
+    completion.Run();
   }
 
   Result<std::vector<TaskMetrics>> Finish() override {

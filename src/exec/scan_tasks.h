@@ -73,6 +73,11 @@ class ScanStream {
   /// for failed (or the pushed limit check did). One call at a time: the next only after the
   /// previous future completed, as Acero's source node calls it.
   virtual arrow::Future<std::optional<arrow::compute::ExecBatch>> Next() = 0;
+  /// \brief End the stream early: a Next() still waiting, and every later one, completes
+  /// with std::nullopt at once (no error, no limit check); the batches not taken are dropped
+  /// and the tasks stop at their next batch. The consumer then runs dry instead of being
+  /// stopped from outside. Finish() must still be called.
+  virtual void Stop() = 0;
   /// \brief Stop the tasks still reading, wait for every task, and return their metrics in
   /// partition order, or the first task error. Must be called once, whatever happened, before
   /// the plan node is released.

@@ -34,6 +34,8 @@ struct ScanState {
   // `batches_read` when set (TestTableOptions).
   int64_t batch_rows = 0;
   std::shared_ptr<std::atomic<int64_t>> batches_read;
+  // Readers wait for it, when valid, before returning each batch.
+  std::shared_future<void> read_gate;
 };
 
 std::mutex registry_mutex;
@@ -95,9 +97,13 @@ Result<std::vector<std::shared_ptr<InputPartition>>> KeyedPartitions(const ScanS
 class TestReader : public PartitionReader {
  public:
   TestReader(std::shared_ptr<arrow::RecordBatch> rows, const ScanState& state)
-      : rows_(std::move(rows)), batch_rows_(state.batch_rows), counter_(state.batches_read) {}
+      : rows_(std::move(rows)),
+        batch_rows_(state.batch_rows),
+        counter_(state.batches_read),
+        gate_(state.read_gate) {}
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     if (rows_ == nullptr) return nullptr;
+    if (gate_.valid()) gate_.wait();
     std::shared_ptr<arrow::RecordBatch> batch = std::move(rows_);
     if (batch_rows_ > 0 && batch->num_rows() > batch_rows_) {
       rows_ = batch->Slice(batch_rows_);
@@ -111,6 +117,7 @@ class TestReader : public PartitionReader {
   std::shared_ptr<arrow::RecordBatch> rows_;  // not yet returned
   const int64_t batch_rows_;
   std::shared_ptr<std::atomic<int64_t>> counter_;
+  std::shared_future<void> gate_;
 };
 
 class TestReaderFactory : public PartitionReaderFactory {
@@ -311,6 +318,7 @@ class BuilderCore : public ScanBuilder {
     state->data = data;
     state->batch_rows = options_.batch_rows;
     state->batches_read = options_.batches_read;
+    state->read_gate = options_.read_gate;
     std::vector<std::string> names;
     for (const auto& p : accepted_) names.push_back(p->ToString());
     TestTableOptions options = options_;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <future>
 #include <map>
 #include <optional>
 #include <memory>
@@ -42,6 +43,9 @@ struct TestTableOptions {
   /// add one to `batches_read`, when set, per batch returned.
   int64_t batch_rows = 0;
   std::shared_ptr<std::atomic<int64_t>> batches_read;
+  /// When valid, readers wait for it before returning each batch: a test holds the scan's
+  /// tasks while it checks what their consumer sees.
+  std::shared_future<void> read_gate;
   /// When false, partitions serialize to bytes that do not rebuild (a live handle).
   bool serializable_partitions = true;
   /// Implement SupportsPushDownLimit, SupportsPushDownTopN and SupportsPushDownOffset (with
