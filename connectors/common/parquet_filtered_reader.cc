@@ -1,8 +1,5 @@
 #include "connectors/common/parquet_filtered_reader.h"
 
-#include "connectors/common/parquet_conjuncts.h"
-#include "connectors/common/parquet_dictionary.h"
-
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -11,13 +8,15 @@
 #include <string>
 #include <utility>
 
+#include "arrow/array/builder_binary.h"
 #include "arrow/array/data.h"
 #include "arrow/array/util.h"
-#include "arrow/array/builder_binary.h"
 #include "arrow/buffer.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "arrow/util/bit_util.h"
+#include "connectors/common/parquet_conjuncts.h"
+#include "connectors/common/parquet_dictionary.h"
 #include "parquet/arrow/schema.h"
 #include "parquet/column_reader.h"
 #include "parquet/exception.h"
@@ -41,9 +40,10 @@ enum class Kind {
 };
 
 // One read column and the raw values of the current batch: one slot per row (NULL rows hold
-// 0), and for a nullable column one validity byte per row. An INT32 or INT64 column chunk
-// stored as dictionary indexes only is read as indexes (NULL rows hold 0) into its dictionary:
-// a filter tests each dictionary value once, and only kept rows look their values up.
+// 0), and for a nullable column one validity byte per row. An INT32, INT64 or string column
+// chunk stored as dictionary indexes only is read as indexes (NULL rows hold 0) into its
+// dictionary: a filter tests each dictionary value once, and only kept rows look their values
+// up.
 struct Column {
   int leaf = 0;
   std::shared_ptr<arrow::Field> field;

@@ -2,7 +2,6 @@
 // columns, filtered by the conjuncts it evaluates, across pages, row groups, NULLs and both
 // encodings; and it declines what it cannot read.
 #include "connectors/common/parquet_filtered_reader.h"
-#include "connectors/common/parquet_dictionary.h"
 
 #include <gtest/gtest.h>
 
@@ -15,12 +14,13 @@
 
 #include "arrow/array/util.h"
 #include "arrow/builder.h"
-#include "arrow/compute/initialize.h"
 #include "arrow/compute/api_vector.h"
 #include "arrow/compute/exec.h"
+#include "arrow/compute/initialize.h"
 #include "arrow/io/memory.h"
 #include "arrow/scalar.h"
 #include "arrow/table.h"
+#include "connectors/common/parquet_dictionary.h"
 #include "parquet/arrow/reader.h"
 #include "parquet/arrow/writer.h"
 #include "testing/gtest_util.h"
