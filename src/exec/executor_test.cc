@@ -22,6 +22,20 @@
 namespace parley {
 namespace {
 
+// The negotiated plan of a SELECT over `catalogs`.
+Result<PlanNodePtr> NegotiatedPlan(const std::string& text, CatalogManager* catalogs) {
+  ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
+  ARROW_ASSIGN_OR_RAISE(auto plan,
+                        BindSelect(std::get<sql::SelectStatement>(statement.node), catalogs));
+  return NegotiatePushdown(plan);
+}
+
+// The scan reached by following first children down from `plan`.
+PlanNodePtr FirstScan(PlanNodePtr plan) {
+  while (plan->kind != PlanNode::Kind::kScan) plan = plan->children[0];
+  return plan;
+}
+
 class ExecutorTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -34,10 +48,7 @@ class ExecutorTest : public ::testing::Test {
   }
 
   Result<ExecutionResult> Run(const std::string& text, bool profile = false) {
-    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
-    ARROW_ASSIGN_OR_RAISE(
-        auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
-    ARROW_ASSIGN_OR_RAISE(plan, NegotiatePushdown(plan));
+    ARROW_ASSIGN_OR_RAISE(auto plan, NegotiatedPlan(text, &catalogs_));
     ScanRunOptions options;
     options.round_trip_tasks = true;
     return ExecutePlan(plan, options, profile);
@@ -100,12 +111,8 @@ TEST_F(ExecutorTest, StreamedScanKeepsPartitionOrder) {
 // The stream hands out every batch of every task, then the end; Finish gives the tasks'
 // metrics. Finishing before the end stops the tasks and still gives their metrics.
 TEST_F(ExecutorTest, ScanStreamDeliversEveryBatchThenFinishes) {
-  ASSERT_OK_AND_ASSIGN(auto statement, sql::ParseStatement("SELECT a FROM tc.default.t"));
-  ASSERT_OK_AND_ASSIGN(
-      auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
-  ASSERT_OK_AND_ASSIGN(plan, NegotiatePushdown(plan));
-  PlanNodePtr scan = plan;
-  while (scan->kind != PlanNode::Kind::kScan) scan = scan->children[0];
+  ASSERT_OK_AND_ASSIGN(auto plan, NegotiatedPlan("SELECT a FROM tc.default.t", &catalogs_));
+  PlanNodePtr scan = FirstScan(plan);
   ScanRunOptions options;
   ASSERT_OK_AND_ASSIGN(auto stream, StartScanTasks(scan.get(), options));
   int64_t rows = 0;
@@ -143,12 +150,8 @@ std::shared_ptr<std::atomic<int64_t>> AddManyBatchTable(testing::TestCatalog* ca
 }
 
 Result<PlanNodePtr> ScanOf(const std::string& text, CatalogManager* catalogs) {
-  ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
-  ARROW_ASSIGN_OR_RAISE(auto plan,
-                        BindSelect(std::get<sql::SelectStatement>(statement.node), catalogs));
-  ARROW_ASSIGN_OR_RAISE(plan, NegotiatePushdown(plan));
-  while (plan->kind != PlanNode::Kind::kScan) plan = plan->children[0];
-  return plan;
+  ARROW_ASSIGN_OR_RAISE(auto plan, NegotiatedPlan(text, catalogs));
+  return FirstScan(plan);
 }
 
 // An unordered stream hands out every batch once, while its tasks read at most a bounded
@@ -248,12 +251,8 @@ TEST_F(ExecutorTest, StoppedScanStreamEndsAWaitingNext) {
 // than partition after partition. Without it, the same plan keeps partition order.
 TEST_F(ExecutorTest, ScansNamedUnorderedByTheCallerStreamInTurn) {
   AddManyBatchTable(catalog_.get(), "many", 4, 40);
-  ASSERT_OK_AND_ASSIGN(auto statement, sql::ParseStatement("SELECT a FROM tc.default.many"));
-  ASSERT_OK_AND_ASSIGN(
-      auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
-  ASSERT_OK_AND_ASSIGN(plan, NegotiatePushdown(plan));
-  PlanNodePtr scan = plan;
-  while (scan->kind != PlanNode::Kind::kScan) scan = scan->children[0];
+  ASSERT_OK_AND_ASSIGN(auto plan, NegotiatedPlan("SELECT a FROM tc.default.many", &catalogs_));
+  PlanNodePtr scan = FirstScan(plan);
   for (bool unordered : {false, true}) {
     ScanRunOptions options;
     if (unordered) options.unordered_scans.insert(scan.get());
@@ -280,13 +279,9 @@ TEST_F(ExecutorTest, ScansNamedUnorderedByTheCallerStreamInTurn) {
 TEST_F(ExecutorTest, PlanStreamClosedPartWayEndsItsScans) {
   constexpr int64_t kRows = 8 * 200;
   auto batches_read = AddManyBatchTable(catalog_.get(), "many", 8, kRows / 8);
-  ASSERT_OK_AND_ASSIGN(auto statement,
-                       sql::ParseStatement("SELECT a + 1 AS b FROM tc.default.many"));
-  ASSERT_OK_AND_ASSIGN(
-      auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
-  ASSERT_OK_AND_ASSIGN(plan, NegotiatePushdown(plan));
-  PlanNodePtr scan = plan;
-  while (scan->kind != PlanNode::Kind::kScan) scan = scan->children[0];
+  ASSERT_OK_AND_ASSIGN(auto plan,
+                       NegotiatedPlan("SELECT a + 1 AS b FROM tc.default.many", &catalogs_));
+  PlanNodePtr scan = FirstScan(plan);
   ScanRunOptions options;
   options.unordered_scans.insert(scan.get());
   ASSERT_OK_AND_ASSIGN(auto stream, ExecutePlanStream(plan, options));
@@ -302,14 +297,10 @@ TEST_F(ExecutorTest, PlanStreamClosedPartWayEndsItsScans) {
 // Close() never returned: in a thousand closes it hung every time.
 TEST_F(ExecutorTest, PlanStreamClosedWhileAHashJoinEmitsReturns) {
   AddManyBatchTable(catalog_.get(), "many", 8, 25);
-  ASSERT_OK_AND_ASSIGN(auto statement,
-                       sql::ParseStatement("SELECT m.a, t.a AS b FROM tc.default.many m "
-                                           "LEFT JOIN tc.default.t t ON m.a = t.a"));
-  ASSERT_OK_AND_ASSIGN(
-      auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
-  ASSERT_OK_AND_ASSIGN(plan, NegotiatePushdown(plan));
-  PlanNodePtr scan = plan;
-  while (scan->kind != PlanNode::Kind::kScan) scan = scan->children[0];
+  ASSERT_OK_AND_ASSIGN(auto plan, NegotiatedPlan("SELECT m.a, t.a AS b FROM tc.default.many m "
+                                                  "LEFT JOIN tc.default.t t ON m.a = t.a",
+                                                  &catalogs_));
+  PlanNodePtr scan = FirstScan(plan);
   ScanRunOptions options;
   options.runtime_filter_max_build_rows = 0;
   options.unordered_scans.insert(scan.get());
