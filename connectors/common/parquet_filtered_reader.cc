@@ -269,7 +269,9 @@ Status LoadValues(int64_t rows, Column* column) {
   using T = typename PhysicalType::c_type;
   auto* reader = static_cast<parquet::TypedColumnReader<PhysicalType>*>(column->reader.get());
   int16_t* definitions = column->nullable ? column->definitions.data() : nullptr;
+  // Slots are sized on first use: a chunk read as indexes needs no value slots and back.
   if (column->dictionary) {
+    if (column->indexes.size() < static_cast<size_t>(rows)) column->indexes.resize(rows);
     return LoadSlots(rows, definitions, column, column->indexes.data(),
                      [&](int64_t n, int16_t* levels, int32_t* out, int64_t* read) {
                        const T* dictionary = nullptr;
@@ -283,6 +285,7 @@ Status LoadValues(int64_t rows, Column* column) {
                        return got;
                      });
   }
+  if (column->raw.size() < static_cast<size_t>(rows)) column->raw.resize(rows);
   return LoadSlots(rows, definitions, column, reinterpret_cast<T*>(column->raw.data()),
                    [&](int64_t n, int16_t* levels, T* out, int64_t* read) {
                      return reader->ReadBatch(n, levels, nullptr, out, read);
@@ -467,10 +470,6 @@ class FilteredParquetReader : public arrow::RecordBatchReader {
     arrow::FieldVector fields;
     for (auto& column : columns_) {
       fields.push_back(column.field);
-      column.raw.resize(static_cast<size_t>(batch_rows));
-      if (column.filterable || column.kind == Kind::kDictionaryStrings) {
-        column.indexes.resize(static_cast<size_t>(batch_rows));
-      }
       if (column.nullable) {
         column.definitions.resize(static_cast<size_t>(batch_rows));
         column.valid.resize(static_cast<size_t>(batch_rows));
