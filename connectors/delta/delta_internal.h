@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "arrow/compute/expression.h"
 #include "arrow/filesystem/type_fwd.h"
 #include "arrow/type_fwd.h"
 #include "delta_log.h"
@@ -319,6 +320,10 @@ struct ReadSpec {
   std::string materialized_row_commit_version;
   /// The fields of `_metadata` read (MetadataStructType's order is kept); empty reads them all.
   std::vector<std::string> metadata_fields;
+  /// Rows a reader may drop while decoding (connectors/common/parquet_filtered_reader.h): the
+  /// scan's pushed data predicates, which the engine still applies, as an unbound Arrow
+  /// expression over the table's column names. literal(true) when every row must be read.
+  arrow::compute::Expression row_filter = arrow::compute::literal(true);
 };
 
 // ---- The `_metadata` column (delta_metadata_column.cc)
@@ -373,7 +378,8 @@ Result<std::shared_ptr<PartitionReaderFactory>> MakeDeltaReaderFactory(ReadSpec 
 Result<std::shared_ptr<PartitionReaderFactory>> DeserializeDeltaReaderFactory(
     std::string_view bytes);
 
-/// \brief The metrics every Delta scan reports: bytesRead, filesRead, deletedRowsSkipped.
+/// \brief The metrics every Delta scan reports: bytesRead, filesRead, deletedRowsSkipped,
+/// rowsFiltered.
 std::vector<std::shared_ptr<CustomMetric>> DeltaMetrics();
 
 /// \brief Open a table location (a local path or a URI) as a filesystem and the root path.

@@ -7,7 +7,8 @@
 //               sizeInBytes,cardinality},"baseRowId","defaultRowCommitVersion"}
 //   factory    {"kind":"parley-delta-factory","location","schema" (Delta schema JSON with
 //               annotations),"mode","partitionColumns","readColumns","rowTracking",
-//               "materializedRowId","materializedRowCommitVersion","metadataFields"}
+//               "materializedRowId","materializedRowCommitVersion","metadataFields",
+//               "rowFilter" (base64 of arrow::compute::Serialize of ReadSpec::row_filter)}
 // Rebuilding validates them and fails with CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE
 // otherwise; the filesystem is opened again from the location.
 //
@@ -18,6 +19,9 @@
 // The file is opened through a byte-counting wrapper whose total is the task's bytesRead.
 // `_metadata`, when read, is computed per batch from the piece and the physical row indexes
 // (delta_metadata_column.cc), before the deletion vector drops rows.
+// When neither a deletion vector nor `_metadata` counts a piece's rows, the simple conjuncts
+// of the scan's row filter over columns the file holds, renamed to the file's columns as the
+// read columns are, drop rows while decoding (connectors/common/parquet_filtered_reader.h).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -30,13 +34,17 @@
 #include "arrow/array/builder_primitive.h"
 #include "arrow/array/util.h"
 #include "arrow/compute/api_vector.h"
+#include "arrow/compute/expression.h"
 #include "arrow/datum.h"
 #include "arrow/filesystem/filesystem.h"
 #include "arrow/io/interfaces.h"
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "arrow/util/base64.h"
+#include "connectors/common/parquet_conjuncts.h"
 #include "connectors/common/parquet_dictionary.h"
+#include "connectors/common/parquet_filtered_reader.h"
 #include "deletion_vector.h"
 #include "delta_internal.h"
 #include "parley/connector/metrics.h"
@@ -49,12 +57,14 @@
 namespace parley::delta {
 namespace {
 
+namespace cp = arrow::compute;
 using nlohmann::json;
 
 constexpr char kPartitionKind[] = "parley-delta-partition";
 constexpr char kFactoryKind[] = "parley-delta-factory";
 constexpr char kFilesReadMetric[] = "filesRead";
 constexpr char kDeletedRowsMetric[] = "deletedRowsSkipped";
+constexpr char kRowsFilteredMetric[] = "rowsFiltered";
 constexpr int64_t kBatchRows = 64 * 1024;
 
 Status NotSerializable(std::string_view what, std::string_view detail) {
@@ -268,6 +278,7 @@ struct PieceCounters {
   std::shared_ptr<std::atomic<int64_t>> bytes_read = std::make_shared<std::atomic<int64_t>>(0);
   int64_t files_read = 0;
   int64_t deleted_rows = 0;
+  std::atomic<int64_t> rows_filtered = 0;  // by the filtered Parquet reader
 };
 
 // Reads one piece: the selected row groups of one data file, shaped to the read schema, with
@@ -387,9 +398,58 @@ class PieceReader {
       rows_without_columns_ = row_groups.empty() ? 0 : rows;
     } else {
       std::sort(leaves.begin(), leaves.end());
-      ARROW_ASSIGN_OR_RAISE(batches_, reader_->GetRecordBatchReader(row_groups, leaves));
+      ARROW_ASSIGN_OR_RAISE(batches_, OpenBatches(std::move(row_groups), leaves));
     }
     return Status::OK();
+  }
+
+  // The batches of `row_groups`, columns `leaves`: without the rows that fail the file's row
+  // filter when no row index is needed (no deletion vector, no `_metadata`), else all rows.
+  Result<std::shared_ptr<arrow::RecordBatchReader>> OpenBatches(std::vector<int> row_groups,
+                                                                const std::vector<int>& leaves) {
+    if (!task_.deletion_vector && !context_->with_metadata) {
+      ARROW_ASSIGN_OR_RAISE(auto filtered,
+                            MakeFilteredParquetReader(reader_, row_groups, leaves, FileRowFilter(),
+                                                      kBatchRows, &counters_->rows_filtered));
+      if (filtered != nullptr) return filtered;
+    }
+    return reader_->GetRecordBatchReader(row_groups, leaves);
+  }
+
+  // The simple conjuncts (parquet_conjuncts.h) of the scan's row filter over the data columns
+  // this file holds, on the file's names for them; literal(true) when there are none.
+  cp::Expression FileRowFilter() const {
+    std::vector<ColumnConjunct> simple;
+    std::vector<cp::Expression> rest;
+    SplitConjuncts(context_->spec.row_filter, &simple, &rest);
+    std::vector<cp::Expression> conjuncts;
+    for (const auto& conjunct : simple) {
+      for (size_t i = 0; i < context_->read_fields.size(); ++i) {
+        if (file_columns_[i].empty() || context_->read_fields[i]->name() != conjunct.column) {
+          continue;
+        }
+        conjuncts.push_back(ConjunctOn(conjunct, file_columns_[i]));
+        break;
+      }
+    }
+    return conjuncts.empty() ? cp::literal(true) : cp::and_(std::move(conjuncts));
+  }
+
+  // `conjunct` as an Arrow expression over the column named `column`.
+  static cp::Expression ConjunctOn(const ColumnConjunct& conjunct, const std::string& column) {
+    cp::Expression ref = cp::field_ref(column);
+    switch (conjunct.op) {
+      case RawOp::kIsNull: return cp::call("is_null", {std::move(ref)});
+      case RawOp::kIsValid: return cp::call("is_valid", {std::move(ref)});
+      case RawOp::kEqual: return cp::equal(std::move(ref), cp::literal(conjunct.literal));
+      case RawOp::kNotEqual: return cp::not_equal(std::move(ref), cp::literal(conjunct.literal));
+      case RawOp::kLess: return cp::less(std::move(ref), cp::literal(conjunct.literal));
+      case RawOp::kLessEqual: return cp::less_equal(std::move(ref), cp::literal(conjunct.literal));
+      case RawOp::kGreater: return cp::greater(std::move(ref), cp::literal(conjunct.literal));
+      case RawOp::kGreaterEqual:
+        return cp::greater_equal(std::move(ref), cp::literal(conjunct.literal));
+    }
+    return cp::literal(true);
   }
 
   // The next file batch (nullptr at the end): real columns, or a column-less count of rows.
@@ -494,7 +554,7 @@ class PieceReader {
   PieceCounters* counters_;
   std::shared_ptr<std::atomic<int64_t>> bytes_read_;
   bool opened_ = false;
-  std::unique_ptr<parquet::arrow::FileReader> reader_;
+  std::shared_ptr<parquet::arrow::FileReader> reader_;
   std::shared_ptr<arrow::RecordBatchReader> batches_;
   int64_t rows_without_columns_ = 0;
   int64_t next_row_ = 0;
@@ -535,7 +595,8 @@ class DeltaPartitionReader : public PartitionReader {
   std::vector<CustomTaskMetric> CurrentMetricsValues() const override {
     return {{kBytesReadMetric, counters_.bytes_read->load()},
             {kFilesReadMetric, counters_.files_read},
-            {kDeletedRowsMetric, counters_.deleted_rows}};
+            {kDeletedRowsMetric, counters_.deleted_rows},
+            {kRowsFilteredMetric, counters_.rows_filtered.load()}};
   }
 
  private:
@@ -564,6 +625,7 @@ class DeltaReaderFactory : public PartitionReaderFactory {
 
   Result<std::string> Serialize() const override {
     const ReadSpec& spec = context_->spec;
+    ARROW_ASSIGN_OR_RAISE(auto row_filter, cp::Serialize(spec.row_filter));
     return json{{"kind", kFactoryKind},
                 {"location", spec.location},
                 {"schema", spec.schema_json},
@@ -573,7 +635,8 @@ class DeltaReaderFactory : public PartitionReaderFactory {
                 {"rowTracking", spec.row_tracking},
                 {"materializedRowId", spec.materialized_row_id},
                 {"materializedRowCommitVersion", spec.materialized_row_commit_version},
-                {"metadataFields", spec.metadata_fields}}
+                {"metadataFields", spec.metadata_fields},
+                {"rowFilter", arrow::util::base64_encode(row_filter->ToString())}}
         .dump();
   }
 
@@ -617,9 +680,17 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeDeltaReaderFactory(
       !in["rowTracking"].is_boolean() || !in.contains("materializedRowId") ||
       !in["materializedRowId"].is_string() || !in.contains("materializedRowCommitVersion") ||
       !in["materializedRowCommitVersion"].is_string() ||
-      !strings("metadataFields", &spec.metadata_fields)) {
+      !strings("metadataFields", &spec.metadata_fields) || !in.contains("rowFilter") ||
+      !in["rowFilter"].is_string()) {
     return NotSerializable("reader factory", "expected a parley-delta-factory JSON object");
   }
+  auto row_filter_bytes = arrow::util::base64_decode(in["rowFilter"].get<std::string>());
+  if (!row_filter_bytes.ok()) {
+    return NotSerializable("reader factory", row_filter_bytes.status().message());
+  }
+  auto row_filter = cp::Deserialize(arrow::Buffer::FromString(*std::move(row_filter_bytes)));
+  if (!row_filter.ok()) return NotSerializable("reader factory", row_filter.status().message());
+  spec.row_filter = *std::move(row_filter);
   spec.row_tracking = in["rowTracking"].get<bool>();
   spec.materialized_row_id = in["materializedRowId"].get<std::string>();
   spec.materialized_row_commit_version = in["materializedRowCommitVersion"].get<std::string>();
@@ -637,7 +708,9 @@ std::vector<std::shared_ptr<CustomMetric>> DeltaMetrics() {
   return {std::make_shared<CustomSumMetric>(kBytesReadMetric, "bytes read from data files"),
           std::make_shared<CustomSumMetric>(kFilesReadMetric, "data files read"),
           std::make_shared<CustomSumMetric>(kDeletedRowsMetric,
-                                            "rows dropped by deletion vectors")};
+                                            "rows dropped by deletion vectors"),
+          std::make_shared<CustomSumMetric>(kRowsFilteredMetric,
+                                            "rows dropped by pushed predicates while decoding")};
 }
 
 }  // namespace parley::delta

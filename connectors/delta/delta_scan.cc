@@ -10,6 +10,10 @@
 // into byte ranges of that size (a range reads the row groups whose midpoint it holds), and the
 // pieces, largest first, fill partitions of up to the split size, each also costing the open
 // cost. Many small files so share a task, and a large file is read by several.
+//
+// The pushed data predicates also travel to the readers of a query's scan as a row filter
+// (ReadSpec::row_filter), by which they drop rows while decoding; a row-level rewrite's scan
+// must read every row of its files and has none.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -21,6 +25,7 @@
 
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "connectors/common/predicate_conversion.h"
 #include "delta_internal.h"
 #include "delta_write_internal.h"
 
@@ -77,6 +82,16 @@ struct ColumnBounds {
 
 bool HasOrderedBounds(const arrow::DataType& type) {
   return arrow::is_integer(type.id()) || type.id() == arrow::Type::DATE32;
+}
+
+// The conjunction of the predicates that translate to Arrow expressions; literal(true) if none.
+arrow::compute::Expression RowFilter(const std::vector<PredicatePtr>& predicates) {
+  std::vector<arrow::compute::Expression> translated;
+  for (const auto& predicate : predicates) {
+    if (auto expression = ToArrowExpression(*predicate)) translated.push_back(*expression);
+  }
+  if (translated.empty()) return arrow::compute::literal(true);
+  return arrow::compute::and_(std::move(translated));
 }
 
 }  // namespace
@@ -268,6 +283,7 @@ Result<DeltaScanPlan> PlanDeltaScan(const TableState& table, const DeltaScanInpu
   spec.mode = table.mode;
   spec.partition_columns = table.partition_columns;
   spec.read_columns = inputs.read_columns;
+  if (record == nullptr) spec.row_filter = RowFilter(inputs.data_filters);
   const auto& configuration = snapshot.metadata.configuration;
   spec.row_tracking = RowTrackingEnabled(snapshot.metadata);
   if (spec.row_tracking) {

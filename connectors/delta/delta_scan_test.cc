@@ -179,8 +179,10 @@ TEST_F(DeltaScanTest, DataPredicatesSkipFilesByStatisticsAndAreReturned) {
   ASSERT_OK_AND_ASSIGN(auto scan, builder->Build());
   ASSERT_OK_AND_ASSIGN(auto run, parley::testing::RunScan(*scan));
   // a.parquet (max 3) is skipped; b.parquet may hold a match; c.parquet has no statistics.
+  // The readers drop the rows of b.parquet that fail it while decoding.
   EXPECT_EQ(run.partitions, 2);
-  EXPECT_EQ(Ids(*run.rows), (std::vector<int64_t>{10, 11, 12, 20}));
+  EXPECT_EQ(Ids(*run.rows), (std::vector<int64_t>{12, 20}));
+  EXPECT_EQ(run.metrics.at("rowsFiltered"), 2);
 
   // A mixed predicate (partition OR data) is not exact: returned, and skips only by bounds.
   ASSERT_OK_AND_ASSIGN(builder, NewBuilder(*table));
@@ -329,6 +331,68 @@ TEST_F(DeltaScanTest, TimeTravelsThroughThePathSuffixAndOptions) {
   EXPECT_EQ(schema->num_fields(), 2);
   ASSERT_RAISES_CONDITION("DELTA_UNSUPPORTED_TIME_TRAVEL_MULTIPLE_FORMATS",
                           provider->InferSchema({{"path", Root() + "@v0"}, {"versionasof", "0"}}));
+}
+
+// Pushed data predicates travel to the readers in the factory's bytes and drop rows of every
+// row group while decoding; the engine still applies them, so they are all returned.
+TEST_F(DeltaScanTest, PushedDataPredicatesDropRowsWhileReading) {
+  auto data = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
+  int64_t size = WriteParquet("a.parquet", data,
+                              R"([{"id":0,"name":"a"},{"id":1,"name":"b"},{"id":2,"name":"c"},
+                                  {"id":3,"name":"d"},{"id":4,"name":"e"},{"id":5,"name":"f"}])");
+  WriteCommit(0, {ProtocolLine(1, 2), MetadataLine(testing::kIdNameSchema),
+                  AddLine("a.parquet", size)});
+  ASSERT_OK_AND_ASSIGN(auto table, OpenTable());
+  ASSERT_OK_AND_ASSIGN(auto builder, NewBuilder(*table));
+  ASSERT_OK(dynamic_cast<SupportsPushDownRequiredColumns&>(*builder).PruneColumns(
+      arrow::schema({arrow::field("id", arrow::int64())})));
+  std::vector<PredicatePtr> predicates = {Compare(">=", "id", arrow::MakeScalar(int64_t{1})),
+                                          Compare("<", "id", arrow::MakeScalar(int64_t{5})),
+                                          Compare("<>", "id", arrow::MakeScalar(int64_t{3}))};
+  ASSERT_OK_AND_ASSIGN(auto remaining,
+                       dynamic_cast<SupportsPushDownV2Filters&>(*builder).PushPredicates(predicates));
+  EXPECT_EQ(remaining.size(), 3u);
+  ASSERT_OK_AND_ASSIGN(auto scan, builder->Build());
+  ASSERT_OK_AND_ASSIGN(auto run, parley::testing::RunScan(*scan));
+  EXPECT_EQ(Ids(*run.rows), (std::vector<int64_t>{1, 2, 4}));
+  EXPECT_EQ(run.metrics.at("rowsFiltered"), 3);
+
+  // A malformed row filter is a contract violation, like any other malformed field.
+  ASSERT_OK_AND_ASSIGN(auto batch, scan->ToBatch());
+  ASSERT_OK_AND_ASSIGN(auto factory, batch->CreateReaderFactory());
+  ASSERT_OK_AND_ASSIGN(auto bytes, factory->Serialize());
+  auto encoded = nlohmann::json::parse(bytes);
+  ASSERT_TRUE(encoded["rowFilter"].is_string());
+  for (const auto& bad : {nlohmann::json("bm90IGFuIGV4cHJlc3Npb24="), nlohmann::json("#"),
+                          nlohmann::json(1)}) {
+    auto broken = encoded;
+    broken["rowFilter"] = bad;
+    ASSERT_RAISES_CONDITION("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
+                            batch->DeserializeReaderFactory(broken.dump()));
+  }
+  encoded.erase("rowFilter");
+  ASSERT_RAISES_CONDITION("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
+                          batch->DeserializeReaderFactory(encoded.dump()));
+}
+
+// A file with a deletion vector addresses rows by their index in the file: no row is dropped
+// before the deletion vector applies.
+TEST_F(DeltaScanTest, DeletionVectorFilesKeepEveryRowUntilTheVectorApplies) {
+  WriteTableWithDeletionVector();
+  ASSERT_OK_AND_ASSIGN(auto table, OpenTable());
+  ASSERT_OK_AND_ASSIGN(auto builder, NewBuilder(*table));
+  ASSERT_OK(dynamic_cast<SupportsPushDownRequiredColumns&>(*builder).PruneColumns(
+      arrow::schema({arrow::field("id", arrow::int64())})));
+  ASSERT_OK(dynamic_cast<SupportsPushDownV2Filters&>(*builder)
+                .PushPredicates({Compare(">=", "id", arrow::MakeScalar(int64_t{1})),
+                                 Compare("<>", "id", arrow::MakeScalar(int64_t{3}))})
+                .status());
+  ASSERT_OK_AND_ASSIGN(auto scan, builder->Build());
+  ASSERT_OK_AND_ASSIGN(auto run, parley::testing::RunScan(*scan));
+  // The engine applies the returned predicates; the source returns every row the DV keeps.
+  EXPECT_EQ(Ids(*run.rows), (std::vector<int64_t>{0, 2, 3, 5}));
+  EXPECT_EQ(run.metrics.at("deletedRowsSkipped"), 2);
+  EXPECT_EQ(run.metrics.at("rowsFiltered"), 0);
 }
 
 TEST_F(DeltaScanTest, MissingDataFileFailsNamingIt) {

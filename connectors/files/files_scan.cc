@@ -2,7 +2,8 @@
 // (its own Batch) that prunes, estimates statistics and plans input partitions.
 //
 // Pushdown. Each offered predicate is translated to an Arrow expression
-// (predicate_conversion.h) and bound to the table's types; untranslatable ones are returned.
+// (connectors/common/predicate_conversion.h) and bound to the table's types; untranslatable
+// ones are returned.
 //   - A predicate over partition columns only is applied exactly: it is evaluated on the
 //     partition values of every file and files whose value is not TRUE are never read. It is
 //     accepted and not returned.
@@ -49,13 +50,13 @@
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "connectors/common/parquet_conjuncts.h"
+#include "connectors/common/predicate_conversion.h"
 #include "files_internal.h"
 #include "parquet/arrow/reader.h"
 #include "parquet/metadata.h"
 #include "parquet/schema.h"
 #include "parquet/statistics.h"
 #include "parley/connector/status.h"
-#include "predicate_conversion.h"
 
 namespace parley::files {
 namespace {

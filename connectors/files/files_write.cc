@@ -18,10 +18,10 @@
 
 #include "arrow/compute/expression.h"
 #include "arrow/dataset/partition.h"
+#include "connectors/common/predicate_conversion.h"
 #include "files_commit.h"
 #include "files_internal.h"
 #include "parley/connector/status.h"
-#include "predicate_conversion.h"
 
 namespace parley::files {
 namespace {

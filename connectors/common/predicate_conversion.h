@@ -1,5 +1,5 @@
 // Translation of the engine's V2 predicates (parley/connector/expressions.h) into Arrow compute
-// expressions, which the files connector uses to prune Hive partitions and Parquet row groups.
+// expressions, which the built-in connectors use to prune files, Parquet row groups and rows.
 //
 // The translation keeps SQL's three-valued logic: AND/OR are Kleene, NOT of NULL is NULL,
 // comparisons with NULL are NULL, `a <=> b` is never NULL, and `a IN (...)` follows SQL when
@@ -13,11 +13,11 @@
 #include "arrow/compute/expression.h"
 #include "parley/connector/expressions.h"
 
-namespace parley::files {
+namespace parley {
 
 /// \brief Translate `predicate` into an unbound Arrow expression, or return nullopt when some
 /// part of it has no exact Arrow counterpart. The result still has to be bound to a schema;
 /// binding fails when operand types do not fit, which callers also treat as untranslatable.
 std::optional<arrow::compute::Expression> ToArrowExpression(const Predicate& predicate);
 
-}  // namespace parley::files
+}  // namespace parley

@@ -4,7 +4,7 @@
 // onto starts_with/ends_with/match_substring. `IN` becomes a balanced OR of equalities, which is
 // exactly SQL's definition (NULL when nothing matches and the value or the list holds NULL), and
 // `<=>` is spelled out with is_null so that it never yields NULL.
-#include "predicate_conversion.h"
+#include "connectors/common/predicate_conversion.h"
 
 #include <string>
 #include <utility>
@@ -13,7 +13,7 @@
 #include "arrow/compute/api_scalar.h"
 #include "arrow/scalar.h"
 
-namespace parley::files {
+namespace parley {
 namespace {
 
 namespace cp = arrow::compute;
@@ -141,4 +141,4 @@ std::optional<arrow::compute::Expression> ToArrowExpression(const Predicate& pre
   return Translate(predicate);
 }
 
-}  // namespace parley::files
+}  // namespace parley
