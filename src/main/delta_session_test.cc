@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <random>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -47,16 +46,11 @@ class DeltaSessionTest : public ::testing::Test {
   }
 
   std::string Analyze(const std::string& query) {
-    auto result = session_->Sql("EXPLAIN ANALYZE " + query);
-    EXPECT_TRUE(result.ok()) << result.status().ToString();
-    if (!result.ok()) return "";
-    return (*result)->column(0)->GetScalar(0).ValueOrDie()->ToString();
+    return testing::ExplainAnalyze(session_.get(), query);
   }
 
   static int64_t Metric(const std::string& plan, const std::string& name) {
-    std::smatch match;
-    if (!std::regex_search(plan, match, std::regex(name + ": (\\d+)"))) return -1;
-    return std::stoll(match[1]);
+    return testing::PlanMetric(plan, name);
   }
 
   // Inserts ids [first, first + count) into `table` (id, k, d, amount) in one statement, so

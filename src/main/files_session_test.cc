@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "parley/session.h"
 #include "parquet/arrow/writer.h"
 #include "testing/gtest_util.h"
+#include "testing/session_rows.h"
 
 namespace parley {
 namespace {
@@ -65,16 +65,11 @@ class FilesSessionTest : public ::testing::Test {
   std::string Table() const { return "parquet.`" + root_.string() + "`"; }
 
   std::string Analyze(const std::string& query) {
-    auto result = session_->Sql("EXPLAIN ANALYZE " + query);
-    EXPECT_TRUE(result.ok()) << result.status().ToString();
-    if (!result.ok()) return "";
-    return (*result)->column(0)->GetScalar(0).ValueOrDie()->ToString();
+    return testing::ExplainAnalyze(session_.get(), query);
   }
 
   static int64_t Metric(const std::string& plan, const std::string& name) {
-    std::smatch match;
-    if (!std::regex_search(plan, match, std::regex(name + ": (\\d+)"))) return -1;
-    return std::stoll(match[1]);
+    return testing::PlanMetric(plan, name);
   }
 
   fs::path root_;
@@ -247,9 +242,7 @@ class NestedPruningSessionTest : public ::testing::Test {
   }
 
   static int64_t BytesRead(const std::string& plan) {
-    std::smatch match;
-    if (!std::regex_search(plan, match, std::regex("Bytes read: (\\d+)"))) return -1;
-    return std::stoll(match[1]);
+    return testing::PlanMetric(plan, "Bytes read");
   }
 
   fs::path root_;
