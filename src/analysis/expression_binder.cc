@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analysis/analysis_error.h"
+#include "analysis/cast_rules.h"
 #include "analysis/types.h"
 #include "analysis/window_binder.h"
 #include "arrow/scalar.h"
@@ -92,6 +93,7 @@ class Binder {
       case sql::ExprKind::kCast: {
         ARROW_ASSIGN_OR_RAISE(auto input, Bind(*expr.children[0]));
         ARROW_ASSIGN_OR_RAISE(auto type, TypeFromName(expr.type, expr.pos));
+        ARROW_RETURN_NOT_OK(CheckAnsiCast(*input->type, *type, expr));
         return MakeCall(expr.is_try ? "TRY_CAST" : "CAST", {input}, type);
       }
       case sql::ExprKind::kCase:

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -29,6 +30,7 @@
 #include "exec/scalar_subquery_value.h"
 #include "exec/shared_subexpressions.h"
 #include "exec/window_lowering.h"
+#include "functions/expression_kernels.h"
 #include "functions/kernels.h"
 #include "plan/runtime_filter.h"
 #include "plan/storage_partitioned_join.h"
@@ -498,7 +500,7 @@ class Lowering {
     std::vector<arrow::FieldRef> keys;
     for (size_t i = 0; i < node->group_keys.size(); ++i) {
       ARROW_ASSIGN_OR_RAISE(auto key, LowerExpression(*node->group_keys[i]));
-      inputs.push_back(std::move(key));
+      inputs.push_back(NormalizedKey(std::move(key), *node->group_keys[i]->type));
       input_names.push_back(node->output[i].name);
       keys.emplace_back(node->output[i].name);
     }
@@ -528,25 +530,42 @@ class Lowering {
       }
       return false;
     };
+    // The input field of `arg`, projected once.
+    auto project = [&](cp::Expression arg, std::string name) -> std::string {
+      auto [it, inserted] = projected.emplace(arg.ToString(), std::move(name));
+      if (inserted) {
+        inputs.push_back(std::move(arg));
+        input_names.push_back(it->second);
+      }
+      return it->second;
+    };
     std::vector<cp::Expression> results(node->aggregates.size());
     for (size_t j = 0; j < node->aggregates.size(); ++j) {
       const auto& call = node->aggregates[j];
       std::string name = node->output[keys.size() + j].name;
       std::string target;
+      cp::Expression lowered_arg;
+      const bool integral_input =
+          !call.args.empty() && arrow::is_integer(call.args[0]->type->id());
       if (!call.args.empty()) {
         ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[0]));
-        auto [it, inserted] = projected.emplace(arg.ToString(), fmt::format("#arg{}", j));
-        if (inserted) {
-          inputs.push_back(std::move(arg));
-          input_names.push_back(it->second);
+        // Spark averages integers as doubles (Arrow's mean would add them in 64 bits, wrapping).
+        if (call.function == "AVG" && integral_input) {
+          cp::CastOptions to_double = cp::CastOptions::Safe(arrow::float64());
+          to_double.allow_float_truncate = true;  // beyond 2^53 the nearest double
+          arg = cp::call("cast", {std::move(arg)}, std::move(to_double));
         }
-        target = it->second;
+        lowered_arg = arg;
+        target = project(std::move(arg), fmt::format("#arg{}", j));
       }
       auto only_valid = std::make_shared<cp::CountOptions>(cp::CountOptions::ONLY_VALID);
-      // Grouped decimal sums add 128-bit integers (functions/decimal_sum_kernel.cc).
+      // Decimal sums add 128-bit integers (functions/decimal_sum_kernel.cc) and integral sums
+      // 64-bit ones (checked_sum_kernel.cc), failing on overflow as Spark's do.
       const bool decimal_input =
           !call.args.empty() && call.args[0]->type->id() == arrow::Type::DECIMAL128;
-      const std::string sum_function = grouped && decimal_input ? "parley_decimal_sum" : "sum";
+      const std::string sum_function = decimal_input    ? "parley_decimal_sum"
+                                       : integral_input ? "parley_checked_sum"
+                                                        : "sum";
       if (call.function == "AVG" && call.type->id() == arrow::Type::DECIMAL128) {
         std::string sum = aggregate(sum_function, nullptr, target, name + "#sum");
         std::string count = never_null(call)
@@ -578,6 +597,24 @@ class Lowering {
         function = call.function == "MIN" ? "min" : "max";
       }
       results[j] = cp::field_ref(aggregate(function, options, target, name));
+      const auto input_type = call.args.empty() ? arrow::Type::NA : call.args[0]->type->id();
+      if ((function == "min" || function == "max") &&
+          (input_type == arrow::Type::DOUBLE || input_type == arrow::Type::FLOAT)) {
+        // Arrow's min and max pass over NaN; Spark orders NaN above every number, so a max
+        // with a NaN is NaN, and so is a min with nothing but NaN.
+        std::string nans = aggregate(
+            "any", std::make_shared<cp::ScalarAggregateOptions>(/*skip_nulls=*/true, 0),
+            project(cp::call("is_nan", {lowered_arg}), target + "#nan"),
+            name + "#nan");
+        cp::Expression any_nan = cp::call("coalesce", {cp::field_ref(nans), cp::literal(false)});
+        if (function == "min") {
+          any_nan = cp::call("and_kleene", {cp::call("is_null", {results[j]}), any_nan});
+        }
+        auto nan = input_type == arrow::Type::DOUBLE
+                       ? arrow::MakeScalar(std::numeric_limits<double>::quiet_NaN())
+                       : arrow::MakeScalar(std::numeric_limits<float>::quiet_NaN());
+        results[j] = cp::call("if_else", {any_nan, cp::literal(nan), results[j]});
+      }
     }
     if (inputs.empty()) {
       // count(*) alone reads no column; give the aggregate one to count rows of.
@@ -590,7 +627,14 @@ class Lowering {
       const auto& field = node->output[i];
       cp::Expression value = cp::field_ref(field.name);
       if (i >= keys.size()) {
+        const auto& call = node->aggregates[i - keys.size()];
         value = cp::call("cast", {results[i - keys.size()]}, cp::CastOptions::Safe(field.type));
+        // A decimal sum past the precision of Spark's sum type overflows as the sum does.
+        if (call.function == "SUM" && field.type->id() == arrow::Type::DECIMAL128) {
+          value = GuardCall(cp::call("cast", {cp::field_ref(ArgumentField(0))},
+                                     cp::CastOptions::Safe(field.type)),
+                            {results[i - keys.size()]}, call.ToString(), "ARITHMETIC_OVERFLOW");
+        }
       }
       outputs.push_back(std::move(value));
       output_names.push_back(field.name);
@@ -616,19 +660,48 @@ class Lowering {
          {"project", ac::ProjectNodeOptions(std::move(outputs), std::move(output_names))}});
   }
 
+  // Arrow places NaN beside the NULLs, whatever the direction; Spark orders NaN above every
+  // number. A floating-point key is therefore sorted on whether it is NaN first (a column
+  // projected for the sort and dropped after it), then on its value.
   Result<ac::Declaration> LowerSort(const PlanNodePtr& node) {
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node->children[0]));
     std::vector<cp::SortKey> keys;
+    std::vector<cp::Expression> with_nan_keys;
+    std::vector<std::string> with_nan_names;
     for (const auto& key : node->sort_keys) {
       if (key.expr->kind != BoundExpr::Kind::kColumn) {
         return Status::Invalid("sort keys must be columns of the sort's input");
       }
-      keys.emplace_back(key.expr->field,
-                        key.ascending ? cp::SortOrder::Ascending : cp::SortOrder::Descending,
-                        key.nulls_first ? cp::NullPlacement::AtStart : cp::NullPlacement::AtEnd);
+      const auto order = key.ascending ? cp::SortOrder::Ascending : cp::SortOrder::Descending;
+      const auto nulls = key.nulls_first ? cp::NullPlacement::AtStart : cp::NullPlacement::AtEnd;
+      const auto type = key.expr->type->id();
+      if (type == arrow::Type::DOUBLE || type == arrow::Type::FLOAT) {
+        std::string name = fmt::format("#nan{}", keys.size());
+        with_nan_keys.push_back(cp::call("is_nan", {cp::field_ref(key.expr->field)}));
+        with_nan_names.push_back(name);
+        keys.emplace_back(name, order, nulls);
+      }
+      keys.emplace_back(key.expr->field, order, nulls);
     }
+    if (with_nan_keys.empty()) {
+      return ac::Declaration::Sequence(
+          {std::move(input), {"order_by", ac::OrderByNodeOptions(cp::Ordering(std::move(keys)))}});
+    }
+    std::vector<cp::Expression> columns;
+    std::vector<std::string> names;
+    for (const auto& field : node->children[0]->output) {
+      columns.push_back(cp::field_ref(field.name));
+      names.push_back(field.name);
+    }
+    std::vector<cp::Expression> widened = columns;
+    std::vector<std::string> widened_names = names;
+    widened.insert(widened.end(), with_nan_keys.begin(), with_nan_keys.end());
+    widened_names.insert(widened_names.end(), with_nan_names.begin(), with_nan_names.end());
     return ac::Declaration::Sequence(
-        {std::move(input), {"order_by", ac::OrderByNodeOptions(cp::Ordering(std::move(keys)))}});
+        {std::move(input),
+         {"project", ac::ProjectNodeOptions(std::move(widened), std::move(widened_names))},
+         {"order_by", ac::OrderByNodeOptions(cp::Ordering(std::move(keys)))},
+         {"project", ac::ProjectNodeOptions(std::move(columns), std::move(names))}});
   }
 
   const ScanRunOptions& options_;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -29,15 +30,53 @@ std::string ScalarText(const BoundExpr& literal) {
   return static_cast<const arrow::StringScalar&>(*literal.literal).ToString();
 }
 
+bool IsFloatingPoint(const arrow::DataType& type) {
+  return type.id() == arrow::Type::DOUBLE || type.id() == arrow::Type::FLOAT;
+}
+
+// A comparison of floating-point values as Spark orders them: NaN equals NaN and is above
+// every other value (Arrow follows IEEE, where NaN compares false). NULL stays NULL.
+std::optional<cp::Expression> LowerFloatComparison(const std::string& f, cp::Expression a,
+                                                   cp::Expression b) {
+  auto nan = [](const cp::Expression& x) { return cp::call("is_nan", {x}); };
+  auto both_nan = [&] { return cp::call("and_kleene", {nan(a), nan(b)}); };
+  // x < y: IEEE's answer, or y alone is NaN.
+  auto less = [&](const cp::Expression& x, const cp::Expression& y) {
+    return cp::call("or_kleene",
+                    {cp::call("less", {x, y}),
+                     cp::call("and_kleene", {cp::call("invert", {nan(x)}), nan(y)})});
+  };
+  // x <= y: IEEE's answer, or y is NaN (and x is not NULL).
+  auto less_equal = [&](const cp::Expression& x, const cp::Expression& y) {
+    return cp::call("or_kleene",
+                    {cp::call("less_equal", {x, y}),
+                     cp::call("and_kleene", {cp::call("is_valid", {x}), nan(y)})});
+  };
+  if (f == "=") return cp::call("or_kleene", {cp::call("equal", {a, b}), both_nan()});
+  if (f == "<>") {
+    return cp::call("and_kleene",
+                    {cp::call("not_equal", {a, b}), cp::call("invert", {both_nan()})});
+  }
+  if (f == "<") return less(a, b);
+  if (f == ">") return less(b, a);
+  if (f == "<=") return less_equal(a, b);
+  if (f == ">=") return less_equal(b, a);
+  return std::nullopt;
+}
+
 Result<cp::Expression> LowerIn(const BoundExpr& expr, const std::vector<cp::Expression>& args) {
   bool all_literals = true;
   for (size_t i = 1; i < expr.args.size(); ++i) {
     if (expr.args[i]->kind != BoundExpr::Kind::kLiteral) all_literals = false;
   }
+  const bool floating = IsFloatingPoint(*expr.args[0]->type);
   if (!all_literals) {
     cp::Expression any = cp::literal(false);
     for (size_t i = 1; i < args.size(); ++i) {
-      any = cp::call("or_kleene", {any, cp::call("equal", {args[0], args[i]})});
+      auto equal = floating && IsFloatingPoint(*expr.args[i]->type)
+                       ? *LowerFloatComparison("=", args[0], args[i])
+                       : cp::call("equal", {args[0], args[i]});
+      any = cp::call("or_kleene", {any, std::move(equal)});
     }
     return any;
   }
@@ -47,7 +86,16 @@ Result<cp::Expression> LowerIn(const BoundExpr& expr, const std::vector<cp::Expr
   }
   ARROW_ASSIGN_OR_RAISE(auto value_set, builder->Finish());
   cp::SetLookupOptions options(value_set, cp::SetLookupOptions::INCONCLUSIVE);
-  return cp::call("is_in", {args[0]}, std::move(options));
+  auto found = cp::call("is_in", {args[0]}, std::move(options));
+  // Arrow's set lookup finds no NaN; Spark's NaN equals NaN.
+  if (floating) {
+    ARROW_ASSIGN_OR_RAISE(auto has_nan, cp::CallFunction("is_nan", {value_set}));
+    ARROW_ASSIGN_OR_RAISE(auto any_nan, cp::CallFunction("any", {has_nan}));
+    if (any_nan.scalar_as<arrow::BooleanScalar>().value) {
+      found = cp::call("or_kleene", {std::move(found), cp::call("is_nan", {args[0]})});
+    }
+  }
+  return found;
 }
 
 Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expression> args);
@@ -212,6 +260,10 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
       {"&", "bit_wise_and"},   {"|", "bit_wise_or"},       {"^", "bit_wise_xor"},
       {"COALESCE", "coalesce"}};
   if (auto it = kDirect.find(f); it != kDirect.end()) {
+    if (args.size() == 2 && IsFloatingPoint(*expr.args[0]->type) &&
+        IsFloatingPoint(*expr.args[1]->type)) {
+      if (auto compared = LowerFloatComparison(f, args[0], args[1])) return std::move(*compared);
+    }
     if (expr.type->id() != arrow::Type::DECIMAL128) return cp::call(it->second, std::move(args));
     if (auto narrow = LowerNarrowDecimal(expr, it->second, args)) return std::move(*narrow);
     // Arrow types decimal arithmetic its own way (a product of two DECIMAL(38) needs 77
@@ -242,9 +294,15 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
       value = cp::call("round", {value},
                        cp::RoundOptions(result_scale, cp::RoundMode::HALF_TOWARDS_INFINITY));
     }
-    cp::CastOptions settle = cp::CastOptions::Safe(expr.type);
-    settle.allow_decimal_truncate = true;
-    return cp::call("cast", {value}, std::move(settle));
+    // Drop the fraction digits rounding zeroed, then check the precision of Spark's type
+    // (a cast allowed to truncate checks no precision).
+    if (exact_scale > result_scale) {
+      cp::CastOptions rescale = cp::CastOptions::Safe(
+          arrow::decimal256(arrow::Decimal256Type::kMaxPrecision, result_scale));
+      rescale.allow_decimal_truncate = true;
+      value = cp::call("cast", {value}, std::move(rescale));
+    }
+    return cp::call("cast", {value}, cp::CastOptions::Safe(expr.type));
   }
   if (f == "<=>") {
     auto both_null = cp::call("and_kleene", {cp::call("is_null", {args[0]}),
@@ -271,6 +329,14 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
     cp::CastOptions options = cp::CastOptions::Safe(expr.type);
     options.allow_decimal_truncate = true;
     options.allow_float_truncate = true;
+    // Floating point to integral or decimal types, as Spark converts (numeric_cast_kernels.cc).
+    const auto from = expr.args[0]->type->id();
+    if ((from == arrow::Type::DOUBLE || from == arrow::Type::FLOAT) &&
+        (arrow::is_integer(expr.type->id()) || expr.type->id() == arrow::Type::DECIMAL128)) {
+      return cp::call(arrow::is_integer(expr.type->id()) ? "parley_float_to_integral"
+                                                          : "parley_float_to_decimal",
+                      {args[0], cp::literal(arrow::MakeNullScalar(expr.type))});
+    }
     // Arrow casts an integer only to a decimal wide enough for the whole integer type; Spark
     // checks each value instead. Go through DECIMAL(38, 0), whose rescale checks each value.
     if (expr.type->id() == arrow::Type::DECIMAL128 &&
@@ -361,6 +427,21 @@ Result<cp::Expression> WidenDecimal(cp::Expression value, const arrow::DataType&
   }
   return cp::call("parley_decimal_widen",
                   {std::move(value), cp::literal(arrow::MakeNullScalar(to))});
+}
+
+cp::Expression NormalizedKey(cp::Expression key, const arrow::DataType& type) {
+  if (!IsFloatingPoint(type)) return key;
+  // Adding zero turns -0.0 into 0.0 and leaves every other value as it is.
+  std::shared_ptr<arrow::Scalar> zero, nan;
+  if (type.id() == arrow::Type::DOUBLE) {
+    zero = arrow::MakeScalar(0.0);
+    nan = arrow::MakeScalar(std::numeric_limits<double>::quiet_NaN());
+  } else {
+    zero = arrow::MakeScalar(0.0f);
+    nan = arrow::MakeScalar(std::numeric_limits<float>::quiet_NaN());
+  }
+  return cp::call("if_else", {cp::call("is_nan", {key}), cp::literal(nan),
+                              cp::call("add", {key, cp::literal(zero)})});
 }
 
 Status ToSparkError(const Status& status) {

@@ -18,6 +18,12 @@ Result<arrow::compute::Expression> WidenDecimal(arrow::compute::Expression value
                                                 const arrow::DataType& from,
                                                 const std::shared_ptr<arrow::DataType>& to);
 
+/// \brief `key`, of type `type`, as a grouping or join key compares in Spark: a floating-point
+/// key has one NaN and one zero (-0.0 is 0.0), as Spark normalizes such keys; any other key is
+/// returned as it is.
+arrow::compute::Expression NormalizedKey(arrow::compute::Expression key,
+                                         const arrow::DataType& type);
+
 /// \brief Give a runtime error from Arrow its Spark condition (ARITHMETIC_OVERFLOW,
 /// DIVIDE_BY_ZERO, CAST_INVALID_INPUT, ...); statuses that already carry one pass unchanged.
 Status ToSparkError(const Status& status);

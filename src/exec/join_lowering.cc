@@ -93,7 +93,7 @@ Result<ac::Declaration> WithKeyColumns(ac::Declaration input, const PlanNode& ch
   for (size_t i = 0; i < key_exprs.size(); ++i) {
     std::string name = fmt::format("{}{}", prefix, i);
     ARROW_ASSIGN_OR_RAISE(auto key, LowerExpression(*key_exprs[i]));
-    exprs.push_back(std::move(key));
+    exprs.push_back(NormalizedKey(std::move(key), *key_exprs[i]->type));
     names.push_back(name);
     keys->emplace_back(name);
   }

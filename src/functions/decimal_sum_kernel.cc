@@ -1,10 +1,10 @@
-// hash_parley_decimal_sum: the grouped sum of a DECIMAL128 column in native 128-bit integers.
-// Arrow's hash_sum adds Decimal128 values through an out-of-line operator per row; this kernel
-// keeps one __int128 per group (TPC-H Q1's four decimal sums: about half the time). The sum
-// keeps the input's scale, is typed DECIMAL(38, scale), is NULL for a group without a non-NULL
-// value (as SQL's SUM), and fails with NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION when it
-// leaves 38 digits; the engine then casts it to Spark's sum type, which checks its precision.
-#include <fmt/format.h>
+// hash_parley_decimal_sum and parley_decimal_sum: the grouped and the ungrouped sum of a
+// DECIMAL128 column in native 128-bit integers. Arrow's hash_sum adds Decimal128 values through
+// an out-of-line operator per row, and its sum wraps past 38 digits; these kernels keep one
+// __int128 per group (TPC-H Q1's four decimal sums: about half the time). The sum keeps the
+// input's scale, is typed DECIMAL(38, scale), is NULL for a group without a non-NULL value (as
+// SQL's SUM), and fails with Spark's ARITHMETIC_OVERFLOW when it leaves 38 digits; the engine
+// then casts it to Spark's sum type, which checks its precision.
 
 #include <cstring>
 #include <memory>
@@ -25,13 +25,6 @@ namespace cp = arrow::compute;
 constexpr __int128 kLimit = static_cast<__int128>(10000000000000000000ULL) *
                                 static_cast<__int128>(10000000000000000000ULL);  // 10^38
 
-Status SumOutOfRange(const arrow::DataType& type) {
-  const auto& decimal = static_cast<const arrow::DecimalType&>(type);
-  return MakeError(arrow::StatusCode::Invalid, "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
-                   fmt::format("The sum cannot be represented as DECIMAL({},{}). If necessary set "
-                               "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
-                               decimal.precision(), decimal.scale()));
-}
 
 struct DecimalSumState : cp::KernelState {
   std::shared_ptr<arrow::DataType> out_type;
@@ -123,28 +116,28 @@ bool AddUnchecked(const arrow::ArraySpan& values, const uint32_t* groups, int64_
   return wide == 0;
 }
 
-Status Consume(cp::KernelContext* ctx, const cp::ExecSpan& batch) {
-  auto* state = static_cast<DecimalSumState*>(ctx->state());
-  const uint32_t* groups = batch[1].array.GetValues<uint32_t>(1);
+// Adds the values of `input` to the sums of their `groups`.
+Status AddToGroups(DecimalSumState* state, const cp::ExecValue& input, const uint32_t* groups,
+                   int64_t length) {
   __int128* sums = state->sums.data();
   uint8_t* seen = state->seen.data();
   bool in_range = true;
-  if (batch[0].is_scalar()) {
-    const auto& scalar = static_cast<const arrow::Decimal128Scalar&>(*batch[0].scalar);
+  if (input.is_scalar()) {
+    const auto& scalar = static_cast<const arrow::Decimal128Scalar&>(*input.scalar);
     if (!scalar.is_valid) return Status::OK();
     __int128 value = LoadDecimal(scalar.value.native_endian_bytes());
-    for (int64_t row = 0; row < batch.length; ++row) {
+    for (int64_t row = 0; row < length; ++row) {
       in_range &= AddTo(&sums[groups[row]], value);
       seen[groups[row]] = 1;
     }
     state->bound = kLimit;
-    return in_range ? Status::OK() : SumOutOfRange(*state->out_type);
+    return in_range ? Status::OK() : DecimalSumOverflow();
   }
-  const arrow::ArraySpan& values = batch[0].array;
+  const arrow::ArraySpan& values = input.array;
   // While every sum stays far enough from 38 digits, values of at most 64 bits (below 2^63 in
   // magnitude) are added without a check per row. A batch with a wider value is taken back
   // (wrapping arithmetic undoes exactly) and added again with checks.
-  const __int128 growth = static_cast<__int128>(batch.length) << 63;
+  const __int128 growth = static_cast<__int128>(length) << 63;
   if (state->bound < kLimit - growth) {
     const auto num_groups = static_cast<int64_t>(state->sums.size());
     if (AddUnchecked<+1>(values, groups, num_groups, sums, seen)) {
@@ -155,28 +148,39 @@ Status Consume(cp::KernelContext* ctx, const cp::ExecSpan& batch) {
   }
   const uint8_t* data = values.buffers[1].data + values.offset * 16;
   const bool nullable = values.MayHaveNulls();
-  for (int64_t row = 0; row < batch.length; ++row) {
+  for (int64_t row = 0; row < length; ++row) {
     if (nullable && !values.IsValid(row)) continue;
     in_range &= AddTo(&sums[groups[row]], LoadDecimal(data + row * 16));
     seen[groups[row]] = 1;
   }
   state->bound = kLimit;
-  return in_range ? Status::OK() : SumOutOfRange(*state->out_type);
+  return in_range ? Status::OK() : DecimalSumOverflow();
+}
+
+Status Consume(cp::KernelContext* ctx, const cp::ExecSpan& batch) {
+  return AddToGroups(static_cast<DecimalSumState*>(ctx->state()), batch[0],
+                     batch[1].array.GetValues<uint32_t>(1), batch.length);
+}
+
+// Adds the sums of `other` to those of `state` (group g to mapping[g]; every one to group 0
+// when `mapping` is null).
+Status MergeGroups(DecimalSumState* state, const DecimalSumState& other, const uint32_t* mapping) {
+  bool in_range = true;
+  for (size_t group = 0; group < other.sums.size(); ++group) {
+    if (!other.seen[group]) continue;
+    const size_t into = mapping == nullptr ? 0 : mapping[group];
+    in_range &= AddTo(&state->sums[into], other.sums[group]);
+    state->seen[into] = 1;
+  }
+  state->bound = AddBounds(state->bound, other.bound);
+  return in_range ? Status::OK() : DecimalSumOverflow();
 }
 
 Status Merge(cp::KernelContext* ctx, cp::KernelState&& other_state,
              const arrow::ArrayData& group_id_mapping) {
-  auto* state = static_cast<DecimalSumState*>(ctx->state());
-  auto& other = static_cast<DecimalSumState&>(other_state);
-  const uint32_t* mapping = group_id_mapping.GetValues<uint32_t>(1);
-  bool in_range = true;
-  for (size_t group = 0; group < other.sums.size(); ++group) {
-    if (!other.seen[group]) continue;
-    in_range &= AddTo(&state->sums[mapping[group]], other.sums[group]);
-    state->seen[mapping[group]] = 1;
-  }
-  state->bound = AddBounds(state->bound, other.bound);
-  return in_range ? Status::OK() : SumOutOfRange(*state->out_type);
+  return MergeGroups(static_cast<DecimalSumState*>(ctx->state()),
+                     static_cast<DecimalSumState&>(other_state),
+                     group_id_mapping.GetValues<uint32_t>(1));
 }
 
 Status Finalize(cp::KernelContext* ctx, arrow::Datum* out) {
@@ -197,6 +201,35 @@ Status Finalize(cp::KernelContext* ctx, arrow::Datum* out) {
   return Status::OK();
 }
 
+// The ungrouped kernel: the grouped one's state with one group.
+Result<std::unique_ptr<cp::KernelState>> InitOne(cp::KernelContext* ctx,
+                                                 const cp::KernelInitArgs& args) {
+  ARROW_ASSIGN_OR_RAISE(auto state, Init(ctx, args));
+  auto* sums = static_cast<DecimalSumState*>(state.get());
+  sums->sums.assign(1, 0);
+  sums->seen.assign(1, 0);
+  return state;
+}
+
+Status ConsumeOne(cp::KernelContext* ctx, const cp::ExecSpan& batch) {
+  std::vector<uint32_t> groups(static_cast<size_t>(batch.length), 0);
+  return AddToGroups(static_cast<DecimalSumState*>(ctx->state()), batch[0], groups.data(),
+                     batch.length);
+}
+
+Status MergeOne(cp::KernelContext*, cp::KernelState&& from, cp::KernelState* into) {
+  return MergeGroups(static_cast<DecimalSumState*>(into), static_cast<DecimalSumState&>(from),
+                     nullptr);
+}
+
+Status FinalizeOne(cp::KernelContext* ctx, arrow::Datum* out) {
+  arrow::Datum sums;
+  ARROW_RETURN_NOT_OK(Finalize(ctx, &sums));
+  ARROW_ASSIGN_OR_RAISE(auto sum, sums.make_array()->GetScalar(0));
+  *out = std::move(sum);
+  return Status::OK();
+}
+
 Result<arrow::TypeHolder> SumType(cp::KernelContext*, const std::vector<arrow::TypeHolder>& in) {
   const auto& input = static_cast<const arrow::DecimalType&>(*in[0].type);
   return arrow::decimal128(arrow::Decimal128Type::kMaxPrecision, input.scale());
@@ -214,7 +247,22 @@ Status RegisterDecimalSumKernel(cp::FunctionRegistry* registry) {
                                 cp::OutputType(SumType)),
       Init, Resize, Consume, Merge, Finalize, /*ordered=*/false);
   ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
-  return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
+  ARROW_RETURN_NOT_OK(registry->AddFunction(std::move(function), /*allow_overwrite=*/true));
+  auto ungrouped = std::make_shared<cp::ScalarAggregateFunction>(
+      "parley_decimal_sum", cp::Arity::Unary(),
+      cp::FunctionDoc("Sum of a decimal column in 128-bit integers", "", {"x"}));
+  cp::ScalarAggregateKernel one(
+      cp::KernelSignature::Make({cp::InputType(arrow::Type::DECIMAL128)}, cp::OutputType(SumType)),
+      InitOne, ConsumeOne, MergeOne, FinalizeOne, /*ordered=*/false);
+  ARROW_RETURN_NOT_OK(ungrouped->AddKernel(std::move(one)));
+  return registry->AddFunction(std::move(ungrouped), /*allow_overwrite=*/true);
+}
+
+Status DecimalSumOverflow() {
+  return MakeError(arrow::StatusCode::Invalid, "ARITHMETIC_OVERFLOW",
+                   "Overflow in sum of decimals. Use 'try_sum' to tolerate overflow and return "
+                   "NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to "
+                   "bypass this error.");
 }
 
 }  // namespace parley::kernels

@@ -110,8 +110,16 @@ inline Status AddPreallocatedFunction(arrow::compute::FunctionRegistry* registry
 Status RegisterDatetimeKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterStringKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterDecimalKernels(arrow::compute::FunctionRegistry* registry);
-/// \brief hash_parley_decimal_sum (decimal_sum_kernel.cc): the grouped SUM of a decimal.
+/// \brief hash_parley_decimal_sum and parley_decimal_sum (decimal_sum_kernel.cc): the grouped
+/// and ungrouped SUM of a decimal.
 Status RegisterDecimalSumKernel(arrow::compute::FunctionRegistry* registry);
+/// \brief Spark's error for a decimal SUM that leaves its type: ARITHMETIC_OVERFLOW.
+Status DecimalSumOverflow();
+/// \brief hash_parley_checked_sum and parley_checked_sum (checked_sum_kernel.cc): the grouped
+/// and ungrouped SUM of an integral column as BIGINT, failing with ARITHMETIC_OVERFLOW.
+Status RegisterCheckedSumKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_float_to_integral and parley_float_to_decimal (numeric_cast_kernels.cc).
+Status RegisterNumericCastKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterMathKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterArrayKernels(arrow::compute::FunctionRegistry* registry);
 

@@ -18,6 +18,8 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterStringKernels(registry);
     if (status.ok()) status = kernels::RegisterDecimalKernels(registry);
     if (status.ok()) status = kernels::RegisterDecimalSumKernel(registry);
+    if (status.ok()) status = kernels::RegisterCheckedSumKernels(registry);
+    if (status.ok()) status = kernels::RegisterNumericCastKernels(registry);
     if (status.ok()) status = kernels::RegisterMathKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();

@@ -1,0 +1,19 @@
+// Which casts Spark's ANSI mode allows between scalar types, checked when a CAST is bound.
+#pragma once
+
+#include "arrow/type_fwd.h"
+#include "parley/connector/status.h"
+#include "sql/ast.h"
+
+namespace parley {
+
+/// \brief OK when Spark's ANSI mode casts `from` to `to`; otherwise Spark's analysis error for
+/// `cast` (the CAST expression): DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION (a number to or from
+/// a DATE, with the function that converts it), DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION
+/// (casts only the non-ANSI mode allows: DATE or TIMESTAMP to BOOLEAN, BOOLEAN to TIMESTAMP, a
+/// number to BINARY) or DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION. Casts involving types outside
+/// numbers, BOOLEAN, DATE, TIMESTAMP and BINARY are left to the engine.
+Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to,
+                     const sql::Expr& cast);
+
+}  // namespace parley

@@ -1,0 +1,228 @@
+// Casts from floating point that Arrow's cast does differently from Spark:
+//   parley_float_to_integral: Spark's ANSI cast drops the fraction and fails with CAST_OVERFLOW
+//     for NaN, +-Infinity and values outside the target type (Arrow's cast, allowed to drop
+//     fractions, wraps them). Like Spark, a BIGINT bound is compared as a double, so 2^63
+//     (the double nearest Long.MaxValue) becomes 9223372036854775807.
+//   parley_float_to_decimal: Spark reads the double as its shortest decimal text (Java's
+//     Double.toString; a float is widened to double first), rounds it half up to the scale and
+//     fails with NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION when it needs more digits than the
+//     precision; NaN and +-Infinity become NULL (Arrow converts the exact binary value, so
+//     CAST(0.1D AS DECIMAL(38, 37)) gained 17 digits of binary noise).
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "arrow/array/builder_decimal.h"
+#include "arrow/array/builder_primitive.h"
+#include "arrow/util/decimal.h"
+#include "functions/java_number_text.h"
+#include "functions/kernel_support.h"
+
+namespace parley {
+namespace {
+
+namespace cp = arrow::compute;
+using kernels::Column;
+
+// Spark's name of an integral type.
+const char* IntegralTypeName(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::INT8:
+      return "TINYINT";
+    case arrow::Type::INT16:
+      return "SMALLINT";
+    case arrow::Type::INT32:
+      return "INT";
+    default:
+      return "BIGINT";
+  }
+}
+
+// `value` (finite) as an unscaled decimal of `scale` digits of fraction: its shortest digits
+// rounded half up to the scale; nothing when it needs more than `precision` digits.
+Result<std::optional<arrow::Decimal128>> DoubleToUnscaledDecimal(double value, int32_t precision,
+                                                                 int32_t scale) {
+  if (value == 0) return std::optional<arrow::Decimal128>(arrow::Decimal128(0));
+  // The shortest digits d1 d2 ... dn and exponent e: value = d1.d2...dn x 10^e.
+  char buffer[64];
+  char* end = std::to_chars(buffer, buffer + sizeof(buffer), std::fabs(value),
+                            std::chars_format::scientific)
+                  .ptr;
+  std::string_view text(buffer, end - buffer);
+  size_t e_pos = text.find('e');
+  std::string digits;
+  for (char c : text.substr(0, e_pos)) {
+    if (c != '.') digits.push_back(c);
+  }
+  int exponent = 0;
+  std::string_view exponent_text = text.substr(e_pos + 1);
+  if (exponent_text.front() == '+') exponent_text.remove_prefix(1);
+  std::from_chars(exponent_text.data(), exponent_text.data() + exponent_text.size(), exponent);
+  // The unscaled value is digits x 10^shift, rounded half up to a whole number.
+  const int64_t shift = static_cast<int64_t>(exponent) - (static_cast<int64_t>(digits.size()) - 1) +
+                        scale;
+  std::string unscaled;
+  if (shift >= 0) {
+    if (static_cast<int64_t>(digits.size()) + shift > precision) return std::nullopt;
+    unscaled = digits + std::string(static_cast<size_t>(shift), '0');
+  } else {
+    const int64_t dropped = -shift;
+    const int64_t kept = static_cast<int64_t>(digits.size()) - dropped;
+    // Below half of the last digit kept.
+    if (kept < 0) return std::optional<arrow::Decimal128>(arrow::Decimal128(0));
+    unscaled = digits.substr(0, static_cast<size_t>(kept));
+    if (unscaled.empty()) unscaled = "0";
+    if (digits[static_cast<size_t>(kept)] >= '5') {
+      // Add one to the kept digits.
+      int i = static_cast<int>(unscaled.size()) - 1;
+      while (i >= 0 && unscaled[i] == '9') unscaled[i--] = '0';
+      if (i >= 0) {
+        ++unscaled[i];
+      } else {
+        unscaled.insert(unscaled.begin(), '1');
+      }
+    }
+    size_t first = unscaled.find_first_not_of('0');
+    unscaled = first == std::string::npos ? "0" : unscaled.substr(first);
+    if (unscaled != "0" && static_cast<int64_t>(unscaled.size()) > precision) return std::nullopt;
+  }
+  ARROW_ASSIGN_OR_RAISE(auto result, arrow::Decimal128::FromString(unscaled));
+  return std::optional<arrow::Decimal128>(value < 0 ? -result : result);
+}
+
+template <typename Float>
+std::string SqlValueText(Float value) {
+  std::string text = JavaFloatingPointText(value);
+  if constexpr (std::is_same_v<Float, double>) {
+    if (std::isfinite(value)) text += "D";
+  }
+  return text;
+}
+
+template <typename Float>
+Status CastOverflow(Float value, const arrow::DataType& to) {
+  const char* from = std::is_same_v<Float, double> ? "DOUBLE" : "FLOAT";
+  return MakeError(arrow::StatusCode::Invalid, "CAST_OVERFLOW",
+                   fmt::format("The value {} of the type \"{}\" cannot be cast to \"{}\" due to an "
+                               "overflow. Use `try_cast` to tolerate overflow and return NULL "
+                               "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" "
+                               "to bypass this error.",
+                               SqlValueText(value), from, IntegralTypeName(to)));
+}
+
+template <typename Float, typename Int>
+Status FloatToIntegral(const cp::ExecSpan& batch, cp::KernelContext* ctx, cp::ExecResult* out) {
+  using Builder = typename arrow::CTypeTraits<Int>::BuilderType;
+  Column<Float> values(batch[0]);
+  const auto& to = *batch[1].type();
+  const double upper = static_cast<double>(std::numeric_limits<Int>::max());
+  const double lower = static_cast<double>(std::numeric_limits<Int>::min());
+  Builder builder(batch[1].type()->GetSharedPtr(), ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!values.IsValid(row)) {
+      builder.UnsafeAppendNull();
+      continue;
+    }
+    const double value = values.Value(row);
+    const double whole = std::trunc(value);
+    // NaN fails both comparisons.
+    if (!(whole <= upper && whole >= lower)) return CastOverflow(values.Value(row), to);
+    // Only 2^63 itself reaches past BIGINT's maximum; it saturates, as Java's conversion does.
+    builder.UnsafeAppend(whole >= upper ? std::numeric_limits<Int>::max()
+                                        : static_cast<Int>(whole));
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+template <typename Float>
+Status FloatToIntegralExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
+                           cp::ExecResult* out) {
+  switch (batch[1].type()->id()) {
+    case arrow::Type::INT8:
+      return FloatToIntegral<Float, int8_t>(batch, ctx, out);
+    case arrow::Type::INT16:
+      return FloatToIntegral<Float, int16_t>(batch, ctx, out);
+    case arrow::Type::INT32:
+      return FloatToIntegral<Float, int32_t>(batch, ctx, out);
+    case arrow::Type::INT64:
+      return FloatToIntegral<Float, int64_t>(batch, ctx, out);
+    default:
+      return Status::Invalid("parley_float_to_integral: not an integral type: ",
+                             batch[1].type()->ToString());
+  }
+}
+
+template <typename Float>
+Status FloatToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
+                          cp::ExecResult* out) {
+  Column<Float> values(batch[0]);
+  auto type = batch[1].type()->GetSharedPtr();
+  const auto& decimal = static_cast<const arrow::DecimalType&>(*type);
+  arrow::Decimal128Builder builder(type, ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!values.IsValid(row) || !std::isfinite(values.Value(row))) {
+      builder.UnsafeAppendNull();
+      continue;
+    }
+    const double value = values.Value(row);
+    ARROW_ASSIGN_OR_RAISE(auto unscaled,
+                          DoubleToUnscaledDecimal(value, decimal.precision(), decimal.scale()));
+    if (!unscaled.has_value()) {
+      return MakeError(arrow::StatusCode::Invalid, "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
+                       fmt::format(" {} cannot be represented as Decimal({}, {}). If necessary set "
+                                   "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error, "
+                                   "and return NULL instead.",
+                                   JavaFloatingPointText(value), decimal.precision(),
+                                   decimal.scale()));
+    }
+    builder.UnsafeAppend(*unscaled);
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+Result<arrow::TypeHolder> SecondInputType(cp::KernelContext*,
+                                          const std::vector<arrow::TypeHolder>& types) {
+  return types[1];
+}
+
+Status AddFloatCast(cp::FunctionRegistry* registry, const std::string& name,
+                    arrow::Type::type target, cp::ArrayKernelExec float_exec,
+                    cp::ArrayKernelExec double_exec, const std::string& summary) {
+  auto function = std::make_shared<cp::ScalarFunction>(name, cp::Arity::Binary(),
+                                                       cp::FunctionDoc(summary, "", {}));
+  const std::pair<arrow::Type::type, cp::ArrayKernelExec> kernels[] = {
+      {arrow::Type::FLOAT, float_exec}, {arrow::Type::DOUBLE, double_exec}};
+  for (const auto& [input, exec] : kernels) {
+    std::vector<cp::InputType> inputs = {cp::InputType(input),
+                                         target == arrow::Type::DECIMAL128
+                                             ? cp::InputType(target)
+                                             : cp::InputType::Any()};
+    cp::ScalarKernel kernel(std::move(inputs), cp::OutputType(SecondInputType), exec);
+    kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
+    kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
+    ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
+  }
+  return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
+}
+
+}  // namespace
+
+namespace kernels {
+
+Status RegisterNumericCastKernels(cp::FunctionRegistry* registry) {
+  ARROW_RETURN_NOT_OK(AddFloatCast(registry, "parley_float_to_integral", arrow::Type::INT64,
+                                   FloatToIntegralExec<float>, FloatToIntegralExec<double>,
+                                   "Spark's ANSI cast of floating point to an integral type"));
+  return AddFloatCast(registry, "parley_float_to_decimal", arrow::Type::DECIMAL128,
+                      FloatToDecimalExec<float>, FloatToDecimalExec<double>,
+                      "Spark's cast of floating point to decimal");
+}
+
+}  // namespace kernels
+}  // namespace parley
