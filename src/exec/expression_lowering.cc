@@ -329,13 +329,39 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
     cp::CastOptions options = cp::CastOptions::Safe(expr.type);
     options.allow_decimal_truncate = true;
     options.allow_float_truncate = true;
-    // Floating point to integral or decimal types, as Spark converts (numeric_cast_kernels.cc).
     const auto from = expr.args[0]->type->id();
+    const auto to = expr.type->id();
+    auto marker = cp::literal(arrow::MakeNullScalar(expr.type));
+    // Text as Spark reads it (string_cast_kernels.cc).
+    if (from == arrow::Type::STRING) {
+      const char* kernel = arrow::is_integer(to)          ? "parley_string_to_integral"
+                           : arrow::is_floating(to)       ? "parley_string_to_floating"
+                           : to == arrow::Type::DECIMAL128 ? "parley_string_to_decimal"
+                           : to == arrow::Type::BOOL       ? "parley_string_to_boolean"
+                           : to == arrow::Type::DATE32     ? "parley_string_to_date"
+                                                           : nullptr;
+      if (kernel != nullptr) return cp::call(kernel, {args[0], marker});
+    }
+    if (from == arrow::Type::DECIMAL128 && to == arrow::Type::STRING) {
+      return cp::call("parley_decimal_text", {args[0]});
+    }
+    // Booleans and decimals: zero is false, true is one.
+    if (from == arrow::Type::DECIMAL128 && to == arrow::Type::BOOL) {
+      return cp::call("not_equal",
+                      {args[0], cp::literal(std::make_shared<arrow::Decimal128Scalar>(
+                                    arrow::Decimal128(0), expr.args[0]->type))});
+    }
+    if (from == arrow::Type::BOOL && to == arrow::Type::DECIMAL128) {
+      auto one = cp::call("cast", {args[0]}, cp::CastOptions::Safe(arrow::int8()));
+      return cp::call("cast", {cp::call("cast", {one}, cp::CastOptions::Safe(arrow::decimal128(38, 0)))},
+                      cp::CastOptions::Safe(expr.type));
+    }
+    // Floating point to integral or decimal types, as Spark converts (numeric_cast_kernels.cc).
     if ((from == arrow::Type::DOUBLE || from == arrow::Type::FLOAT) &&
         (arrow::is_integer(expr.type->id()) || expr.type->id() == arrow::Type::DECIMAL128)) {
       return cp::call(arrow::is_integer(expr.type->id()) ? "parley_float_to_integral"
                                                           : "parley_float_to_decimal",
-                      {args[0], cp::literal(arrow::MakeNullScalar(expr.type))});
+                      {args[0], marker});
     }
     // Arrow casts an integer only to a decimal wide enough for the whole integer type; Spark
     // checks each value instead. Go through DECIMAL(38, 0), whose rescale checks each value.

@@ -118,8 +118,11 @@ Status DecimalSumOverflow();
 /// \brief hash_parley_checked_sum and parley_checked_sum (checked_sum_kernel.cc): the grouped
 /// and ungrouped SUM of an integral column as BIGINT, failing with ARITHMETIC_OVERFLOW.
 Status RegisterCheckedSumKernels(arrow::compute::FunctionRegistry* registry);
-/// \brief parley_float_to_integral and parley_float_to_decimal (numeric_cast_kernels.cc).
+/// \brief parley_float_to_integral, parley_float_to_decimal and parley_decimal_text
+/// (numeric_cast_kernels.cc).
 Status RegisterNumericCastKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_string_to_{integral,floating,decimal,boolean,date} (string_cast_kernels.cc).
+Status RegisterStringCastKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterMathKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterArrayKernels(arrow::compute::FunctionRegistry* registry);
 

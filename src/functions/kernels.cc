@@ -20,6 +20,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterDecimalSumKernel(registry);
     if (status.ok()) status = kernels::RegisterCheckedSumKernels(registry);
     if (status.ok()) status = kernels::RegisterNumericCastKernels(registry);
+    if (status.ok()) status = kernels::RegisterStringCastKernels(registry);
     if (status.ok()) status = kernels::RegisterMathKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();

@@ -8,6 +8,7 @@
 //     fails with NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION when it needs more digits than the
 //     precision; NaN and +-Infinity become NULL (Arrow converts the exact binary value, so
 //     CAST(0.1D AS DECIMAL(38, 37)) gained 17 digits of binary noise).
+//   parley_decimal_text: a decimal as Spark writes it as a string, plainly (Arrow writes 0E-37).
 #include <fmt/format.h>
 
 #include <charconv>
@@ -17,8 +18,10 @@
 #include <string>
 
 #include "arrow/array/builder_decimal.h"
+#include "arrow/array/builder_binary.h"
 #include "arrow/array/builder_primitive.h"
 #include "arrow/util/decimal.h"
+#include "functions/decimal_text.h"
 #include "functions/java_number_text.h"
 #include "functions/kernel_support.h"
 
@@ -44,9 +47,9 @@ const char* IntegralTypeName(const arrow::DataType& type) {
 
 // `value` (finite) as an unscaled decimal of `scale` digits of fraction: its shortest digits
 // rounded half up to the scale; nothing when it needs more than `precision` digits.
-Result<std::optional<arrow::Decimal128>> DoubleToUnscaledDecimal(double value, int32_t precision,
-                                                                 int32_t scale) {
-  if (value == 0) return std::optional<arrow::Decimal128>(arrow::Decimal128(0));
+std::optional<arrow::Decimal128> DoubleToUnscaledDecimal(double value, int32_t precision,
+                                                         int32_t scale) {
+  if (value == 0) return arrow::Decimal128(0);
   // The shortest digits d1 d2 ... dn and exponent e: value = d1.d2...dn x 10^e.
   char buffer[64];
   char* end = std::to_chars(buffer, buffer + sizeof(buffer), std::fabs(value),
@@ -62,36 +65,8 @@ Result<std::optional<arrow::Decimal128>> DoubleToUnscaledDecimal(double value, i
   std::string_view exponent_text = text.substr(e_pos + 1);
   if (exponent_text.front() == '+') exponent_text.remove_prefix(1);
   std::from_chars(exponent_text.data(), exponent_text.data() + exponent_text.size(), exponent);
-  // The unscaled value is digits x 10^shift, rounded half up to a whole number.
-  const int64_t shift = static_cast<int64_t>(exponent) - (static_cast<int64_t>(digits.size()) - 1) +
-                        scale;
-  std::string unscaled;
-  if (shift >= 0) {
-    if (static_cast<int64_t>(digits.size()) + shift > precision) return std::nullopt;
-    unscaled = digits + std::string(static_cast<size_t>(shift), '0');
-  } else {
-    const int64_t dropped = -shift;
-    const int64_t kept = static_cast<int64_t>(digits.size()) - dropped;
-    // Below half of the last digit kept.
-    if (kept < 0) return std::optional<arrow::Decimal128>(arrow::Decimal128(0));
-    unscaled = digits.substr(0, static_cast<size_t>(kept));
-    if (unscaled.empty()) unscaled = "0";
-    if (digits[static_cast<size_t>(kept)] >= '5') {
-      // Add one to the kept digits.
-      int i = static_cast<int>(unscaled.size()) - 1;
-      while (i >= 0 && unscaled[i] == '9') unscaled[i--] = '0';
-      if (i >= 0) {
-        ++unscaled[i];
-      } else {
-        unscaled.insert(unscaled.begin(), '1');
-      }
-    }
-    size_t first = unscaled.find_first_not_of('0');
-    unscaled = first == std::string::npos ? "0" : unscaled.substr(first);
-    if (unscaled != "0" && static_cast<int64_t>(unscaled.size()) > precision) return std::nullopt;
-  }
-  ARROW_ASSIGN_OR_RAISE(auto result, arrow::Decimal128::FromString(unscaled));
-  return std::optional<arrow::Decimal128>(value < 0 ? -result : result);
+  return RoundDigitsToDecimal(digits, exponent - (static_cast<int64_t>(digits.size()) - 1),
+                              value < 0, precision, scale);
 }
 
 template <typename Float>
@@ -171,8 +146,7 @@ Status FloatToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
       continue;
     }
     const double value = values.Value(row);
-    ARROW_ASSIGN_OR_RAISE(auto unscaled,
-                          DoubleToUnscaledDecimal(value, decimal.precision(), decimal.scale()));
+    auto unscaled = DoubleToUnscaledDecimal(value, decimal.precision(), decimal.scale());
     if (!unscaled.has_value()) {
       return MakeError(arrow::StatusCode::Invalid, "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
                        fmt::format(" {} cannot be represented as Decimal({}, {}). If necessary set "
@@ -182,6 +156,22 @@ Status FloatToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
                                    decimal.scale()));
     }
     builder.UnsafeAppend(*unscaled);
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
+// A decimal as text, written plainly as Spark casts it to a string.
+Status DecimalTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  Column<arrow::Decimal128> values(batch[0]);
+  const int32_t scale = static_cast<const arrow::DecimalType&>(*batch[0].type()).scale();
+  arrow::StringBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!values.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else {
+      ARROW_RETURN_NOT_OK(builder.Append(PlainDecimalText(values.Value(row), scale)));
+    }
   }
   return kernels::FinishInto(&builder, out);
 }
@@ -219,9 +209,12 @@ Status RegisterNumericCastKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFloatCast(registry, "parley_float_to_integral", arrow::Type::INT64,
                                    FloatToIntegralExec<float>, FloatToIntegralExec<double>,
                                    "Spark's ANSI cast of floating point to an integral type"));
-  return AddFloatCast(registry, "parley_float_to_decimal", arrow::Type::DECIMAL128,
-                      FloatToDecimalExec<float>, FloatToDecimalExec<double>,
-                      "Spark's cast of floating point to decimal");
+  ARROW_RETURN_NOT_OK(AddFloatCast(registry, "parley_float_to_decimal", arrow::Type::DECIMAL128,
+                                   FloatToDecimalExec<float>, FloatToDecimalExec<double>,
+                                   "Spark's cast of floating point to decimal"));
+  return AddFunction(registry, "parley_decimal_text", {cp::InputType(arrow::Type::DECIMAL128)},
+                     cp::OutputType(arrow::utf8()), DecimalTextExec,
+                     "A decimal written plainly, as Spark casts it to a string");
 }
 
 }  // namespace kernels

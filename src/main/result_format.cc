@@ -23,6 +23,7 @@
 #include "arrow/type_traits.h"
 #include "arrow/util/checked_cast.h"
 #include "arrow/util/float16.h"
+#include "functions/decimal_text.h"
 #include "functions/java_number_text.h"
 
 namespace parley {
@@ -264,9 +265,13 @@ Status AppendText(const arrow::Array& array, int64_t row, std::string* out) {
     case arrow::Type::DECIMAL64:
       *out += checked_cast<const arrow::Decimal64Array&>(array).FormatValue(row);
       return Status::OK();
-    case arrow::Type::DECIMAL128:
-      *out += checked_cast<const arrow::Decimal128Array&>(array).FormatValue(row);
+    case arrow::Type::DECIMAL128: {
+      // Plainly, as Spark prints decimals (Arrow would write a small one as 0E-37).
+      const auto& decimals = checked_cast<const arrow::Decimal128Array&>(array);
+      const auto& type = checked_cast<const arrow::Decimal128Type&>(*array.type());
+      *out += PlainDecimalText(arrow::Decimal128(decimals.GetValue(row)), type.scale());
       return Status::OK();
+    }
     case arrow::Type::DECIMAL256:
       *out += checked_cast<const arrow::Decimal256Array&>(array).FormatValue(row);
       return Status::OK();
