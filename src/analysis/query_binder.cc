@@ -362,9 +362,16 @@ class SelectBinder {
         continue;
       }
       ARROW_ASSIGN_OR_RAISE(auto bound, BindItem(expr));
-      std::string display = !item.alias.empty()                 ? item.alias
-                            : expr.kind == sql::ExprKind::kColumn ? bound->display
-                                                                  : expr.source_text;
+      // As Spark names an unaliased item: a column by its name, and so a CAST of a column.
+      const BoundExpr* named = expr.kind == sql::ExprKind::kColumn ? bound.get() : nullptr;
+      if (expr.kind == sql::ExprKind::kCast && expr.children[0]->kind == sql::ExprKind::kColumn) {
+        named = bound->kind == BoundExpr::Kind::kColumn ? bound.get()
+                : !bound->args.empty()                 ? bound->args[0].get()
+                                                       : nullptr;
+      }
+      std::string display = !item.alias.empty() ? item.alias
+                            : named != nullptr    ? named->display
+                                                  : expr.source_text;
       AddOutput(project.get(), bound, display);
     }
     size_t visible = project->output.size();

@@ -132,7 +132,7 @@ std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
 
 // The operations that fail at run time in ANSI mode; their errors name the expression.
 bool CanFail(const std::string& f) {
-  static const char* kFailing[] = {"+", "-", "*", "/", "%", "DIV", "NEGATE", "CAST", "abs"};
+  static const char* kFailing[] = {"+", "-", "*", "/", "%", "pmod", "DIV", "NEGATE", "CAST", "abs"};
   return std::any_of(std::begin(kFailing), std::end(kFailing),
                      [&](const char* name) { return f == name; });
 }
@@ -309,12 +309,8 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
                                              cp::call("is_null", {args[1]})});
     return cp::call("coalesce", {cp::call("equal", {args[0], args[1]}), both_null});
   }
-  if (f == "%") {
-    bool integral = arrow::is_integer(expr.type->id());
-    auto quotient = cp::call("divide_checked", {args[0], args[1]});
-    if (!integral) quotient = cp::call("trunc", {quotient});
-    return cp::call("subtract_checked",
-                    {args[0], cp::call("multiply_checked", {quotient, args[1]})});
+  if (f == "%" || f == "pmod") {
+    return cp::call(f == "%" ? "parley_remainder" : "parley_pmod", std::move(args));
   }
   if (f == "||") {
     return cp::call("binary_join_element_wise", {args[0], args[1], cp::literal("")});

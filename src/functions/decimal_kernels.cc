@@ -96,7 +96,9 @@ Status DecimalDivisionExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
       continue;
     }
     arrow::Decimal128 divisor = divisors.Value(row);
-    if (divisor == arrow::Decimal128(0)) return DivideByZero();
+    if (divisor == arrow::Decimal128(0)) {
+      return kRemainder ? kernels::RemainderByZeroError() : DivideByZero();
+    }
     arrow::BasicDecimal256 value;
     if (kRemainder) {
       ARROW_ASSIGN_OR_RAISE(value, Remainder(dividends.Value(row), dividend_scale, divisor,

@@ -121,6 +121,11 @@ Status RegisterCheckedSumKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_float_to_integral, parley_float_to_decimal and parley_decimal_text
 /// (numeric_cast_kernels.cc).
 Status RegisterNumericCastKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_remainder and parley_pmod (remainder_kernels.cc): Spark's % and pmod of two
+/// integers or floating-point values of one type.
+Status RegisterRemainderKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief Spark's error for a remainder by zero: REMAINDER_BY_ZERO.
+Status RemainderByZeroError();
 /// \brief parley_string_to_{integral,floating,decimal,boolean,date} (string_cast_kernels.cc).
 Status RegisterStringCastKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterMathKernels(arrow::compute::FunctionRegistry* registry);

@@ -208,9 +208,11 @@ void RegisterMathFunctions(FunctionRegistry* registry) {
     return Call("%", std::move(operands.first), operands.second);
   });
   registry->AddTypeRule({"pmod"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
-    // pmod(a, n) = r < 0 ? (r + n) % n : r, where r = a % n.
+    // pmod(a, n) = r < 0 ? (r + n) % n : r, where r = a % n: a kernel for integers and
+    // floating point (functions/remainder_kernels.cc), composed for decimals.
     ARROW_ASSIGN_OR_RAISE(auto operands, ModOperands(call));
     auto type = operands.second;
+    if (!IsDecimal(*type)) return Call("pmod", std::move(operands.first), type);
     auto divisor = CastTo(operands.first[1], type);
     auto remainder = Call("%", operands.first, type);
     auto zero = CastTo(IntLiteral(0), type);
