@@ -309,6 +309,16 @@ class Binder {
     auto common = CommonType(left->type, right->type);
     if (common->id() == arrow::Type::NA) common = arrow::int32();
     if (op == "DIV") {
+      // Decimals divide exactly (a decimal and an integer: the integer as a decimal); every
+      // other operand is a BIGINT.
+      if (common->id() == arrow::Type::DECIMAL128) {
+        auto as_decimal = [](BoundExprPtr operand) {
+          return operand->type->id() == arrow::Type::DECIMAL128
+                     ? operand
+                     : CastTo(operand, ExactDecimalOf(*operand->type));
+        };
+        return MakeCall("DIV", {as_decimal(left), as_decimal(right)}, arrow::int64());
+      }
       return MakeCall("DIV", {CastTo(left, arrow::int64()), CastTo(right, arrow::int64())},
                       arrow::int64());
     }

@@ -213,6 +213,11 @@ std::shared_ptr<arrow::DataType> ArithmeticDecimal(int precision, int scale) {
 
 }  // namespace
 
+std::shared_ptr<arrow::DataType> ExactDecimalOf(const arrow::DataType& type) {
+  auto [precision, scale] = DecimalShape(type);
+  return Decimal(precision, scale);
+}
+
 std::shared_ptr<arrow::DataType> DecimalResultType(char op, const arrow::DataType& left,
                                                    const arrow::DataType& right) {
   auto [p1, s1] = DecimalShape(left);

@@ -28,6 +28,9 @@ bool IsStringLike(const arrow::DataType& type);
 std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataType>& left,
                                             const std::shared_ptr<arrow::DataType>& right);
 
+/// \brief The decimal that holds every value of the numeric `type` exactly (INT: DECIMAL(10,0)).
+std::shared_ptr<arrow::DataType> ExactDecimalOf(const arrow::DataType& type);
+
 /// \brief Result type of decimal arithmetic per Spark's precision rules (op is + - * / %).
 std::shared_ptr<arrow::DataType> DecimalResultType(char op, const arrow::DataType& left,
                                                    const arrow::DataType& right);

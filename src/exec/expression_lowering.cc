@@ -231,7 +231,13 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
       !IsExactDecimalAdditive(expr)) {
     StripWideningFactors(expr, &args);
     ARROW_ASSIGN_OR_RAISE(auto inner, LowerOverArgumentFields(expr, expr.function));
-    return GuardCall(std::move(inner), std::move(args), expr.ToString());
+    // Spark names an overflow of TINYINT or SMALLINT arithmetic BINARY_ARITHMETIC_OVERFLOW
+    // (the only way those operators fail).
+    const auto id = expr.type->id();
+    const bool narrow = (id == arrow::Type::INT8 || id == arrow::Type::INT16) &&
+                        (expr.function == "+" || expr.function == "-" || expr.function == "*");
+    return GuardCall(std::move(inner), std::move(args), expr.ToString(),
+                     narrow ? "BINARY_ARITHMETIC_OVERFLOW" : "");
   }
   return LowerCallWith(expr, std::move(args));
 }
@@ -242,6 +248,10 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
     return (*lowering)(expr, std::move(args));
   }
   if (NeedsLazyEvaluation(expr)) return LowerLazyConditional(expr, std::move(args));
+  if (f == "DIV" && expr.args[0]->type->id() == arrow::Type::DECIMAL128 &&
+      expr.args[1]->type->id() == arrow::Type::DECIMAL128) {
+    return cp::call("parley_decimal_integral_divide", {args[0], args[1]});
+  }
   if ((f == "/" || f == "%") && expr.type->id() == arrow::Type::DECIMAL128 &&
       expr.args[0]->type->id() == arrow::Type::DECIMAL128 &&
       expr.args[1]->type->id() == arrow::Type::DECIMAL128) {
@@ -307,7 +317,10 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
   if (f == "<=>") {
     auto both_null = cp::call("and_kleene", {cp::call("is_null", {args[0]}),
                                              cp::call("is_null", {args[1]})});
-    return cp::call("coalesce", {cp::call("equal", {args[0], args[1]}), both_null});
+    auto equal = IsFloatingPoint(*expr.args[0]->type) && IsFloatingPoint(*expr.args[1]->type)
+                     ? *LowerFloatComparison("=", args[0], args[1])
+                     : cp::call("equal", {args[0], args[1]});
+    return cp::call("coalesce", {std::move(equal), both_null});
   }
   if (f == "%" || f == "pmod") {
     return cp::call(f == "%" ? "parley_remainder" : "parley_pmod", std::move(args));

@@ -2,6 +2,8 @@
 // greatest / least, which skip NULLs as in Spark (Arrow's max/min_element_wise).
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "analysis/analysis_error.h"
 #include "analysis/expression_binder.h"
 #include "analysis/types.h"
@@ -85,9 +87,25 @@ void RegisterConditionalFunctions(FunctionRegistry* registry) {
   registry->AddTypeRule({"nvl2"}, BindNvl2);
   registry->AddTypeRule({"greatest"}, Extreme("greatest"));
   registry->AddTypeRule({"least"}, Extreme("least"));
-  registry->AddLowering("greatest", [](const BoundExpr&, std::vector<cp::Expression> args) {
-    return Result<cp::Expression>(cp::call("max_element_wise", std::move(args),
-                                           cp::ElementWiseAggregateOptions(/*skip_nulls=*/true)));
+  registry->AddLowering("greatest", [](const BoundExpr& expr, std::vector<cp::Expression> args) {
+    const auto type = expr.type->id();
+    if (type != arrow::Type::DOUBLE && type != arrow::Type::FLOAT) {
+      return Result<cp::Expression>(cp::call("max_element_wise", std::move(args),
+                                             cp::ElementWiseAggregateOptions(/*skip_nulls=*/true)));
+    }
+    // Arrow's maximum passes over NaN; Spark's NaN is above every number.
+    cp::Expression any_nan = cp::literal(false);
+    for (const auto& arg : args) {
+      any_nan = cp::call("or_kleene", {any_nan, cp::call("coalesce", {cp::call("is_nan", {arg}),
+                                                                      cp::literal(false)})});
+    }
+    auto nan = type == arrow::Type::DOUBLE
+                   ? arrow::MakeScalar(std::numeric_limits<double>::quiet_NaN())
+                   : arrow::MakeScalar(std::numeric_limits<float>::quiet_NaN());
+    auto greatest = cp::call("max_element_wise", std::move(args),
+                             cp::ElementWiseAggregateOptions(/*skip_nulls=*/true));
+    return Result<cp::Expression>(
+        cp::call("if_else", {std::move(any_nan), cp::literal(nan), std::move(greatest)}));
   });
   registry->AddLowering("least", [](const BoundExpr&, std::vector<cp::Expression> args) {
     return Result<cp::Expression>(cp::call("min_element_wise", std::move(args),

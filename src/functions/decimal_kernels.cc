@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <limits>
 
 #include "arrow/array/builder_decimal.h"
+#include "arrow/array/builder_primitive.h"
 #include "arrow/util/decimal.h"
 #include "functions/kernel_support.h"
 #include "functions/kernels.h"
@@ -264,6 +266,39 @@ Status DecimalWidenExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
   return kernels::FinishInto(&builder, out);
 }
 
+// a DIV b of two decimals: the exact quotient truncated toward zero, as a BIGINT. A quotient
+// past 64 bits fails with ARITHMETIC_OVERFLOW (Spark's own DIV keeps its low 64 bits).
+Status DecimalIntegralDivideExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
+                                 cp::ExecResult* out) {
+  Column<arrow::Decimal128> dividends(batch[0]);
+  Column<arrow::Decimal128> divisors(batch[1]);
+  const int32_t dividend_scale = ScaleOf(batch[0].type());
+  const int32_t divisor_scale = ScaleOf(batch[1].type());
+  arrow::Int64Builder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  const arrow::BasicDecimal256 lowest(arrow::BasicDecimal128(std::numeric_limits<int64_t>::min()));
+  const arrow::BasicDecimal256 highest(arrow::BasicDecimal128(std::numeric_limits<int64_t>::max()));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!dividends.IsValid(row) || !divisors.IsValid(row)) {
+      builder.UnsafeAppendNull();
+      continue;
+    }
+    if (divisors.Value(row) == arrow::Decimal128(0)) return DivideByZero();
+    // Both at the scale s1 + s2: a x 10^s2 and b x 10^s1, at most 76 digits each.
+    auto numerator = arrow::BasicDecimal256(dividends.Value(row)).IncreaseScaleBy(divisor_scale);
+    auto denominator = arrow::BasicDecimal256(divisors.Value(row)).IncreaseScaleBy(dividend_scale);
+    arrow::BasicDecimal256 quotient = numerator / denominator;  // truncated toward zero
+    if (quotient < lowest || quotient > highest) {
+      return MakeError(arrow::StatusCode::Invalid, "ARITHMETIC_OVERFLOW",
+                       "Overflow in integral divide. Use 'try_divide' to tolerate overflow and "
+                       "return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to "
+                       "\"false\" to bypass this error.");
+    }
+    builder.UnsafeAppend(static_cast<int64_t>(quotient.little_endian_array()[0]));
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
 Result<arrow::TypeHolder> SecondInputType(cp::KernelContext*,
                                           const std::vector<arrow::TypeHolder>& types) {
   return types[1];
@@ -299,6 +334,9 @@ Status RegisterDecimalKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_divide", {decimal, decimal, decimal},
                                   cp::OutputType(ThirdInputType), DecimalDivisionExec<false>,
                                   "Spark's decimal division"));
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_integral_divide", {decimal, decimal},
+                                  cp::OutputType(arrow::int64()), DecimalIntegralDivideExec,
+                                  "Spark's DIV of decimals"));
   return AddFunction(registry, "parley_decimal_mod", {decimal, decimal, decimal},
                      cp::OutputType(ThirdInputType), DecimalDivisionExec<true>,
                      "Spark's decimal remainder");
