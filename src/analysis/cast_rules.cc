@@ -50,9 +50,10 @@ Verdict Judge(Family from, Family to) {
 
 }  // namespace
 
-Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to,
+Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to, bool is_try,
                      const sql::Expr& cast) {
-  const Verdict verdict = Judge(FamilyOf(from), FamilyOf(to));
+  Verdict verdict = Judge(FamilyOf(from), FamilyOf(to));
+  if (is_try && verdict == Verdict::kWithConf) verdict = Verdict::kWithout;
   if (verdict == Verdict::kAllowed) return Status::OK();
   const std::string from_name = SqlTypeName(from);
   const std::string to_name = SqlTypeName(to);

@@ -12,8 +12,9 @@ namespace parley {
 /// a DATE, with the function that converts it), DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION
 /// (casts only the non-ANSI mode allows: DATE or TIMESTAMP to BOOLEAN, BOOLEAN to TIMESTAMP, a
 /// number to BINARY) or DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION. Casts involving types outside
-/// numbers, BOOLEAN, DATE, TIMESTAMP and BINARY are left to the engine.
-Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to,
+/// numbers, BOOLEAN, DATE, TIMESTAMP and BINARY are left to the engine. A TRY_CAST (`is_try`)
+/// is offered no configuration: its errors are CAST_WITHOUT_SUGGESTION instead.
+Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to, bool is_try,
                      const sql::Expr& cast);
 
 }  // namespace parley

@@ -93,7 +93,7 @@ class Binder {
       case sql::ExprKind::kCast: {
         ARROW_ASSIGN_OR_RAISE(auto input, Bind(*expr.children[0]));
         ARROW_ASSIGN_OR_RAISE(auto type, TypeFromName(expr.type, expr.pos));
-        ARROW_RETURN_NOT_OK(CheckAnsiCast(*input->type, *type, expr));
+        ARROW_RETURN_NOT_OK(CheckAnsiCast(*input->type, *type, expr.is_try, expr));
         return MakeCall(expr.is_try ? "TRY_CAST" : "CAST", {input}, type);
       }
       case sql::ExprKind::kCase:

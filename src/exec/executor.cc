@@ -549,6 +549,8 @@ class Lowering {
           !call.args.empty() && arrow::is_integer(call.args[0]->type->id());
       if (!call.args.empty()) {
         ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[0]));
+        // DISTINCT counts -0.0 and 0.0 (and every NaN) as one value, as Spark's grouping.
+        if (call.distinct) arg = NormalizedKey(std::move(arg), *call.args[0]->type);
         // Spark averages integers as doubles (Arrow's mean would add them in 64 bits, wrapping).
         if (call.function == "AVG" && integral_input) {
           cp::CastOptions to_double = cp::CastOptions::Safe(arrow::float64());

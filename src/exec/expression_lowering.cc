@@ -386,11 +386,16 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
       const auto& from = static_cast<const arrow::DecimalType&>(*expr.args[0]->type);
       const auto& to = static_cast<const arrow::DecimalType&>(*expr.type);
       if (to.scale() >= from.scale()) return WidenDecimal(args[0], from, expr.type);
-      cp::Expression value = args[0];
-      if (to.scale() < from.scale()) {
-        value = cp::call("round", {value},
-                         cp::RoundOptions(to.scale(), cp::RoundMode::HALF_TOWARDS_INFINITY));
-      }
+      // Rounded in 256 bits, where rounding up cannot leave the type (99.99 -> 100).
+      cp::Expression value = cp::call(
+          "cast", {args[0]},
+          cp::CastOptions::Safe(arrow::decimal256(arrow::Decimal256Type::kMaxPrecision, from.scale())));
+      value = cp::call("round", {value},
+                       cp::RoundOptions(to.scale(), cp::RoundMode::HALF_TOWARDS_INFINITY));
+      cp::CastOptions rescale = cp::CastOptions::Safe(
+          arrow::decimal256(arrow::Decimal256Type::kMaxPrecision, to.scale()));
+      rescale.allow_decimal_truncate = true;  // the digits dropped are zeros after rounding
+      value = cp::call("cast", {value}, std::move(rescale));
       return cp::call("cast", {value}, cp::CastOptions::Safe(expr.type));
     }
     // Floating point reads as Spark writes it (1.0, 1.0E10), not as Arrow does (1, 1e+10).
@@ -494,7 +499,8 @@ Status ToSparkError(const Status& status) {
   if (contains("Failed to parse") || contains("Invalid value") || contains("invalid value")) {
     return MakeError(status.code(), "CAST_INVALID_INPUT", message);
   }
-  if (contains("does not fit in precision") || contains("Rounded value")) {
+  if (contains("does not fit in precision") || contains("Rounded value") ||
+      contains("Rescaling Decimal value would cause data loss")) {
     return MakeError(status.code(), "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
                      "The value cannot be represented as the target decimal type. If necessary "
                      "set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error. (" +

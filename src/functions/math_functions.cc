@@ -209,17 +209,20 @@ void RegisterMathFunctions(FunctionRegistry* registry) {
   });
   registry->AddTypeRule({"pmod"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     // pmod(a, n) = r < 0 ? (r + n) % n : r, where r = a % n: a kernel for integers and
-    // floating point (functions/remainder_kernels.cc), composed for decimals.
+    // floating point (functions/remainder_kernels.cc), composed for decimals. Since |r| < |n|,
+    // (r + n) % n is r + n when n > 0 and r when n < 0, and r + n (between 0 and n) always fits.
     ARROW_ASSIGN_OR_RAISE(auto operands, ModOperands(call));
     auto type = operands.second;
     if (!IsDecimal(*type)) return Call("pmod", std::move(operands.first), type);
     auto divisor = CastTo(operands.first[1], type);
     auto remainder = Call("%", operands.first, type);
     auto zero = CastTo(IntLiteral(0), type);
-    auto negative = MakeCall("<", {remainder, zero}, arrow::boolean());
-    auto shifted = Call("%", {MakeCall("+", {remainder, divisor}, type), divisor}, type);
+    auto shift = MakeCall("AND", {MakeCall("<", {remainder, zero}, arrow::boolean()),
+                                  MakeCall(">", {divisor, zero}, arrow::boolean())},
+                          arrow::boolean());
+    auto shifted = MakeCall("+", {remainder, divisor}, type);
     auto call_expr = std::const_pointer_cast<BoundExpr>(
-        MakeCall("CASE_WHEN", {negative, shifted, remainder}, type));
+        MakeCall("CASE_WHEN", {shift, shifted, remainder}, type));
     call_expr->has_else = true;
     return BoundExprPtr(call_expr);
   });

@@ -1,0 +1,137 @@
+"""Casts, arithmetic, comparisons, aggregates and ordering on boundary values: Parley against Spark.
+
+The cases and their values are in ansi_cases.py (every cast between Spark's scalar types, every
+arithmetic operator on each numeric type's edges, NaN / -0.0 / NULL comparisons, overflowing
+sums, NaN in min/max, ordering, grouping and joins). One Spark session (local[1], ANSI mode, UTC)
+answers each case; the answers become a SQL logic test file that parley_slt runs, so each case
+must give Spark's rows or fail with Spark's error condition.
+
+Cases where Parley is known to differ are listed in ansi_known_deviations.txt, each under a
+comment saying how; the test fails when a case outside the list differs, and when a listed case
+no longer differs (the list must shrink as they are fixed). The generated file without the
+listed cases is tests/sql/select/ansi_boundaries.slt, which ctest runs without Spark; the test
+fails when it is stale (regenerate it with `python3 tests/interop/test_ansi_property.py`).
+
+Environment: PARLEY_SLT (the parley_slt executable, default build/tests/parley_slt),
+PARLEY_BUILD_DIR (its --build-dir, default build).
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import ansi_cases
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+BUILD = os.environ.get("PARLEY_BUILD_DIR", os.path.join(REPO, "build"))
+SLT = os.environ.get("PARLEY_SLT", os.path.join(BUILD, "tests", "parley_slt"))
+KNOWN = os.path.join(HERE, "ansi_known_deviations.txt")
+COMMITTED = os.path.join(REPO, "tests", "sql", "select", "ansi_boundaries.slt")
+
+
+def known_deviations():
+    """The cases listed as known deviations (one SQL text a line; '#' lines are comments)."""
+    with open(KNOWN) as f:
+        return {line.rstrip("\n") for line in f if line.strip() and not line.startswith("#")}
+
+
+# Spark logs every failed query's plan at ERROR; the cases fail on purpose, so nothing is logged.
+LOG4J = """\
+rootLogger.level = off
+"""
+
+
+def start_spark(work):
+    from pyspark.sql import SparkSession
+
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    log4j = os.path.join(work, "log4j2.properties")
+    with open(log4j, "w") as f:
+        f.write(LOG4J)
+    # The JIT's first tier and no whole-stage code generation: thousands of tiny queries.
+    java_options = f"-XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile=file:{log4j}"
+    spark = (SparkSession.builder.master("local[1]").appName("parley-ansi")
+             .config("spark.driver.extraJavaOptions", java_options)
+             .config("spark.driver.bindAddress", "127.0.0.1")
+             .config("spark.driver.host", "127.0.0.1")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.sql.session.timeZone", "UTC")
+             .config("spark.sql.ansi.enabled", "true")
+             .config("spark.sql.shuffle.partitions", "1")
+             .config("spark.sql.codegen.wholeStage", "false")
+             .config("spark.sql.adaptive.enabled", "false")
+             .config("spark.sql.warehouse.dir", os.path.join(work, "warehouse"))
+             .getOrCreate())
+    return spark
+
+
+def failing_cases(slt_path, record_line):
+    """The cases whose records parley_slt reports as failing, with its report of each."""
+    proc = subprocess.run([SLT, "--build-dir", BUILD, slt_path], capture_output=True, text=True,
+                          timeout=900)
+    by_line = {line: case for case, line in record_line.items()}
+    failures = {}
+    current = None
+    for line in proc.stdout.splitlines():
+        match = re.match(r"FAIL .*?:(\d+): ", line)
+        if match:
+            current = by_line.get(int(match.group(1)), f"<record at line {match.group(1)}>")
+            failures[current] = line
+        elif current is not None and len(failures[current]) < 2000:
+            failures[current] += "\n" + line
+    if proc.returncode != 0 and not failures:
+        raise AssertionError(f"parley_slt failed without a FAIL line:\n{proc.stdout}{proc.stderr}")
+    return failures
+
+
+@pytest.fixture(scope="module")
+def answers(tmp_path_factory):
+    spark = start_spark(str(tmp_path_factory.mktemp("spark")))
+    try:
+        cases = ansi_cases.all_cases()
+        yield cases, ansi_cases.spark_answers(spark, cases)
+    finally:
+        spark.stop()
+
+
+def test_boundary_values_agree_with_spark(answers, tmp_path):
+    cases, spark = answers
+    known = known_deviations()
+    unknown_listed = sorted(known - set(cases))
+    assert not unknown_listed, f"listed deviations that are no case: {unknown_listed[:5]}"
+    slt = str(tmp_path / "ansi_all.slt")
+    record_line = ansi_cases.write_slt(spark, cases, slt)
+    failures = failing_cases(slt, record_line)
+    new = [failures[c] for c in cases if c in failures and c not in known]
+    fixed = [c for c in cases if c in known and c not in failures]
+    assert not new, f"{len(new)} cases differ from Spark:\n" + "\n\n".join(new[:30])
+    assert not fixed, (f"{len(fixed)} listed deviations now agree with Spark; remove them from "
+                       "ansi_known_deviations.txt:\n" + "\n".join(fixed[:30]))
+
+
+def test_committed_slt_is_current(answers, tmp_path):
+    cases, spark = answers
+    generated = tmp_path / "ansi_boundaries.slt"
+    ansi_cases.write_slt(spark, cases, str(generated), skip=known_deviations())
+    with open(COMMITTED) as f:
+        committed = f.read()
+    assert generated.read_text() == committed, (
+        "tests/sql/select/ansi_boundaries.slt is stale: run python3 "
+        "tests/interop/test_ansi_property.py")
+
+
+if __name__ == "__main__":
+    # Regenerates tests/sql/select/ansi_boundaries.slt from Spark's answers.
+    import tempfile
+
+    session = start_spark(tempfile.mkdtemp())
+    all_cases = ansi_cases.all_cases()
+    ansi_cases.write_slt(ansi_cases.spark_answers(session, all_cases), all_cases, COMMITTED,
+                         skip=known_deviations())
+    session.stop()
+    sys.exit(0)
