@@ -34,6 +34,10 @@
 //     whose scale is at most the operands' together: the product rounded half away from zero
 //     to that scale (in 256 bits where 128 overflow), NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION
 //     beyond its precision. The marker must be a valid value (any): a null marker nulls every row.
+// Spark's ANSI casts are in numeric_cast_kernels.cc (floating point to integral and decimal,
+// decimal to text) and string_cast_kernels.cc (text to numbers, booleans and dates); Spark's %
+// and pmod in remainder_kernels.cc; the overflow-checked SUMs in checked_sum_kernel.cc and
+// decimal_sum_kernel.cc (registered by kernel_support.h).
 // The array and map kernels (parley_array_element, parley_map_value, parley_make_array) are in
 // array_kernels.h/.cc; the evaluating kernels parley_try and parley_guard are in expression_kernels.h,
 // the lazy conditionals parley_case_when and parley_coalesce in conditional_kernels.h.
