@@ -484,6 +484,9 @@ class Lowering {
       rows.push_back(arrow::RecordBatch::Make(schema, 1, std::move(columns)));
     }
     ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(schema, rows));
+    // One batch, so that the rows are consumed in their order: an aggregate over them then
+    // sees them as Spark's single partition does (a sum overflows where Spark's does).
+    ARROW_ASSIGN_OR_RAISE(table, table->CombineChunks());
     return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
   }
 

@@ -299,16 +299,6 @@ Status DecimalIntegralDivideExec(cp::KernelContext* ctx, const cp::ExecSpan& bat
   return kernels::FinishInto(&builder, out);
 }
 
-Result<arrow::TypeHolder> SecondInputType(cp::KernelContext*,
-                                          const std::vector<arrow::TypeHolder>& types) {
-  return types[1];
-}
-
-Result<arrow::TypeHolder> ThirdInputType(cp::KernelContext*,
-                                         const std::vector<arrow::TypeHolder>& types) {
-  return types[2];
-}
-
 }  // namespace
 
 namespace kernels {
@@ -316,29 +306,29 @@ namespace kernels {
 Status RegisterDecimalKernels(cp::FunctionRegistry* registry) {
   cp::InputType decimal(arrow::Type::DECIMAL128);
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_widen", {decimal, decimal},
-                                  cp::OutputType(SecondInputType), DecimalWidenExec,
+                                  cp::OutputType(kernels::InputTypeAt<1>), DecimalWidenExec,
                                   "A decimal as a type with at least its digits and scale"));
   ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_add",
                                               {decimal, decimal, decimal},
-                                              cp::OutputType(ThirdInputType),
+                                              cp::OutputType(kernels::InputTypeAt<2>),
                                               DecimalAddExec<false>, "Spark's exact decimal sum"));
   ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_subtract",
                                               {decimal, decimal, decimal},
-                                              cp::OutputType(ThirdInputType),
+                                              cp::OutputType(kernels::InputTypeAt<2>),
                                               DecimalAddExec<true>,
                                               "Spark's exact decimal difference"));
   ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_multiply",
                                               {decimal, decimal, decimal},
-                                              cp::OutputType(ThirdInputType), DecimalMultiplyExec,
+                                              cp::OutputType(kernels::InputTypeAt<2>), DecimalMultiplyExec,
                                               "Spark's decimal product"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_divide", {decimal, decimal, decimal},
-                                  cp::OutputType(ThirdInputType), DecimalDivisionExec<false>,
+                                  cp::OutputType(kernels::InputTypeAt<2>), DecimalDivisionExec<false>,
                                   "Spark's decimal division"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_integral_divide", {decimal, decimal},
                                   cp::OutputType(arrow::int64()), DecimalIntegralDivideExec,
                                   "Spark's DIV of decimals"));
   return AddFunction(registry, "parley_decimal_mod", {decimal, decimal, decimal},
-                     cp::OutputType(ThirdInputType), DecimalDivisionExec<true>,
+                     cp::OutputType(kernels::InputTypeAt<2>), DecimalDivisionExec<true>,
                      "Spark's decimal remainder");
 }
 

@@ -11,6 +11,7 @@
 #include "arrow/compute/kernel.h"
 #include "arrow/compute/registry.h"
 #include "arrow/scalar.h"
+#include "arrow/type.h"
 #include "parley/connector/status.h"
 
 namespace parley::kernels {
@@ -60,6 +61,35 @@ class StringColumn {
  private:
   const arrow::compute::ExecValue& value_;
 };
+
+/// \brief An output type resolver: the type of input `kIndex` (a marker argument whose type is
+/// the result's, or the input a kernel keeps the type of).
+template <size_t kIndex>
+arrow::Result<arrow::TypeHolder> InputTypeAt(arrow::compute::KernelContext*,
+                                             const std::vector<arrow::TypeHolder>& types) {
+  return types[kIndex];
+}
+
+/// \brief Spark's name of a scalar type in error messages (INT, DECIMAL(10,2), ...).
+inline std::string SparkScalarTypeName(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::INT8: return "TINYINT";
+    case arrow::Type::INT16: return "SMALLINT";
+    case arrow::Type::INT32: return "INT";
+    case arrow::Type::INT64: return "BIGINT";
+    case arrow::Type::FLOAT: return "FLOAT";
+    case arrow::Type::DOUBLE: return "DOUBLE";
+    case arrow::Type::BOOL: return "BOOLEAN";
+    case arrow::Type::DATE32: return "DATE";
+    case arrow::Type::STRING: return "STRING";
+    case arrow::Type::DECIMAL128: {
+      const auto& decimal = static_cast<const arrow::DecimalType&>(type);
+      return "DECIMAL(" + std::to_string(decimal.precision()) + "," +
+             std::to_string(decimal.scale()) + ")";
+    }
+    default: return type.ToString();
+  }
+}
 
 /// \brief Hand the builder's array to Arrow as the kernel's output.
 inline Status FinishInto(arrow::ArrayBuilder* builder, arrow::compute::ExecResult* out) {

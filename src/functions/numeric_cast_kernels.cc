@@ -17,8 +17,8 @@
 #include <optional>
 #include <string>
 
-#include "arrow/array/builder_decimal.h"
 #include "arrow/array/builder_binary.h"
+#include "arrow/array/builder_decimal.h"
 #include "arrow/array/builder_primitive.h"
 #include "arrow/util/decimal.h"
 #include "functions/decimal_text.h"
@@ -30,20 +30,6 @@ namespace {
 
 namespace cp = arrow::compute;
 using kernels::Column;
-
-// Spark's name of an integral type.
-const char* IntegralTypeName(const arrow::DataType& type) {
-  switch (type.id()) {
-    case arrow::Type::INT8:
-      return "TINYINT";
-    case arrow::Type::INT16:
-      return "SMALLINT";
-    case arrow::Type::INT32:
-      return "INT";
-    default:
-      return "BIGINT";
-  }
-}
 
 // `value` (finite) as an unscaled decimal of `scale` digits of fraction: its shortest digits
 // rounded half up to the scale; nothing when it needs more than `precision` digits.
@@ -86,7 +72,7 @@ Status CastOverflow(Float value, const arrow::DataType& to) {
                                "overflow. Use `try_cast` to tolerate overflow and return NULL "
                                "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" "
                                "to bypass this error.",
-                               SqlValueText(value), from, IntegralTypeName(to)));
+                               SqlValueText(value), from, kernels::SparkScalarTypeName(to)));
 }
 
 template <typename Float, typename Int>
@@ -176,11 +162,6 @@ Status DecimalTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
   return kernels::FinishInto(&builder, out);
 }
 
-Result<arrow::TypeHolder> SecondInputType(cp::KernelContext*,
-                                          const std::vector<arrow::TypeHolder>& types) {
-  return types[1];
-}
-
 Status AddFloatCast(cp::FunctionRegistry* registry, const std::string& name,
                     arrow::Type::type target, cp::ArrayKernelExec float_exec,
                     cp::ArrayKernelExec double_exec, const std::string& summary) {
@@ -193,7 +174,7 @@ Status AddFloatCast(cp::FunctionRegistry* registry, const std::string& name,
                                          target == arrow::Type::DECIMAL128
                                              ? cp::InputType(target)
                                              : cp::InputType::Any()};
-    cp::ScalarKernel kernel(std::move(inputs), cp::OutputType(SecondInputType), exec);
+    cp::ScalarKernel kernel(std::move(inputs), cp::OutputType(kernels::InputTypeAt<1>), exec);
     kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
     kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
     ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));

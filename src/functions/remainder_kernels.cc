@@ -83,11 +83,6 @@ Status RemainderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Exec
   }
 }
 
-Result<arrow::TypeHolder> FirstInputType(cp::KernelContext*,
-                                         const std::vector<arrow::TypeHolder>& types) {
-  return types[0];
-}
-
 }  // namespace
 
 namespace kernels {
@@ -101,7 +96,7 @@ Status RegisterRemainderKernels(cp::FunctionRegistry* registry) {
     for (auto type : {arrow::Type::INT8, arrow::Type::INT16, arrow::Type::INT32,
                       arrow::Type::INT64, arrow::Type::FLOAT, arrow::Type::DOUBLE}) {
       cp::ScalarKernel kernel({cp::InputType(type), cp::InputType(type)},
-                              cp::OutputType(FirstInputType), exec);
+                              cp::OutputType(kernels::InputTypeAt<0>), exec);
       kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
       kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
       ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));

@@ -31,40 +31,13 @@ namespace {
 namespace cp = arrow::compute;
 using kernels::StringColumn;
 
-std::string TargetName(const arrow::DataType& type) {
-  switch (type.id()) {
-    case arrow::Type::INT8:
-      return "TINYINT";
-    case arrow::Type::INT16:
-      return "SMALLINT";
-    case arrow::Type::INT32:
-      return "INT";
-    case arrow::Type::INT64:
-      return "BIGINT";
-    case arrow::Type::FLOAT:
-      return "FLOAT";
-    case arrow::Type::DOUBLE:
-      return "DOUBLE";
-    case arrow::Type::BOOL:
-      return "BOOLEAN";
-    case arrow::Type::DATE32:
-      return "DATE";
-    case arrow::Type::DECIMAL128: {
-      const auto& decimal = static_cast<const arrow::DecimalType&>(type);
-      return fmt::format("DECIMAL({},{})", decimal.precision(), decimal.scale());
-    }
-    default:
-      return type.ToString();
-  }
-}
-
 Status Malformed(std::string_view value, const arrow::DataType& type) {
   return MakeError(arrow::StatusCode::Invalid, "CAST_INVALID_INPUT",
                    fmt::format("The value '{}' of the type \"STRING\" cannot be cast to \"{}\" "
                                "because it is malformed. Correct the value as per the syntax, or "
                                "change its target type. Use `try_cast` to tolerate malformed input "
                                "and return NULL instead.",
-                               value, TargetName(type)));
+                               value, kernels::SparkScalarTypeName(type)));
 }
 
 std::string Lower(std::string_view text) {
@@ -308,11 +281,6 @@ Status StringToDateExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::E
   });
 }
 
-Result<arrow::TypeHolder> SecondInputType(cp::KernelContext*,
-                                          const std::vector<arrow::TypeHolder>& types) {
-  return types[1];
-}
-
 }  // namespace
 
 namespace kernels {
@@ -327,7 +295,7 @@ Status RegisterStringCastKernels(cp::FunctionRegistry* registry) {
   for (const auto& [name, exec] : kCasts) {
     ARROW_RETURN_NOT_OK(AddFunction(registry, name,
                                     {cp::InputType(arrow::Type::STRING), cp::InputType::Any()},
-                                    cp::OutputType(SecondInputType), exec,
+                                    cp::OutputType(kernels::InputTypeAt<1>), exec,
                                     "Spark's ANSI cast of a string"));
   }
   return Status::OK();
