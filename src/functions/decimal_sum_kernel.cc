@@ -32,6 +32,8 @@ struct DecimalSumState : cp::KernelState {
   std::vector<uint8_t> seen;  // 1 where the group had a non-NULL value
   // No group's sum is further from 0 than this; kLimit when not known.
   __int128 bound = 0;
+  // The ungrouped kernel's group ids (all 0), kept across batches.
+  std::vector<uint32_t> zero_groups;
 };
 
 __int128 LoadDecimal(const uint8_t* bytes) {
@@ -212,9 +214,11 @@ Result<std::unique_ptr<cp::KernelState>> InitOne(cp::KernelContext* ctx,
 }
 
 Status ConsumeOne(cp::KernelContext* ctx, const cp::ExecSpan& batch) {
-  std::vector<uint32_t> groups(static_cast<size_t>(batch.length), 0);
-  return AddToGroups(static_cast<DecimalSumState*>(ctx->state()), batch[0], groups.data(),
-                     batch.length);
+  auto* state = static_cast<DecimalSumState*>(ctx->state());
+  if (state->zero_groups.size() < static_cast<size_t>(batch.length)) {
+    state->zero_groups.resize(static_cast<size_t>(batch.length), 0);
+  }
+  return AddToGroups(state, batch[0], state->zero_groups.data(), batch.length);
 }
 
 Status MergeOne(cp::KernelContext*, cp::KernelState&& from, cp::KernelState* into) {
