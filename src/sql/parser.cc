@@ -122,6 +122,15 @@ ExprPtr Parser::Close(ExprPtr expr, const Mark& start) const {
   return expr;
 }
 
+Status Parser::CheckNesting() {
+  if (depth_ <= kMaxNestingDepth && !too_complex_) return Status::OK();
+  too_complex_ = true;
+  return ErrorAt("FAILED_TO_PARSE_TOO_COMPLEX", tokens_.front(),
+                 "The statement, including potential SQL functions and referenced views, was "
+                 "too complex to parse. To mitigate this error divide the statement into "
+                 "multiple, less complex chunks.");
+}
+
 Status Parser::ErrorAt(std::string_view condition, const Token& token,
                        std::string_view message) const {
   return ErrorAtToken(condition, text_, token, message);

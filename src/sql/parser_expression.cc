@@ -152,12 +152,19 @@ Result<ExprPtr> Parser::ParseSingleExpression() {
   return expr;
 }
 
-Result<ExprPtr> Parser::ParseExpression() { return ParseOr(); }
+Result<ExprPtr> Parser::ParseExpression() {
+  Nesting nesting(this, kNestingWeight);
+  RETURN_NOT_OK(CheckNesting());
+  return ParseOr();
+}
 
 Result<ExprPtr> Parser::ParseOr() {
   Mark start = Here();
   ARROW_ASSIGN_OR_RAISE(ExprPtr left, ParseAnd());
+  Nesting chain(this, 0);
   while (AcceptWord("OR")) {
+    chain.Deepen();
+    RETURN_NOT_OK(CheckNesting());
     ARROW_ASSIGN_OR_RAISE(ExprPtr right, ParseAnd());
     left = Close(MakeBinary("OR", std::move(left), std::move(right)), start);
   }
@@ -167,7 +174,10 @@ Result<ExprPtr> Parser::ParseOr() {
 Result<ExprPtr> Parser::ParseAnd() {
   Mark start = Here();
   ARROW_ASSIGN_OR_RAISE(ExprPtr left, ParseNot());
+  Nesting chain(this, 0);
   while (AcceptWord("AND")) {
+    chain.Deepen();
+    RETURN_NOT_OK(CheckNesting());
     ARROW_ASSIGN_OR_RAISE(ExprPtr right, ParseNot());
     left = Close(MakeBinary("AND", std::move(left), std::move(right)), start);
   }
@@ -191,6 +201,8 @@ Result<ExprPtr> Parser::ParseNot() {
   if (!PeekWord("NOT") && !PeekOperator("!")) return ParsePredicate();
   Mark start = Here();
   Next();
+  Nesting nesting(this, 1);
+  RETURN_NOT_OK(CheckNesting());
   ARROW_ASSIGN_OR_RAISE(ExprPtr operand, ParseNot());
   return Close(MakeUnary("NOT", std::move(operand)), start);
 }
@@ -304,8 +316,11 @@ Result<ExprPtr> Parser::ParseBinary(int level) {
   if (level == kBinaryLevels) return ParseUnary();
   Mark start = Here();
   ARROW_ASSIGN_OR_RAISE(ExprPtr left, ParseBinary(level + 1));
+  Nesting chain(this, 0);
   while (std::optional<std::string> op = BinaryOperatorAt(Peek(), level)) {
     Next();
+    chain.Deepen();
+    RETURN_NOT_OK(CheckNesting());
     ARROW_ASSIGN_OR_RAISE(ExprPtr right, ParseBinary(level + 1));
     left = Close(MakeBinary(std::move(*op), std::move(left), std::move(right)), start);
   }
@@ -324,12 +339,19 @@ Result<ExprPtr> Parser::ParseUnary() {
     literal->text.insert(0, "-");
     return ParsePostfix(Close(std::move(literal), start), start);
   }
+  Nesting nesting(this, 1);
+  RETURN_NOT_OK(CheckNesting());
   ARROW_ASSIGN_OR_RAISE(ExprPtr operand, ParseUnary());
   return Close(MakeUnary(std::move(op), std::move(operand)), start);
 }
 
 Result<ExprPtr> Parser::ParsePostfix(ExprPtr expr, const Mark& start) {
+  Nesting chain(this, 0);
   while (true) {
+    if (PeekOperator("::") || PeekOperator("[")) {
+      chain.Deepen();
+      RETURN_NOT_OK(CheckNesting());
+    }
     if (AcceptOperator("::")) {
       ExprPtr cast = MakeExpr(ExprKind::kCast);
       cast->children.push_back(std::move(expr));
@@ -739,6 +761,8 @@ Result<ExprPtr> Parser::ParseCast() {
 }
 
 Result<TypeName> Parser::ParseType() {
+  Nesting nesting(this, 1);
+  RETURN_NOT_OK(CheckNesting());
   if (Peek().kind != TokenKind::kWord) return Unexpected();
   Token name_token = Next();
   if (name_token.IsWord("INTERVAL")) return ParseIntervalType(name_token);

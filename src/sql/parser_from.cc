@@ -64,7 +64,10 @@ std::optional<T> PlainNumber(const Token& token) {
 
 Result<std::unique_ptr<FromItem>> Parser::ParseFromClause() {
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<FromItem> left, ParseRelation());
+  Nesting chain(this, 0);
   while (AcceptOperator(",")) {
+    chain.Deepen();
+    RETURN_NOT_OK(CheckNesting());
     ARROW_ASSIGN_OR_RAISE(std::unique_ptr<FromItem> right, ParseRelation());
     left = MakeJoin(JoinType::kCross, std::move(left), std::move(right));
   }
@@ -72,12 +75,16 @@ Result<std::unique_ptr<FromItem>> Parser::ParseFromClause() {
 }
 
 Result<std::unique_ptr<FromItem>> Parser::ParseRelation() {
+  Nesting nesting(this, kNestingWeight);
+  RETURN_NOT_OK(CheckNesting());
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<FromItem> item, ParseRelationPrimary());
   while (true) {
     const Token& first = Peek();
     bool natural = false;
     ARROW_ASSIGN_OR_RAISE(std::optional<JoinType> type, ParseJoinKeywords(&natural));
     if (!type) return item;
+    nesting.Deepen();
+    RETURN_NOT_OK(CheckNesting());
     ARROW_ASSIGN_OR_RAISE(item, ParseJoin(std::move(item), *type, natural, first));
   }
 }

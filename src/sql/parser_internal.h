@@ -172,6 +172,38 @@ class Parser {
   // One WHEN [NOT] MATCHED ... THEN action clause, after WHEN.
   Result<MergeClause> ParseMergeClause(const Token& when);
 
+  // ---- Nesting depth (parser.cc) ----
+  // How deep the statement may nest: each parenthesised expression, query or relation counts
+  // kNestingWeight, every operator folded into a chain (a + b + ..., joins, UNION, ::casts) and
+  // every prefix operator counts 1. The limit keeps this parser and every later recursive pass
+  // over the tree within the stack; past it a statement is FAILED_TO_PARSE_TOO_COMPLEX, as Spark
+  // reports when its parser runs out of stack (Spark accepts 300 nested parentheses and 700
+  // chained operators, not 400 and 1000; so does this limit).
+  static constexpr int kMaxNestingDepth = 1000;
+  static constexpr int kNestingWeight = 3;
+  // Adds `weight` to the parser's nesting depth for as long as it lives.
+  class Nesting {
+   public:
+    Nesting(Parser* parser, int weight) : parser_(parser), weight_(weight) {
+      parser_->depth_ += weight_;
+    }
+    ~Nesting() { parser_->depth_ -= weight_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    // One more level for as long as this lives (an operator folded into a chain).
+    void Deepen() {
+      ++weight_;
+      ++parser_->depth_;
+    }
+
+   private:
+    Parser* parser_;
+    int weight_;
+  };
+  // FAILED_TO_PARSE_TOO_COMPLEX once the depth is past the limit; the failure is sticky, so
+  // that speculation (ParseEither) does not retry the alternatives of every enclosing level.
+  Status CheckNesting();
+
   // ---- Speculation and errors (ErrorAt is in parser.cc) ----
   // Where the parser is; restoring it rewinds to there.
   struct State {
@@ -192,7 +224,7 @@ class Parser {
   Result<T> ParseEither(First first, Second second) {
     State start = Save();
     Result<T> result = first();
-    if (result.ok()) return result;
+    if (result.ok() || too_complex_) return result;
     State first_end = Save();
     Restore(start);
     Result<T> other = second();
@@ -309,6 +341,9 @@ class Parser {
   size_t index_ = 0;
   // End offset of the last consumed token.
   size_t consumed_end_ = 0;
+  // The nesting depth (see Nesting) and whether it went past the limit.
+  int depth_ = 0;
+  bool too_complex_ = false;
 };
 
 }  // namespace parley::sql::internal

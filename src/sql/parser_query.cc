@@ -72,6 +72,8 @@ bool Parser::PeekQueryStart(size_t ahead) const {
 }
 
 Result<SelectStatement> Parser::ParseQuery() {
+  Nesting nesting(this, kNestingWeight);
+  RETURN_NOT_OK(CheckNesting());
   Mark start = Here();
   std::vector<CommonTableExpr> with;
   if (PeekWord("WITH")) {
@@ -148,8 +150,11 @@ Result<std::vector<CommonTableExpr>> Parser::ParseWith() {
 
 Result<SelectStatement> Parser::ParseUnionTerm() {
   ARROW_ASSIGN_OR_RAISE(SelectStatement left, ParseIntersectTerm());
+  Nesting chain(this, 0);
   while (PeekWord("UNION") || PeekWord("EXCEPT") || PeekWord("MINUS")) {
     const Token& keyword = Next();
+    chain.Deepen();
+    RETURN_NOT_OK(CheckNesting());
     SetOperator op = keyword.IsWord("UNION") ? SetOperator::kUnion : SetOperator::kExcept;
     bool all = AcceptWord("ALL");
     if (!all) AcceptWord("DISTINCT");
@@ -161,8 +166,11 @@ Result<SelectStatement> Parser::ParseUnionTerm() {
 
 Result<SelectStatement> Parser::ParseIntersectTerm() {
   ARROW_ASSIGN_OR_RAISE(SelectStatement left, ParseQueryPrimary());
+  Nesting chain(this, 0);
   while (PeekWord("INTERSECT")) {
     const Token& keyword = Next();
+    chain.Deepen();
+    RETURN_NOT_OK(CheckNesting());
     bool all = AcceptWord("ALL");
     if (!all) AcceptWord("DISTINCT");
     ARROW_ASSIGN_OR_RAISE(SelectStatement right, ParseQueryPrimary());

@@ -644,6 +644,39 @@ TEST(ParserErrorTest, MisplacedTokens) {
 
 // ---- Splitting scripts ----
 
+// `open` `count` times, `middle`, then `close` `count` times.
+std::string Nested(std::string_view open, int count, std::string_view middle,
+                   std::string_view close) {
+  std::string out;
+  for (int i = 0; i < count; ++i) out += open;
+  out += middle;
+  for (int i = 0; i < count; ++i) out += close;
+  return out;
+}
+
+TEST(ParserErrorTest, DeepNestingIsTooComplexNotAStackOverflow) {
+  // Spark parses 300 nested parentheses and 700 chained operators, and reports 400 and 1000
+  // as FAILED_TO_PARSE_TOO_COMPLEX.
+  EXPECT_OK(ParseStatement("SELECT " + Nested("(", 300, "1", ")")));
+  EXPECT_OK(ParseStatement("SELECT 1" + Nested(" + 1", 700, "", "")));
+  EXPECT_OK(ParseStatement("SELECT 1 FROM t" + Nested(" JOIN t", 300, "", "")));
+  for (const std::string& text :
+       {"SELECT " + Nested("(", 400, "1", ")"), "SELECT " + Nested("(", 100000, "1", ")"),
+        "SELECT 1" + Nested(" + 1", 1000, "", ""), "SELECT 1" + Nested(" OR 1", 1000, "", ""),
+        "SELECT 1" + Nested(" AND 1", 1000, "", ""), "SELECT " + Nested("- ", 1001, "a", ""),
+        "SELECT " + Nested("NOT ", 1001, "a", ""), "SELECT a" + Nested("::int", 1001, "", ""),
+        "SELECT a" + Nested("[0]", 1001, "", ""),
+        "SELECT 1" + Nested(" UNION SELECT 1", 1001, "", ""),
+        "SELECT 1 FROM t" + Nested(", t", 1001, "", ""),
+        "SELECT 1 FROM t" + Nested(" JOIN t", 1001, "", ""),
+        Nested("(", 400, "SELECT 1", ")"), "SELECT * FROM " + Nested("(", 400, "t", ")"),
+        "SELECT " + Nested("f(", 400, "1", ")"),
+        "SELECT " + Nested("(SELECT ", 400, "1", ")")}) {
+    SCOPED_TRACE(text.substr(0, 40));
+    ASSERT_RAISES_CONDITION("FAILED_TO_PARSE_TOO_COMPLEX", ParseStatement(text));
+  }
+}
+
 TEST(SplitStatementsTest, RespectsQuotesAndComments) {
   std::string script =
       "SELECT ';' AS a;  -- one; still a comment\n"
