@@ -1,0 +1,1 @@
+DESCRIBE TABLE ex.default.simple

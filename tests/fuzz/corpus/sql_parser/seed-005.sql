@@ -1,0 +1,1 @@
+SELECT i, j FROM simple WHERE i = 3

@@ -1,0 +1,1 @@
+SELECT i FROM default.simple WHERE i = 4

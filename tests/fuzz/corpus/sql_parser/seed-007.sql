@@ -1,0 +1,1 @@
+USE spark_catalog.default

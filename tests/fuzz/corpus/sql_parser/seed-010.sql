@@ -1,0 +1,1 @@
+SELECT k FROM ex.default.simple

@@ -1,0 +1,1 @@
+SET spark.sql.shuffle.partitions=4

@@ -1,0 +1,1 @@
+SELECT id, name, _change_type, _commit_version FROM events CHANGES FROM VERSION 2

@@ -1,0 +1,1 @@
+SELECT _change_type, count(*) FROM events CHANGES FROM VERSION 1 AS c WHERE c._commit_version >= 2 GROUP BY _change_type

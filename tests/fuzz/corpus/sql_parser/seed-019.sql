@@ -1,0 +1,1 @@
+CREATE TABLE labels (id BIGINT, label STRING)

@@ -1,0 +1,1 @@
+INSERT INTO labels VALUES (1, 'one'), (2, 'two')

@@ -1,0 +1,1 @@
+SELECT l.label, c._change_type FROM events CHANGES FROM VERSION 3 c JOIN labels l ON c.id = l.id

@@ -1,0 +1,1 @@
+CREATE TABLE bad_versions (_change_type STRING, _commit_version INT, _commit_timestamp TIMESTAMP) TBLPROPERTIES ('parley.changelog' = 'true')

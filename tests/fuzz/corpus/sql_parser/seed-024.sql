@@ -1,0 +1,1 @@
+CREATE TABLE no_row_id (id BIGINT, _change_type STRING, _commit_version BIGINT, _commit_timestamp TIMESTAMP) TBLPROPERTIES ('parley.changelog' = 'true', 'parley.changelog.containsIntermediateChanges' = 'true')

@@ -1,0 +1,1 @@
+CREATE TABLE cow (id BIGINT, rv BIGINT, _change_type STRING, _commit_version BIGINT, _commit_timestamp TIMESTAMP) TBLPROPERTIES ('parley.changelog' = 'true', 'parley.changelog.containsCarryoverRows' = 'true', 'parley.changelog.representsUpdateAsDeleteAndInsert' = 'true', 'parley.changelog.rowId' = 'id', 'parley.changelog.rowVersion' = 'rv')

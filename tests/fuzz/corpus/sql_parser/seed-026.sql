@@ -1,0 +1,1 @@
+CREATE TABLE no_timestamp (_change_type STRING, _commit_version BIGINT) TBLPROPERTIES ('parley.changelog' = 'true')

@@ -1,0 +1,1 @@
+CREATE TABLE feed (id INT, p STRING) USING delta PARTITIONED BY (p) TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')

@@ -1,0 +1,1 @@
+INSERT INTO feed VALUES (1, 'a'), (2, 'b')

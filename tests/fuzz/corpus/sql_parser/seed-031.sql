@@ -1,0 +1,1 @@
+INSERT OVERWRITE feed PARTITION (p = 'a') VALUES (3)

@@ -1,0 +1,1 @@
+SELECT id, p, _change_type, _commit_version FROM table_changes('feed', 0)

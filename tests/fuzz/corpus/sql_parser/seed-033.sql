@@ -1,0 +1,1 @@
+SELECT _commit_version, count(DISTINCT _commit_timestamp) = 1 FROM table_changes('spark_catalog.default.feed', 1, 1) GROUP BY _commit_version

@@ -1,0 +1,1 @@
+SELECT count(*) FROM table_changes('feed', 1, 100)

@@ -1,0 +1,1 @@
+ALTER TABLE feed SET TBLPROPERTIES ('delta.enableChangeDataFeed' = 'false')

@@ -1,0 +1,1 @@
+CREATE TABLE nofeed (id INT) USING delta

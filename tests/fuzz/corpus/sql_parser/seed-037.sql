@@ -1,0 +1,1 @@
+INSERT INTO nofeed VALUES (1)

@@ -1,0 +1,1 @@
+CREATE TABLE cdf_u (id INT, name STRING, v INT) USING delta TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')

@@ -1,0 +1,1 @@
+INSERT INTO cdf_u VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30), (NULL, 'n', 40)

@@ -1,0 +1,1 @@
+DELETE FROM cdf_u WHERE v = 20

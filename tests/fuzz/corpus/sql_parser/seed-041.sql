@@ -1,0 +1,1 @@
+UPDATE cdf_u SET v = v + 1 WHERE id = 1 OR id IS NULL

@@ -1,0 +1,1 @@
+MERGE INTO cdf_u t USING (VALUES (1, 'x', 100), (3, 'y', 0), (5, 'z', 50), (NULL, 'q', 7)) AS s(id, name, v) ON t.id = s.id WHEN MATCHED AND s.v = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT * WHEN NOT MATCHED BY SOURCE THEN UPDATE SET name = 'gone'

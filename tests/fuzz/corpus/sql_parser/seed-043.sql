@@ -1,0 +1,1 @@
+CREATE TABLE cdf_p (id INT, v INT, p STRING) USING delta PARTITIONED BY (p) TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')

@@ -1,0 +1,1 @@
+INSERT INTO cdf_p VALUES (1, 10, 'a'), (2, 20, 'a'), (3, 30, 'b'), (4, 40, NULL), (5, 50, 'b')

@@ -1,0 +1,1 @@
+DELETE FROM cdf_p WHERE p = 'b'

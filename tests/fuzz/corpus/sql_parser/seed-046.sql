@@ -1,0 +1,1 @@
+SELECT id, v, p, _change_type, _commit_version FROM table_changes('cdf_p', 2, 2)

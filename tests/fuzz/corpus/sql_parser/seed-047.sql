@@ -1,0 +1,1 @@
+UPDATE cdf_p SET p = 'c' WHERE id = 1

@@ -1,0 +1,1 @@
+CREATE TABLE cdf_off (id INT, v INT) USING delta

@@ -1,0 +1,1 @@
+INSERT INTO cdf_off VALUES (1, 10), (2, 20)

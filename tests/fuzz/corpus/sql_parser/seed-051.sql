@@ -1,0 +1,1 @@
+UPDATE cdf_off SET v = 0 WHERE id = 1

@@ -1,0 +1,1 @@
+CREATE TABLE ev (id INT, name STRING) USING delta TBLPROPERTIES ('delta.enableRowTracking' = 'true')

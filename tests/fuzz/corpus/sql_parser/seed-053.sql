@@ -1,0 +1,1 @@
+INSERT INTO ev VALUES (1, 'a')

@@ -1,0 +1,1 @@
+DELETE FROM ev WHERE id = 2

@@ -1,0 +1,1 @@
+SELECT id, _change_type, _commit_version FROM ev CHANGES FROM VERSION 5

@@ -1,0 +1,1 @@
+SELECT count(DISTINCT _commit_timestamp), count(DISTINCT _commit_version) FROM ev CHANGES FROM VERSION 1 TO VERSION 6 WITH (deduplicationMode = 'none')

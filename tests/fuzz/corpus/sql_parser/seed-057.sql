@@ -1,0 +1,1 @@
+UPDATE ev SET name = 'C' WHERE id = 3

@@ -1,0 +1,1 @@
+INSERT INTO plain VALUES (1)

@@ -1,0 +1,1 @@
+ALTER TABLE plain SET TBLPROPERTIES ('delta.enableRowTracking' = 'true')

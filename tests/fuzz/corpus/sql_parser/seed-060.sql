@@ -1,0 +1,1 @@
+SELECT id, _metadata.row_id, _commit_version FROM plain CHANGES FROM VERSION 2 TO VERSION 3

@@ -1,0 +1,1 @@
+SELECT id, _change_type FROM ev CHANGES FROM VERSION 1 TO VERSION 6 WHERE _commit_version = 4 AND name = 'b'

@@ -1,0 +1,1 @@
+UPDATE cow SET name = 'B' WHERE id = 2

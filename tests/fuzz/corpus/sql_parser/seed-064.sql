@@ -1,0 +1,1 @@
+DELETE FROM cow WHERE id = 3

@@ -1,0 +1,1 @@
+SELECT id, region, amount FROM events

@@ -1,0 +1,1 @@
+UPDATE events SET amount = amount * 10, region = 'moved' WHERE id <> 6

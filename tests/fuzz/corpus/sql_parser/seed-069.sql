@@ -1,0 +1,1 @@
+CREATE TABLE changes (id INT, amount INT, op STRING) USING delta

@@ -1,0 +1,1 @@
+INSERT INTO changes VALUES (1, 1, 'u'), (6, 0, 'd'), (7, 70, 'i'), (NULL, 0, 'i')

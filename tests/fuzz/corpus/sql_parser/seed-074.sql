@@ -1,0 +1,1 @@
+DELETE FROM plain WHERE k > 100

@@ -1,0 +1,1 @@
+CREATE TABLE log (id INT) USING delta TBLPROPERTIES ('delta.appendOnly' = 'true')

@@ -1,0 +1,1 @@
+DELETE FROM log WHERE id = 1

@@ -1,0 +1,1 @@
+UPDATE log SET id = 2

@@ -1,0 +1,1 @@
+INSERT INTO tracked VALUES (10, 'a'), (11, 'b')

@@ -1,0 +1,1 @@
+SELECT *, _metadata.row_index FROM tracked WHERE _metadata.row_id >= 3

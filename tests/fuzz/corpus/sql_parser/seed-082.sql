@@ -1,0 +1,1 @@
+SELECT _metadata.file_name LIKE 'part-%.parquet', count(*) FROM tracked GROUP BY 1

@@ -1,0 +1,1 @@
+SELECT id, _metadata.row_index FROM plain

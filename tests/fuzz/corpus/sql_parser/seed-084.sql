@@ -1,0 +1,1 @@
+SELECT _metadata.row_id FROM plain

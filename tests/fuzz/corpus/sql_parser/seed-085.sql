@@ -1,0 +1,1 @@
+CREATE TABLE shadow (_metadata INT) USING delta

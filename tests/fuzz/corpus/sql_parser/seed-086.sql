@@ -1,0 +1,1 @@
+INSERT INTO shadow VALUES (7)

@@ -1,0 +1,1 @@
+SELECT _metadata FROM shadow

@@ -1,0 +1,1 @@
+UPDATE plain SET id = id + 10 WHERE id = 3

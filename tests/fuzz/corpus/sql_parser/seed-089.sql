@@ -1,0 +1,1 @@
+CREATE TABLE t (id INT, v STRING) USING delta TBLPROPERTIES ('delta.enableRowTracking' = 'true')

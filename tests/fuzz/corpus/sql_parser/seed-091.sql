@@ -1,0 +1,1 @@
+UPDATE t SET v = 'B' WHERE id = 2

@@ -1,0 +1,1 @@
+SELECT DISTINCT _metadata.base_row_id > 4, _metadata.default_row_commit_version FROM t WHERE id <= 3

@@ -1,0 +1,5 @@
+MERGE INTO t USING (SELECT * FROM VALUES (2, 'X'), (4, 'Y'), (5, 'del'), (6, 'Z') AS s(id, v)) s
+ON t.id = s.id
+WHEN MATCHED AND s.v = 'del' THEN DELETE
+WHEN MATCHED THEN UPDATE SET v = s.v
+WHEN NOT MATCHED THEN INSERT *

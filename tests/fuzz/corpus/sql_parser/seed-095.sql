@@ -1,0 +1,1 @@
+SELECT v, _metadata.row_id > 9, _metadata.row_commit_version FROM t WHERE id = 6

@@ -1,0 +1,1 @@
+SELECT count(*), count(DISTINCT _metadata.row_id) FROM t

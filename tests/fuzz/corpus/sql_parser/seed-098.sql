@@ -1,0 +1,1 @@
+INSERT INTO p VALUES (1, 'x'), (2, 'x')

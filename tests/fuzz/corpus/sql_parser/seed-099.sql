@@ -1,0 +1,1 @@
+UPDATE p SET id = id + 10 WHERE id = 1

@@ -1,0 +1,1 @@
+SELECT id, part, _metadata.row_id, _metadata.row_commit_version FROM p

@@ -1,0 +1,1 @@
+SELECT part, _metadata.row_id > 5, _metadata.row_commit_version FROM p WHERE id = 5

@@ -1,0 +1,1 @@
+CREATE TABLE orders (id INT NOT NULL, region STRING, amount DECIMAL(10, 2)) USING delta PARTITIONED BY (region)

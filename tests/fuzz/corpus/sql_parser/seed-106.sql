@@ -1,0 +1,1 @@
+INSERT INTO orders VALUES (1, 'eu', 10.50), (2, 'us', 7.25), (3, 'eu', 3.00), (4, NULL, 1.00)

@@ -1,0 +1,1 @@
+INSERT OVERWRITE orders PARTITION (region = 'us') VALUES (5, 12.00)

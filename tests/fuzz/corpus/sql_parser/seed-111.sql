@@ -1,0 +1,1 @@
+RESET spark.sql.sources.partitionOverwriteMode

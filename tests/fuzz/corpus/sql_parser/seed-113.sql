@@ -1,0 +1,1 @@
+CREATE TABLE big_orders USING delta AS SELECT id, amount FROM orders WHERE amount > 8

@@ -1,0 +1,1 @@
+CREATE OR REPLACE TABLE big_orders USING delta AS SELECT id, amount FROM orders ORDER BY id

@@ -1,0 +1,1 @@
+CREATE TABLE mapped (a INT, b STRING) USING delta TBLPROPERTIES ('delta.columnMapping.mode' = 'name')

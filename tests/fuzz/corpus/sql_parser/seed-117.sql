@@ -1,0 +1,1 @@
+INSERT INTO mapped VALUES (1, 'x')

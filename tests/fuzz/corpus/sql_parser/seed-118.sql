@@ -1,0 +1,1 @@
+ALTER TABLE mapped RENAME COLUMN b TO c

@@ -1,0 +1,1 @@
+CREATE TABLE bad (a INT) USING delta TBLPROPERTIES ('delta.nope' = 'true')

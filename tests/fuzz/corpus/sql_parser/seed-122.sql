@@ -1,0 +1,1 @@
+CREATE TABLE append_only (a INT) USING delta TBLPROPERTIES ('delta.appendOnly' = 'true')

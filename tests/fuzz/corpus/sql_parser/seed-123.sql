@@ -1,0 +1,1 @@
+INSERT INTO append_only VALUES (1)

@@ -1,0 +1,1 @@
+INSERT OVERWRITE append_only VALUES (2)

@@ -1,0 +1,1 @@
+ALTER TABLE append_only ADD COLUMN b STRING

@@ -1,0 +1,1 @@
+DROP NAMESPACE sales

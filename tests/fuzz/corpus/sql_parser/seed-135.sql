@@ -1,0 +1,1 @@
+CREATE TABLE mem.n.x (a INT)

@@ -1,0 +1,1 @@
+DESCRIBE HISTORY mem.n.x

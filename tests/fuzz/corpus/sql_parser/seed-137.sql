@@ -1,0 +1,1 @@
+VACUUM mem.n.x

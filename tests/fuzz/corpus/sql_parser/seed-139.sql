@@ -1,0 +1,1 @@
+SELECT id, day FROM events

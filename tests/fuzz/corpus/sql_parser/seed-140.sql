@@ -1,0 +1,1 @@
+CREATE TABLE amounts (a DECIMAL(15,2)) USING delta

@@ -1,0 +1,1 @@
+INSERT INTO amounts VALUES (1.50), (NULL)

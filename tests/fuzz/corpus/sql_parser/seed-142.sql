@@ -1,0 +1,1 @@
+SELECT a FROM amounts WHERE a < 24 AND a >= 0.5

@@ -1,0 +1,1 @@
+UPDATE t AS x SET x.score = CAST(7 AS BIGINT) WHERE x.id = 2

@@ -1,0 +1,1 @@
+DELETE FROM missing WHERE id = 1

@@ -1,0 +1,1 @@
+CREATE TABLE s (id INT, w INT)

@@ -1,0 +1,1 @@
+INSERT INTO s VALUES (3, 1), (3, 2), (4, 3), (6, 4)

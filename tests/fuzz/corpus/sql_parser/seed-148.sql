@@ -1,0 +1,1 @@
+CREATE TABLE n (id INT)

@@ -1,0 +1,1 @@
+INSERT INTO n VALUES (1), (NULL)
