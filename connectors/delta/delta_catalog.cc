@@ -10,6 +10,7 @@
 #include "arrow/filesystem/localfs.h"
 #include "arrow/type.h"
 #include "delta_write_internal.h"
+#include "parley/connector/filesystem.h"
 
 namespace parley::delta {
 namespace {
@@ -80,9 +81,18 @@ bool PathExists(arrow::fs::FileSystem& filesystem, const std::string& path) {
   return info.ok() && info->type() != arrow::fs::FileType::NotFound;
 }
 
-bool IsTableDirectory(arrow::fs::FileSystem& filesystem, const std::string& dir) {
+// Whether `dir` holds a `_delta_log` directory, committed to or not (so it is no namespace).
+bool HasLogDirectory(arrow::fs::FileSystem& filesystem, const std::string& dir) {
   auto info = filesystem.GetFileInfo(LogDirectory(dir));
   return info.ok() && info->type() == arrow::fs::FileType::Directory;
+}
+
+// Whether `dir` is a table: its `_delta_log` holds a commit or a checkpoint. A create that
+// failed (or died) before its first commit leaves no table, and creating it again succeeds.
+bool IsTableDirectory(arrow::fs::FileSystem& filesystem, const std::string& dir) {
+  if (!HasLogDirectory(filesystem, dir)) return false;
+  auto listing = ListLog(filesystem, dir);
+  return listing.ok() && (!listing->commits.empty() || !listing->checkpoints.empty());
 }
 
 // The root path of a location (a local path or a file: URI).
@@ -129,7 +139,7 @@ class DeltaCatalog : public StagingTableCatalog,
     if (error) return Status::IOError("Cannot resolve the warehouse ", root, ": ", error.message());
     warehouse_ = absolute.lexically_normal().string();
     while (warehouse_.size() > 1 && warehouse_.back() == '/') warehouse_.pop_back();
-    filesystem_ = std::make_shared<arrow::fs::LocalFileSystem>();
+    filesystem_ = WrapFileSystem(std::make_shared<arrow::fs::LocalFileSystem>());
     return Status::OK();
   }
   std::string name() const override { return name_; }
@@ -233,7 +243,9 @@ class DeltaCatalog : public StagingTableCatalog,
     ARROW_ASSIGN_OR_RAISE(Located located, Locate(ident, nullptr));
     ARROW_ASSIGN_OR_RAISE(auto state, LoadState(located, std::nullopt, std::nullopt));
     ARROW_RETURN_NOT_OK(AlterDeltaTable(*state, changes));
-    return LoadTable(ident);
+    // Committed: failing to read the table back must not report the change as failed.
+    auto altered = LoadTable(ident);
+    return altered.ok() ? *altered : nullptr;
   }
 
   Result<bool> DropTable(const Identifier& ident) override { return Drop(ident); }
@@ -287,7 +299,7 @@ class DeltaCatalog : public StagingTableCatalog,
     for (const auto& entry : entries) {
       const std::string base = entry.base_name();
       if (entry.type() != arrow::fs::FileType::Directory || base.empty() || base[0] == '.' ||
-          base[0] == '_' || IsTableDirectory(*filesystem_, entry.path())) {
+          base[0] == '_' || HasLogDirectory(*filesystem_, entry.path())) {
         continue;
       }
       auto path = parent;
@@ -306,7 +318,7 @@ class DeltaCatalog : public StagingTableCatalog,
     if (ns.size() == 1 && Lower(ns[0]) == "default") return true;
     std::string dir = NamespaceDir(ns);
     ARROW_ASSIGN_OR_RAISE(auto info, filesystem_->GetFileInfo(dir));
-    return info.type() == arrow::fs::FileType::Directory && !IsTableDirectory(*filesystem_, dir);
+    return info.type() == arrow::fs::FileType::Directory && !HasLogDirectory(*filesystem_, dir);
   }
 
   Status CreateNamespace(const std::vector<std::string>& ns,

@@ -16,6 +16,7 @@
 #include "delta_write_internal.h"
 #include "parley/connector/metadata_columns.h"
 #include "parley/connector/table.h"
+#include "parley/connector/filesystem.h"
 
 namespace parley::delta {
 namespace {
@@ -320,7 +321,7 @@ Status EnsureComputeInitialized() {
 Result<std::pair<std::shared_ptr<arrow::fs::FileSystem>, std::string>> OpenLocation(
     const std::string& location) {
   std::string path;
-  ARROW_ASSIGN_OR_RAISE(auto filesystem, arrow::fs::FileSystemFromUriOrPath(location, &path));
+  ARROW_ASSIGN_OR_RAISE(auto filesystem, OpenFileSystem(location, &path));
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   return std::make_pair(std::move(filesystem), std::move(path));
 }

@@ -20,6 +20,7 @@
 #include "arrow/filesystem/filesystem.h"
 #include "delta_write_internal.h"
 #include "parley/connector/fault_injection.h"
+#include "parley/connector/filesystem.h"
 
 namespace parley::delta {
 namespace {
@@ -67,33 +68,50 @@ Result<bool> PutIfAbsent(const std::string& directory, const std::string& name,
                          const std::string& body) {
   std::string temporary = directory + "/." + name + "." + RandomUuid() + ".tmp";
   std::string target = directory + "/" + name;
+  // Each step is a counted filesystem operation (parley/connector/filesystem.h); a failed one
+  // leaves at most the hidden temporary behind, which readers ignore.
+  auto remove_temporary = [&] {
+    if (CountFileSystemOperation("delete", temporary).ok()) ::unlink(temporary.c_str());
+  };
+  ARROW_RETURN_NOT_OK(CountFileSystemOperation("create", temporary));
   int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return IoError("Cannot create", temporary);
+  int64_t allowed = static_cast<int64_t>(body.size());
+  Status write_fault = CountFileSystemOperation("write", temporary, &allowed);
+  const size_t length = write_fault.ok() ? body.size() : static_cast<size_t>(allowed);
   size_t written = 0;
-  while (written < body.size()) {
-    ssize_t n = ::write(fd, body.data() + written, body.size() - written);
+  while (written < length) {
+    ssize_t n = ::write(fd, body.data() + written, length - written);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       Status error = IoError("Cannot write", temporary);
       ::close(fd);
-      ::unlink(temporary.c_str());
+      remove_temporary();
       return error;
     }
     written += static_cast<size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    Status error = IoError("Cannot flush", temporary);
-    ::unlink(temporary.c_str());
-    return error;
+  if (!write_fault.ok()) {
+    ::close(fd);
+    remove_temporary();
+    return write_fault;
+  }
+  Status flushed = CountFileSystemOperation("flush", temporary);
+  if (flushed.ok() && ::fsync(fd) != 0) flushed = IoError("Cannot flush", temporary);
+  if (::close(fd) != 0 && flushed.ok()) flushed = IoError("Cannot close", temporary);
+  if (!flushed.ok()) {
+    remove_temporary();
+    return flushed;
   }
   Status fault = InjectFault(kFaultDriverInsideCommit);
+  if (fault.ok()) fault = CountFileSystemOperation("link", temporary + " -> " + target);
   if (!fault.ok()) {
-    ::unlink(temporary.c_str());
+    remove_temporary();
     return fault;
   }
   bool won = ::link(temporary.c_str(), target.c_str()) == 0;
   int link_errno = errno;
-  ::unlink(temporary.c_str());
+  remove_temporary();
   if (!won && link_errno != EEXIST) {
     errno = link_errno;
     return IoError("Cannot publish", target);

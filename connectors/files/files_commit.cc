@@ -265,7 +265,10 @@ Status WriteManifest(afs::FileSystem& filesystem, const std::string& root,
 Status PublishCommit(afs::FileSystem& filesystem, const std::string& root,
                      const CommitManifest& manifest) {
   ARROW_RETURN_NOT_OK(WriteManifest(filesystem, root, manifest));
-  return CompleteManifest(filesystem, root, manifest, /*in_commit=*/true);
+  // Committed: whoever lists the table next completes the manifest, so a step that fails here
+  // must not report the write as failed (a retry would add its rows twice).
+  (void)CompleteManifest(filesystem, root, manifest, /*in_commit=*/true);
+  return Status::OK();
 }
 
 Result<bool> CompleteCommitIfPending(afs::FileSystem& filesystem, const std::string& root,

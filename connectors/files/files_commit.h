@@ -41,7 +41,8 @@ Status WriteManifest(arrow::fs::FileSystem& filesystem, const std::string& root,
                      const CommitManifest& manifest);
 
 /// \brief WriteManifest, then perform the manifest and remove it along with the query's
-/// staging directory.
+/// staging directory. Fails only when the manifest was not written: once it is, the write is
+/// committed and a later step that fails is left for the next reader or writer to complete.
 Status PublishCommit(arrow::fs::FileSystem& filesystem, const std::string& root,
                      const CommitManifest& manifest);
 

@@ -20,6 +20,7 @@
 #include "arrow/io/interfaces.h"
 #include "arrow/util/future.h"
 #include "files_internal.h"
+#include "parley/connector/forwarding_filesystem.h"
 
 namespace parley::files {
 namespace {
@@ -106,48 +107,10 @@ class CountingFile : public aio::RandomAccessFile {
   Counter counter_;
 };
 
-class CountingFileSystem : public afs::FileSystem {
+class CountingFileSystem : public ForwardingFileSystem {
  public:
   CountingFileSystem(std::shared_ptr<afs::FileSystem> base, Counter counter)
-      : afs::FileSystem(base->io_context()), base_(std::move(base)), counter_(std::move(counter)) {}
-
-  using afs::FileSystem::GetFileInfo;
-  using afs::FileSystem::OpenAppendStream;
-  using afs::FileSystem::OpenOutputStream;
-
-  std::string type_name() const override { return base_->type_name(); }
-  bool Equals(const afs::FileSystem& other) const override { return this == &other; }
-  Result<std::string> NormalizePath(std::string path) override {
-    return base_->NormalizePath(std::move(path));
-  }
-  Result<std::string> PathFromUri(const std::string& uri) const override {
-    return base_->PathFromUri(uri);
-  }
-  Result<std::string> MakeUri(std::string path) const override {
-    return base_->MakeUri(std::move(path));
-  }
-
-  Result<afs::FileInfo> GetFileInfo(const std::string& path) override {
-    return base_->GetFileInfo(path);
-  }
-  Result<afs::FileInfoVector> GetFileInfo(const afs::FileSelector& selector) override {
-    return base_->GetFileInfo(selector);
-  }
-  Status CreateDir(const std::string& path, bool recursive) override {
-    return base_->CreateDir(path, recursive);
-  }
-  Status DeleteDir(const std::string& path) override { return base_->DeleteDir(path); }
-  Status DeleteDirContents(const std::string& path, bool missing_dir_ok) override {
-    return base_->DeleteDirContents(path, missing_dir_ok);
-  }
-  Status DeleteRootDirContents() override { return base_->DeleteRootDirContents(); }
-  Status DeleteFile(const std::string& path) override { return base_->DeleteFile(path); }
-  Status Move(const std::string& from, const std::string& to) override {
-    return base_->Move(from, to);
-  }
-  Status CopyFile(const std::string& from, const std::string& to) override {
-    return base_->CopyFile(from, to);
-  }
+      : ForwardingFileSystem(std::move(base)), counter_(std::move(counter)) {}
 
   // Streams are served by counted random-access files, which are also input streams.
   Result<std::shared_ptr<aio::InputStream>> OpenInputStream(const std::string& path) override {
@@ -157,28 +120,16 @@ class CountingFileSystem : public afs::FileSystem {
     return OpenInputFile(info);
   }
   Result<std::shared_ptr<aio::RandomAccessFile>> OpenInputFile(const std::string& path) override {
-    ARROW_ASSIGN_OR_RAISE(auto file, base_->OpenInputFile(path));
+    ARROW_ASSIGN_OR_RAISE(auto file, base()->OpenInputFile(path));
     return std::make_shared<CountingFile>(std::move(file), counter_);
   }
   Result<std::shared_ptr<aio::RandomAccessFile>> OpenInputFile(
       const afs::FileInfo& info) override {
-    ARROW_ASSIGN_OR_RAISE(auto file, base_->OpenInputFile(info));
+    ARROW_ASSIGN_OR_RAISE(auto file, base()->OpenInputFile(info));
     return std::make_shared<CountingFile>(std::move(file), counter_);
   }
 
-  Result<std::shared_ptr<aio::OutputStream>> OpenOutputStream(
-      const std::string& path, const std::shared_ptr<const arrow::KeyValueMetadata>& metadata)
-      override {
-    return base_->OpenOutputStream(path, metadata);
-  }
-  Result<std::shared_ptr<aio::OutputStream>> OpenAppendStream(
-      const std::string& path, const std::shared_ptr<const arrow::KeyValueMetadata>& metadata)
-      override {
-    return base_->OpenAppendStream(path, metadata);
-  }
-
  private:
-  std::shared_ptr<afs::FileSystem> base_;
   Counter counter_;
 };
 

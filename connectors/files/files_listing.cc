@@ -21,6 +21,7 @@
 #include "files_commit.h"
 #include "files_internal.h"
 #include "parley/connector/status.h"
+#include "parley/connector/filesystem.h"
 
 namespace parley::files {
 namespace {
@@ -349,7 +350,7 @@ Result<Listing> ListFiles(const ReadOptions& options, bool allow_missing) {
   SplitPath split = Split(options.path);
   Listing listing;
   std::string prefix_path;
-  auto filesystem = afs::FileSystemFromUriOrPath(split.prefix, &prefix_path);
+  auto filesystem = OpenFileSystem(split.prefix, &prefix_path);
   if (!filesystem.ok()) {
     return InvalidError("PATH_NOT_FOUND", "Path does not exist: " + options.path + ". " +
                                               filesystem.status().message());

@@ -57,6 +57,7 @@
 #include "parquet/exception.h"
 #include "parley/connector/metrics.h"
 #include "parley/connector/status.h"
+#include "parley/connector/filesystem.h"
 
 namespace parley::files {
 namespace {
@@ -254,7 +255,7 @@ Result<std::shared_ptr<const ReaderContext>> MakeContext(TaskSpec spec) {
   context->read_data_schema = arrow::schema(std::move(read_data_fields));
   ARROW_ASSIGN_OR_RAISE(context->format, MakeArrowFormat(spec.options));
   ARROW_ASSIGN_OR_RAISE(context->filesystem,
-                        arrow::fs::FileSystemFromUriOrPath(spec.filesystem_uri));
+                        OpenFileSystem(spec.filesystem_uri));
   context->spec = std::move(spec);
   return context;
 }

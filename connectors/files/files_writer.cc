@@ -32,6 +32,7 @@
 #include "parley/connector/metrics.h"
 #include "parquet/arrow/writer.h"
 #include "parquet/properties.h"
+#include "parley/connector/filesystem.h"
 
 namespace parley::files {
 namespace {
@@ -501,7 +502,7 @@ Result<std::shared_ptr<DataWriterFactory>> MakeWriterFactory(WriteSpec spec) {
   ARROW_ASSIGN_OR_RAISE(context->options, ParseReadOptions(spec.format, spec.options));
   std::string ignored_path;
   ARROW_ASSIGN_OR_RAISE(context->filesystem,
-                        afs::FileSystemFromUriOrPath(spec.filesystem_uri, &ignored_path));
+                        OpenFileSystem(spec.filesystem_uri, &ignored_path));
   arrow::FieldVector data_fields, partition_fields;
   for (const auto& field : spec.schema->fields()) {
     bool partition = false;

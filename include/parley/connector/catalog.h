@@ -124,9 +124,10 @@ class TableCatalog : public virtual CatalogPlugin {
   /// \brief Create a table. The default reports that the catalog does not create tables.
   virtual Result<std::shared_ptr<Table>> CreateTable(const Identifier& ident,
                                                      const TableInfo& info);
-  /// \brief Apply ALTER TABLE changes in order, all or none, and return the altered table. An
-  /// unsupported change fails with UNSUPPORTED_FEATURE.TABLE_OPERATION naming it. The default
-  /// is unsupported.
+  /// \brief Apply ALTER TABLE changes in order, all or none, and return the altered table (or
+  /// null when the changes are committed but the table could not be read back: an error means
+  /// nothing changed). An unsupported change fails with UNSUPPORTED_FEATURE.TABLE_OPERATION
+  /// naming it. The default is unsupported.
   virtual Result<std::shared_ptr<Table>> AlterTable(const Identifier& ident,
                                                     const std::vector<TableChange>& changes);
   /// \brief Drop a table; return false when it did not exist. The default is unsupported.
