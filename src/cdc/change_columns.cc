@@ -21,7 +21,7 @@ Result<std::shared_ptr<arrow::Array>> ColumnAtPath(const arrow::RecordBatch& bat
     return Status::KeyError(fmt::format("column {} is not in the change rows", path.front()));
   }
   for (size_t i = 1; i < path.size(); ++i) {
-    cp::StructFieldOptions options(arrow::FieldRef(path[i]));
+    cp::StructFieldOptions options{arrow::FieldRef(path[i])};
     ARROW_ASSIGN_OR_RAISE(auto field, cp::CallFunction("struct_field", {array}, &options));
     array = field.make_array();
   }

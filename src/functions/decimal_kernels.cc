@@ -276,8 +276,8 @@ Status DecimalIntegralDivideExec(cp::KernelContext* ctx, const cp::ExecSpan& bat
   const int32_t divisor_scale = ScaleOf(batch[1].type());
   arrow::Int64Builder builder(ctx->memory_pool());
   ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
-  const arrow::BasicDecimal256 lowest(arrow::BasicDecimal128(std::numeric_limits<int64_t>::min()));
-  const arrow::BasicDecimal256 highest(arrow::BasicDecimal128(std::numeric_limits<int64_t>::max()));
+  const arrow::BasicDecimal256 lowest{arrow::BasicDecimal128(std::numeric_limits<int64_t>::min())};
+  const arrow::BasicDecimal256 highest{arrow::BasicDecimal128(std::numeric_limits<int64_t>::max())};
   for (int64_t row = 0; row < batch.length; ++row) {
     if (!dividends.IsValid(row) || !divisors.IsValid(row)) {
       builder.UnsafeAppendNull();
