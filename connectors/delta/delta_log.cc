@@ -52,7 +52,7 @@ LogName ClassifyLogName(std::string_view name) {
   } else if (rest.starts_with("checkpoint.")) {
     rest.remove_prefix(11);
     // <o:010>.<p:010>.parquet
-    if (rest.size() == 30 && AllDigits(rest.substr(0, 10)) && rest[10] == '.' &&
+    if (rest.size() == 29 && AllDigits(rest.substr(0, 10)) && rest[10] == '.' &&
         AllDigits(rest.substr(11, 10)) && rest.substr(21) == ".parquet") {
       out.part = std::stoll(std::string(rest.substr(0, 10)));
       out.parts = std::stoll(std::string(rest.substr(11, 10)));

@@ -111,6 +111,31 @@ TEST_F(DeltaLogTest, StartsFromParquetCheckpointThenReplaysLaterCommits) {
   EXPECT_EQ(snapshot->metadata.id, "t");
 }
 
+TEST_F(DeltaLogTest, StartsFromACompleteMultiPartCheckpoint) {
+  // The commits the checkpoint covers are unreadable: replay must start from its two parts.
+  WriteFile("_delta_log/00000000000000000000.json", "not json");
+  WriteFile("_delta_log/00000000000000000001.json", "not json");
+  WriteParquet("_delta_log/00000000000000000001.checkpoint.0000000001.0000000002.parquet",
+               CheckpointSchema(),
+               R"([{"protocol":{"minReaderVersion":1,"minWriterVersion":2}},
+                   {"metaData":{"id":"t","schemaString":")" + EscapedSchema() +
+                   R"(","partitionColumns":[],"configuration":[]}}])");
+  WriteParquet("_delta_log/00000000000000000001.checkpoint.0000000002.0000000002.parquet",
+               CheckpointSchema(),
+               R"([{"add":{"path":"a.parquet","partitionValues":[],"size":10,
+                           "modificationTime":1,"dataChange":false}}])");
+  WriteCommit(2, {AddLine("b.parquet", 20)});
+  ASSERT_OK_AND_ASSIGN(auto snapshot, LoadSnapshot(filesystem_, Root()));
+  EXPECT_EQ(snapshot->version, 2);
+  EXPECT_EQ(snapshot->checkpoint_version, 1);
+  EXPECT_EQ(Paths(*snapshot), (std::vector<std::string>{"a.parquet", "b.parquet"}));
+
+  // Without its second part the checkpoint is ignored, and the unreadable commits are needed.
+  std::filesystem::remove(Root() + "/_delta_log/00000000000000000001.checkpoint.0000000002."
+                          "0000000002.parquet");
+  ASSERT_RAISES_CONDITION("FAILED_READ_FILE.NO_HINT", LoadSnapshot(filesystem_, Root()).status());
+}
+
 TEST_F(DeltaLogTest, ReadsV2JsonCheckpointWithSidecar) {
   WriteCommit(0, {ProtocolLine(3, 7, {"v2Checkpoint"}), MetadataLine(kIdNameSchema)});
   WriteCommit(1, {AddLine("a.parquet", 10)});
