@@ -8,6 +8,7 @@
 #     pyarrow wheel (see cmake/ArrowFromWheel.cmake).
 #   - delta-spark's jars for the Spark interop tests, fetched once from Maven Central into the same
 #     cache by scripts/fetch_spark_jars.sh (Java and Maven come from Debian).
+#   - With the argument `fuzz`: clang and its libFuzzer runtime as well (make fuzz).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -16,6 +17,10 @@ packages=(ccache cmake ninja-build g++ pkg-config python3-venv
           nlohmann-json3-dev libfmt-dev libcli11-dev libedit-dev
           libgtest-dev libgmock-dev libsqlite3-dev libpq-dev
           openjdk-17-jre-headless maven)
+# `bootstrap.sh fuzz` (make fuzz) also installs clang with libFuzzer and its sanitizer runtimes.
+if [ "${1:-}" = "fuzz" ]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -80,6 +80,19 @@ std::string Values(int first, int count) {
   return values;
 }
 
+// The ids a successful `SELECT id ...` printed as CSV.
+std::multiset<int> IdsOf(const ChildResult& result) {
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  std::multiset<int> ids;
+  std::istringstream lines(result.output);
+  std::string line;
+  std::getline(lines, line);  // header
+  while (std::getline(lines, line)) {
+    if (!line.empty()) ids.insert(std::stoi(line));
+  }
+  return ids;
+}
+
 std::multiset<int> Range(int first, int count) {
   std::multiset<int> ids;
   for (int id = first; id < first + count; ++id) ids.insert(id);
@@ -109,17 +122,8 @@ class KillTest : public ::testing::TestWithParam<const char*> {
   }
 
   std::multiset<int> ReadIds() {
-    auto result = RunParley({"--output", "csv", "-c",
-                             "SELECT id FROM parquet.`" + table_.string() + "` ORDER BY id"});
-    EXPECT_EQ(result.exit_code, 0) << result.output;
-    std::multiset<int> ids;
-    std::istringstream lines(result.output);
-    std::string line;
-    std::getline(lines, line);  // header
-    while (std::getline(lines, line)) {
-      if (!line.empty()) ids.insert(std::stoi(line));
-    }
-    return ids;
+    return IdsOf(RunParley({"--output", "csv", "-c",
+                            "SELECT id FROM parquet.`" + table_.string() + "` ORDER BY id"}));
   }
 
   // Entries under the table's staging directory (what a killed write left behind).
@@ -233,16 +237,7 @@ class KillSweepTest : public ::testing::TestWithParam<KillSweepCase> {
   }
 
   std::multiset<int> ReadIds() {
-    auto result = RunParley(Args("SELECT id FROM " + table_ + " ORDER BY id", /*csv=*/true));
-    EXPECT_EQ(result.exit_code, 0) << result.output;
-    std::multiset<int> ids;
-    std::istringstream lines(result.output);
-    std::string line;
-    std::getline(lines, line);  // header
-    while (std::getline(lines, line)) {
-      if (!line.empty()) ids.insert(std::stoi(line));
-    }
-    return ids;
+    return IdsOf(RunParley(Args("SELECT id FROM " + table_ + " ORDER BY id", /*csv=*/true)));
   }
 
   fs::path dir_;
