@@ -398,6 +398,36 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
       value = cp::call("cast", {value}, std::move(rescale));
       return cp::call("cast", {value}, cp::CastOptions::Safe(expr.type));
     }
+    // Timestamps and numbers or text as Spark converts them, on microseconds
+    // (timestamp_cast_kernels.cc).
+    auto in_micros = [](const arrow::DataType& type) {
+      return arrow::timestamp(arrow::TimeUnit::MICRO,
+                              static_cast<const arrow::TimestampType&>(type).timezone());
+    };
+    const bool numeric_to =
+        arrow::is_integer(to) || arrow::is_floating(to) || to == arrow::Type::DECIMAL128;
+    const bool numeric_from =
+        arrow::is_integer(from) || arrow::is_floating(from) || from == arrow::Type::DECIMAL128;
+    if (from == arrow::Type::DATE32 && to == arrow::Type::STRING) {
+      return cp::call("parley_date_text", {args[0]});
+    }
+    if (from == arrow::Type::TIMESTAMP && (to == arrow::Type::STRING || numeric_to)) {
+      auto micros = cp::call("cast", {args[0]},
+                             cp::CastOptions::Safe(in_micros(*expr.args[0]->type)));
+      if (to == arrow::Type::STRING) return cp::call("parley_timestamp_text", {micros});
+      if (arrow::is_integer(to)) return cp::call("parley_timestamp_to_integral", {micros, marker});
+      auto seconds = cp::call("parley_timestamp_to_double", {micros});
+      if (to == arrow::Type::DOUBLE) return seconds;
+      if (to == arrow::Type::FLOAT) {
+        return cp::call("cast", {seconds}, cp::CastOptions::Safe(arrow::float32()));
+      }
+      return cp::call("parley_float_to_decimal", {seconds, marker});
+    }
+    if (to == arrow::Type::TIMESTAMP && numeric_from) {
+      auto micros = cp::call("parley_to_timestamp",
+                             {args[0], cp::literal(arrow::MakeNullScalar(in_micros(*expr.type)))});
+      return cp::call("cast", {micros}, std::move(options));
+    }
     // Floating point reads as Spark writes it (1.0, 1.0E10), not as Arrow does (1, 1e+10).
     if (expr.type->id() == arrow::Type::STRING &&
         (expr.args[0]->type->id() == arrow::Type::DOUBLE ||

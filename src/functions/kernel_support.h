@@ -82,6 +82,9 @@ inline std::string SparkScalarTypeName(const arrow::DataType& type) {
     case arrow::Type::BOOL: return "BOOLEAN";
     case arrow::Type::DATE32: return "DATE";
     case arrow::Type::STRING: return "STRING";
+    case arrow::Type::TIMESTAMP:
+      return static_cast<const arrow::TimestampType&>(type).timezone().empty() ? "TIMESTAMP_NTZ"
+                                                                               : "TIMESTAMP";
     case arrow::Type::DECIMAL128: {
       const auto& decimal = static_cast<const arrow::DecimalType&>(type);
       return "DECIMAL(" + std::to_string(decimal.precision()) + "," +
@@ -158,6 +161,8 @@ Status RegisterRemainderKernels(arrow::compute::FunctionRegistry* registry);
 Status RemainderByZeroError();
 /// \brief parley_string_to_{integral,floating,decimal,boolean,date} (string_cast_kernels.cc).
 Status RegisterStringCastKernels(arrow::compute::FunctionRegistry* registry);
+/// Casts between timestamps and text or numbers (timestamp_cast_kernels.cc).
+Status RegisterTimestampCastKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterMathKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterArrayKernels(arrow::compute::FunctionRegistry* registry);
 

@@ -21,6 +21,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterCheckedSumKernels(registry);
     if (status.ok()) status = kernels::RegisterNumericCastKernels(registry);
     if (status.ok()) status = kernels::RegisterStringCastKernels(registry);
+    if (status.ok()) status = kernels::RegisterTimestampCastKernels(registry);
     if (status.ok()) status = kernels::RegisterRemainderKernels(registry);
     if (status.ok()) status = kernels::RegisterMathKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);

@@ -21,6 +21,7 @@
 #include "arrow/array/builder_decimal.h"
 #include "arrow/array/builder_primitive.h"
 #include "arrow/util/decimal.h"
+#include "functions/cast_errors.h"
 #include "functions/decimal_text.h"
 #include "functions/java_number_text.h"
 #include "functions/kernel_support.h"
@@ -66,13 +67,8 @@ std::string SqlValueText(Float value) {
 
 template <typename Float>
 Status CastOverflow(Float value, const arrow::DataType& to) {
-  const char* from = std::is_same_v<Float, double> ? "DOUBLE" : "FLOAT";
-  return MakeError(arrow::StatusCode::Invalid, "CAST_OVERFLOW",
-                   fmt::format("The value {} of the type \"{}\" cannot be cast to \"{}\" due to an "
-                               "overflow. Use `try_cast` to tolerate overflow and return NULL "
-                               "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" "
-                               "to bypass this error.",
-                               SqlValueText(value), from, kernels::SparkScalarTypeName(to)));
+  return CastOverflowError(SqlValueText(value), std::is_same_v<Float, double> ? "DOUBLE" : "FLOAT",
+                           to);
 }
 
 template <typename Float, typename Int>

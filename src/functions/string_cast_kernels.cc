@@ -21,6 +21,7 @@
 
 #include "arrow/array/builder_decimal.h"
 #include "arrow/array/builder_primitive.h"
+#include "functions/cast_errors.h"
 #include "functions/decimal_text.h"
 #include "functions/kernel_support.h"
 #include "functions/kernels.h"
@@ -32,12 +33,7 @@ namespace cp = arrow::compute;
 using kernels::StringColumn;
 
 Status Malformed(std::string_view value, const arrow::DataType& type) {
-  return MakeError(arrow::StatusCode::Invalid, "CAST_INVALID_INPUT",
-                   fmt::format("The value '{}' of the type \"STRING\" cannot be cast to \"{}\" "
-                               "because it is malformed. Correct the value as per the syntax, or "
-                               "change its target type. Use `try_cast` to tolerate malformed input "
-                               "and return NULL instead.",
-                               value, kernels::SparkScalarTypeName(type)));
+  return CastInvalidInputError(fmt::format("'{}'", value), "STRING", type);
 }
 
 std::string Lower(std::string_view text) {
