@@ -184,12 +184,13 @@ class DeltaCatalog : public StagingTableCatalog,
   }
   Result<std::shared_ptr<Table>> LoadTableAtVersion(const Identifier& ident,
                                                     const std::string& version) override {
-    if (version.empty() || !std::all_of(version.begin(), version.end(), ::isdigit)) {
+    std::optional<int64_t> number = ParseInt64(version);
+    if (!number || *number < 0 || version.front() == '-') {
       return InvalidError("INVALID_TIME_TRAVEL_SPEC",
                           "The version '" + version + "' of " + ident.ToString() +
-                              " is not a non-negative integer.");
+                              " is not a non-negative BIGINT.");
     }
-    return Load(ident, std::stoll(version), std::nullopt);
+    return Load(ident, *number, std::nullopt);
   }
   Result<std::shared_ptr<Table>> LoadTableAtTimestamp(const Identifier& ident,
                                                       int64_t timestamp_micros) override {

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arrow/compute/expression.h"
@@ -88,6 +89,10 @@ Result<std::string> ReadTextFile(arrow::fs::FileSystem& filesystem, const std::s
 
 /// \brief The path a table file is shown by in messages.
 std::string DisplayPath(const std::string& path);
+
+/// \brief `text` read whole as a decimal integer ([-]digits) that fits 64 bits, or nullopt
+/// (for digits from files and options, which may be anything).
+std::optional<int64_t> ParseInt64(std::string_view text);
 
 // ---- Actions (delta_actions.cc)
 

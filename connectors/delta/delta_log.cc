@@ -2,6 +2,7 @@
 #include "delta_log.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <chrono>
 #include <map>
@@ -43,7 +44,10 @@ struct LogName {
 LogName ClassifyLogName(std::string_view name) {
   LogName out;
   if (name.size() < 21 || !AllDigits(name.substr(0, 20)) || name[20] != '.') return out;
-  out.version = std::stoll(std::string(name.substr(0, 20)));
+  // 20 digits can exceed BIGINT: such a name is no log entry.
+  std::optional<int64_t> version = ParseInt64(name.substr(0, 20));
+  if (!version) return out;
+  out.version = *version;
   std::string_view rest = name.substr(21);
   if (rest == "json") {
     out.kind = LogName::kCommit;
@@ -54,8 +58,8 @@ LogName ClassifyLogName(std::string_view name) {
     // <o:010>.<p:010>.parquet
     if (rest.size() == 29 && AllDigits(rest.substr(0, 10)) && rest[10] == '.' &&
         AllDigits(rest.substr(11, 10)) && rest.substr(21) == ".parquet") {
-      out.part = std::stoll(std::string(rest.substr(0, 10)));
-      out.parts = std::stoll(std::string(rest.substr(11, 10)));
+      out.part = ParseInt64(rest.substr(0, 10)).value_or(0);
+      out.parts = ParseInt64(rest.substr(11, 10)).value_or(0);
       if (out.part >= 1 && out.part <= out.parts) out.kind = LogName::kPartCheckpoint;
     } else if (rest.size() > 37 && IsUuid(rest.substr(0, 36)) &&
                (rest.substr(36) == ".json" || rest.substr(36) == ".parquet")) {
@@ -134,6 +138,14 @@ Status CorruptLogFile(const std::string& path, const std::string& detail) {
 }
 
 std::string DisplayPath(const std::string& path) { return "`" + path + "`"; }
+
+std::optional<int64_t> ParseInt64(std::string_view text) {
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end) return std::nullopt;
+  return value;
+}
 
 std::string PercentDecode(const std::string& text) {
   auto hex = [](char c) -> int {

@@ -53,12 +53,12 @@ Result<std::shared_ptr<arrow::DataType>> ParseType(const json& type, const std::
     static const std::regex kDecimal(R"(decimal\(\s*(\d+)\s*,\s*(-?\d+)\s*\))");
     std::smatch match;
     if (std::regex_match(name, match, kDecimal)) {
-      int precision = std::stoi(match[1]);
-      int scale = std::stoi(match[2]);
+      const int64_t precision = ParseInt64(match[1].str()).value_or(0);
+      const int64_t scale = ParseInt64(match[2].str()).value_or(precision + 1);
       if (precision < 1 || precision > 38 || scale > precision) {
         return UnsupportedType(column, name);
       }
-      return arrow::decimal128(precision, scale);
+      return arrow::decimal128(static_cast<int32_t>(precision), static_cast<int32_t>(scale));
     }
     if (name == "decimal") return arrow::decimal128(10, 0);
     return UnsupportedType(column, name);

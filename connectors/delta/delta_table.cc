@@ -91,7 +91,8 @@ Result<TableRequest> ParseRequest(const Options& options) {
     std::string suffix = request.location.substr(at + 1);
     if (suffix.size() > 1 && suffix[0] == 'v' &&
         std::all_of(suffix.begin() + 1, suffix.end(), ::isdigit)) {
-      request.version = std::stoll(suffix.substr(1));
+      request.version = ParseInt64(std::string_view(suffix).substr(1));
+      if (!request.version) return invalid(suffix);
     } else if (suffix.size() == 17 && std::all_of(suffix.begin(), suffix.end(), ::isdigit)) {
       request.timestamp_ms = EpochMillis(suffix);
       if (!request.timestamp_ms) return invalid(suffix);
@@ -110,12 +111,12 @@ Result<TableRequest> ParseRequest(const Options& options) {
   }
   if (version != options.end()) {
     const std::string& text = version->second;
-    if (text.empty() || !std::all_of(text.begin(), text.end(), ::isdigit)) {
+    request.version = ParseInt64(text);
+    if (!request.version || !std::all_of(text.begin(), text.end(), ::isdigit)) {
       return InvalidError("DELTA_ILLEGAL_OPTION", "Invalid value '" + text +
                                                       "' for option 'versionAsOf', it must be "
                                                       "a non-negative version number.");
     }
-    request.version = std::stoll(text);
     request.suffix = "@v" + text;
   }
   if (timestamp != options.end()) {

@@ -217,12 +217,13 @@ class DeltaWriteBuilder : public WriteBuilder,
     }
     if (app != info_.options.end()) {
       const std::string& text = version->second;
-      if (text.empty() || !std::all_of(text.begin(), text.end(), ::isdigit)) {
+      std::optional<int64_t> txn_version = ParseInt64(text);
+      if (!txn_version || !std::all_of(text.begin(), text.end(), ::isdigit)) {
         return InvalidError("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
                             "Invalid options for idempotent Dataframe writes: txnVersion '" +
                                 text + "' is not a non-negative integer.");
       }
-      batch->txn_ = SetTransaction{app->second, std::stoll(text), std::nullopt};
+      batch->txn_ = SetTransaction{app->second, *txn_version, std::nullopt};
     }
     static const char* kModes[] = {"append", "truncate", "overwrite by partition predicate",
                                    "dynamic partition overwrite"};

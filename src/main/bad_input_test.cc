@@ -92,6 +92,26 @@ TEST_F(BadInputTest, TruncatedDeltaCommitNamesTheCommit) {
             (std::vector<std::string>{"1", "2"}));
 }
 
+TEST_F(BadInputTest, NumbersPastBigintAreErrorsNotCrashes) {
+  const std::string table = "delta.`" + Path("n") + "`";
+  ASSERT_OK(session_->Sql("CREATE TABLE " + table + " (a INT) USING delta").status());
+  ASSERT_OK(session_->Sql("INSERT INTO " + table + " VALUES (1)").status());
+  // A log file whose 20-digit version exceeds BIGINT is no log entry (the fuzzer found that it
+  // ended the process).
+  Write("n/_delta_log/10000000000000000001.json", "{}");
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT a FROM " + table),
+            (std::vector<std::string>{"1"}));
+  for (const std::string& query :
+       {"SELECT * FROM " + table + " VERSION AS OF 99999999999999999999",
+        "SELECT * FROM delta.`" + Path("n") + "@v99999999999999999999`"}) {
+    SCOPED_TRACE(query);
+    auto result = session_->Sql(query);
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.status().message().find("99999999999999999999"), std::string::npos)
+        << result.status().ToString();
+  }
+}
+
 TEST_F(BadInputTest, IncompleteMultiPartCheckpointIsIgnored) {
   const std::string table = "delta.`" + Path("c") + "`";
   ASSERT_OK(session_->Sql("CREATE TABLE " + table + " (a INT) USING delta").status());

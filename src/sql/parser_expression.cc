@@ -437,7 +437,8 @@ Result<ExprPtr> Parser::ParseParenthesized() {
   if (PeekQueryStart(1)) return parse_subquery();
   // ((SELECT 1) UNION (SELECT 2)) against ((SELECT 1) + 1): Spark tries the subquery first.
   if (PeekOperator("(", 1)) return ParseEither<ExprPtr>(parse_subquery, parse_expression);
-  return parse_expression();
+  struct ParenthesizedExpression {};
+  return RememberFailure<ExprPtr, ParenthesizedExpression>(parse_expression);
 }
 
 Result<ExprPtr> Parser::ParseSubqueryExpression(ExprPtr expr, SubqueryKind kind,

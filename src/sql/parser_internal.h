@@ -4,9 +4,12 @@
 // and parser_insert.cc (INSERT, TRUNCATE and partition specs). Not installed.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 #include "sql/ast.h"
@@ -220,18 +223,42 @@ class Parser {
   // where that one stopped so that an enclosing ParseEither can compare in turn. Used where
   // Spark's grammar needs more than a few tokens of lookahead, such as `((SELECT 1) + 1)`
   // against `((SELECT 1) UNION (SELECT 2))`.
+  //
+  // A choice that failed at a position fails there again without parsing (RememberFailure).
   template <typename T, typename First, typename Second>
   Result<T> ParseEither(First first, Second second) {
-    State start = Save();
-    Result<T> result = first();
-    if (result.ok() || too_complex_) return result;
-    State first_end = Save();
-    Restore(start);
-    Result<T> other = second();
-    if (other.ok() || index_ > first_end.index) return other;
-    Restore(first_end);
+    return RememberFailure<T, First>([&]() -> Result<T> {
+      State start = Save();
+      Result<T> result = first();
+      if (result.ok() || too_complex_) return result;
+      State first_end = Save();
+      Restore(start);
+      Result<T> other = second();
+      if (other.ok() || index_ > first_end.index) return other;
+      Restore(first_end);
+      return result;
+    });
+  }
+  // Run `parse`, a production identified by `Production` that depends only on where it starts;
+  // when it fails, remember its error and where it stopped, and fail there at once the next
+  // time it starts at the same token. Speculation re-parses such productions: without this,
+  // nested choices that all fail (`((SELECT ((SELECT ... 1 +`) take exponential time.
+  template <typename T, typename Production, typename Parse>
+  Result<T> RememberFailure(Parse parse) {
+    const FailureKey key{std::type_index(typeid(Production)), index_};
+    if (auto failed = failures_.find(key); failed != failures_.end()) {
+      Restore(failed->second.end);
+      return failed->second.status;
+    }
+    Result<T> result = parse();
+    if (!result.ok()) failures_.emplace(key, Failure{result.status(), Save()});
     return result;
   }
+  using FailureKey = std::pair<std::type_index, size_t>;
+  struct Failure {
+    Status status;
+    State end;
+  };
   // An error with Spark condition `condition` pointing at `token`.
   Status ErrorAt(std::string_view condition, const Token& token, std::string_view message) const;
 
@@ -344,6 +371,8 @@ class Parser {
   // The nesting depth (see Nesting) and whether it went past the limit.
   int depth_ = 0;
   bool too_complex_ = false;
+  // The productions that failed, by where they started (see RememberFailure).
+  std::map<FailureKey, Failure> failures_;
 };
 
 }  // namespace parley::sql::internal

@@ -197,10 +197,14 @@ Result<SelectStatement> Parser::ParseQueryPrimary() {
 }
 
 Result<std::unique_ptr<SelectStatement>> Parser::ParseParenthesizedQuery() {
-  RETURN_NOT_OK(ExpectOperator("("));
-  ARROW_ASSIGN_OR_RAISE(SelectStatement query, ParseQuery());
-  RETURN_NOT_OK(ExpectOperator(")"));
-  return std::make_unique<SelectStatement>(std::move(query));
+  struct ParenthesizedQuery {};
+  return RememberFailure<std::unique_ptr<SelectStatement>, ParenthesizedQuery>(
+      [&]() -> Result<std::unique_ptr<SelectStatement>> {
+        RETURN_NOT_OK(ExpectOperator("("));
+        ARROW_ASSIGN_OR_RAISE(SelectStatement query, ParseQuery());
+        RETURN_NOT_OK(ExpectOperator(")"));
+        return std::make_unique<SelectStatement>(std::move(query));
+      });
 }
 
 Result<SelectStatement> Parser::ParseQuerySpecification() {

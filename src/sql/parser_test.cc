@@ -677,6 +677,21 @@ TEST(ParserErrorTest, DeepNestingIsTooComplexNotAStackOverflow) {
   }
 }
 
+TEST(ParserErrorTest, NestedChoicesThatFailAreNotReparsed) {
+  // Each "((" is a choice between a subquery and an expression; when everything inside fails,
+  // both alternatives fail at every level. Parsing them again made this take 2^n steps.
+  for (const std::string& text :
+       {"SELECT " + Nested("((SELECT ", 300, "1 +", ""), "SELECT " + Nested("(", 300, "SELECT", ""),
+        "SELECT * FROM " + Nested("((SELECT * FROM ", 300, "t WHERE", "")}) {
+    SCOPED_TRACE(text.substr(0, 40));
+    auto parsed = ParseStatement(text);
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_TRUE(ErrorCondition(parsed.status()) == "PARSE_SYNTAX_ERROR" ||
+                ErrorCondition(parsed.status()) == "FAILED_TO_PARSE_TOO_COMPLEX")
+        << parsed.status().ToString();
+  }
+}
+
 TEST(SplitStatementsTest, RespectsQuotesAndComments) {
   std::string script =
       "SELECT ';' AS a;  -- one; still a comment\n"

@@ -1,0 +1,1 @@
+³³³³³³CRE³³((((((((((((((((((((SELECT i,- si4àd<>IG((((((((((((((((((((((SELECT i,- si3àd<>IG((((((((((((((((((((((((((((((((((((((³³³³³³³³³³³³³³³³³³³pppppppppppppppppppppppppppppppppxpppppppppppppppppppppp³³³(((((((((((((((((((((((((((((³³³³³³³³³³³³³³³³³³³pppppppppppppppppppppppppppppppppxpppppppppppppppppppppp³³³³³³³³³³³t³³³³³³³³³³&³E plain (àd<>EGINTINT)
