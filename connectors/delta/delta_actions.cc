@@ -248,6 +248,9 @@ Status AddAction(const std::string& name, const json& body, CommitActions* actio
     }
   } catch (const ActionError& error) {
     return Status::Invalid(error.message);
+  } catch (const json::exception& error) {
+    // A value that cannot be rendered (a string that is not UTF-8, from a Parquet checkpoint).
+    return Status::Invalid("the '" + name + "' action cannot be read: " + error.what());
   }
   return Status::OK();
 }

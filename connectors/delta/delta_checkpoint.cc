@@ -127,6 +127,9 @@ Status ReadParquetActions(arrow::fs::FileSystem& filesystem, const std::string& 
     status = read();
   } catch (const parquet::ParquetException& error) {
     status = Status::IOError(error.what());
+  } catch (const json::exception& error) {
+    // A string that is not UTF-8 cannot be rendered as JSON text.
+    status = Status::Invalid(error.what());
   }
   if (!status.ok()) return CorruptLogFile(path, status.message());
   return Status::OK();
