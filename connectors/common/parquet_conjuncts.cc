@@ -77,8 +77,10 @@ std::optional<int64_t> RawIntegerLiteral(const arrow::Scalar& literal,
   int64_t value = 0;
   switch (type.id()) {
     case arrow::Type::INT32:
-    case arrow::Type::DATE32:
       value = static_cast<const arrow::Int32Scalar&>(literal).value;
+      break;
+    case arrow::Type::DATE32:
+      value = static_cast<const arrow::Date32Scalar&>(literal).value;
       break;
     case arrow::Type::INT64:
       value = static_cast<const arrow::Int64Scalar&>(literal).value;

@@ -434,12 +434,12 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
          expr.args[0]->type->id() == arrow::Type::FLOAT)) {
       return cp::call("parley_float_text", {args[0]});
     }
-    const auto& target = static_cast<const arrow::TimestampType*>(expr.type.get());
-    if (expr.type->id() == arrow::Type::TIMESTAMP && !target->timezone().empty() &&
-        expr.args[0]->type->id() == arrow::Type::STRING) {
+    if (to == arrow::Type::TIMESTAMP && from == arrow::Type::STRING &&
+        !static_cast<const arrow::TimestampType&>(*expr.type).timezone().empty()) {
+      const auto& target = static_cast<const arrow::TimestampType&>(*expr.type);
       // Text without an offset is a wall-clock time in the session time zone (UTC).
       auto local = cp::call("cast", {args[0]},
-                            cp::CastOptions::Safe(arrow::timestamp(target->unit())));
+                            cp::CastOptions::Safe(arrow::timestamp(target.unit())));
       return cp::call("cast", {local}, std::move(options));
     }
     return cp::call("cast", {args[0]}, std::move(options));

@@ -31,8 +31,9 @@ double KeptShare(const arrow::Datum& mask, int64_t rows) {
     return scalar.is_valid && scalar.value ? 1.0 : 0.0;
   }
   if (rows == 0) return 0.0;
-  const auto& selection = static_cast<const arrow::BooleanArray&>(*mask.make_array());
-  return static_cast<double>(selection.true_count()) / static_cast<double>(rows);
+  const std::shared_ptr<arrow::Array> selection = mask.make_array();
+  return static_cast<double>(static_cast<const arrow::BooleanArray&>(*selection).true_count()) /
+         static_cast<double>(rows);
 }
 
 }  // namespace
