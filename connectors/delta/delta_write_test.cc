@@ -308,7 +308,8 @@ class DeltaRowTrackingTest : public DeltaWriteTest {
   // "baseRowId/defaultRowCommitVersion" of each live file ("-" when unset).
   std::multiset<std::string> RowIds() {
     std::multiset<std::string> out;
-    for (const auto& file : Latest()->files) {
+    const auto snapshot = Latest();
+    for (const auto& file : snapshot->files) {
       out.insert((file.base_row_id ? std::to_string(*file.base_row_id) : "-") + "/" +
                  (file.default_row_commit_version
                       ? std::to_string(*file.default_row_commit_version)

@@ -45,9 +45,9 @@ Result<std::shared_ptr<arrow::RecordBatch>> SelectRows(
     if (scalar.is_valid && scalar.value) return batch;
     return batch->Slice(0, 0);
   }
-  const auto& selection = static_cast<const arrow::BooleanArray&>(*mask.make_array());
+  const std::shared_ptr<arrow::Array> selection = mask.make_array();
   const int64_t rows = batch->num_rows();
-  const int64_t kept = selection.true_count();
+  const int64_t kept = static_cast<const arrow::BooleanArray&>(*selection).true_count();
   if (kept == rows) return batch;
   if (kept == 0) return batch->Slice(0, 0);
   if (static_cast<double>(kept) < kDenseSelection * static_cast<double>(rows)) {

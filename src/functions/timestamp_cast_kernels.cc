@@ -70,7 +70,7 @@ std::string DateText(int64_t days) {
 
 std::string TimestampText(int64_t micros) {
   const int64_t days = FloorDivide(micros, kMicrosPerDay);
-  const int64_t of_day = micros - days * kMicrosPerDay;
+  const int64_t of_day = (micros % kMicrosPerDay + kMicrosPerDay) % kMicrosPerDay;
   const int64_t seconds = of_day / kMicrosPerSecond;
   std::string text = DateText(days) + fmt::format(" {:02d}:{:02d}:{:02d}", seconds / 3600,
                                                   seconds / 60 % 60, seconds % 60);
