@@ -47,16 +47,18 @@ class ExecutorTest : public ::testing::Test {
     ASSERT_OK(catalogs_.Register("tc", catalog_));
   }
 
+  // Runs the plan of `text`, which stays alive (in plan_) for the profile that points into it.
   Result<ExecutionResult> Run(const std::string& text, bool profile = false) {
-    ARROW_ASSIGN_OR_RAISE(auto plan, NegotiatedPlan(text, &catalogs_));
+    ARROW_ASSIGN_OR_RAISE(plan_, NegotiatedPlan(text, &catalogs_));
     ScanRunOptions options;
     options.round_trip_tasks = true;
-    return ExecutePlan(plan, options, profile);
+    return ExecutePlan(plan_, options, profile);
   }
 
   SqlConf conf_;
   CatalogManager catalogs_{&conf_, PluginRegistry{}};
   std::shared_ptr<testing::TestCatalog> catalog_;
+  PlanNodePtr plan_;
 };
 
 TEST_F(ExecutorTest, TwoPartitionsRunAsTwoTasks) {
