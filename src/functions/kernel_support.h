@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "arrow/array/builder_base.h"
+#include "arrow/array/builder_binary.h"
 #include "arrow/compute/function.h"
 #include "arrow/compute/kernel.h"
 #include "arrow/compute/registry.h"
@@ -100,6 +101,24 @@ inline Status FinishInto(arrow::ArrayBuilder* builder, arrow::compute::ExecResul
   ARROW_RETURN_NOT_OK(builder->FinishInternal(&data));
   out->value = std::move(data);
   return Status::OK();
+}
+
+/// \brief A utf8 output of `text(value)` for each value of the fixed-width input 0 (null where
+/// it is null).
+template <typename T, typename Text>
+Status WriteTextOfEach(const arrow::compute::ExecSpan& batch, arrow::compute::KernelContext* ctx,
+                       arrow::compute::ExecResult* out, Text text) {
+  Column<T> values(batch[0]);
+  arrow::StringBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!values.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+    } else {
+      ARROW_RETURN_NOT_OK(builder.Append(text(values.Value(row))));
+    }
+  }
+  return FinishInto(&builder, out);
 }
 
 /// \brief Register a scalar function `name` with one kernel that allocates its own output.

@@ -144,18 +144,11 @@ Status FloatToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
 
 // A decimal as text, written plainly as Spark casts it to a string.
 Status DecimalTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  Column<arrow::Decimal128> values(batch[0]);
   const int32_t scale = static_cast<const arrow::DecimalType&>(*batch[0].type()).scale();
-  arrow::StringBuilder builder(ctx->memory_pool());
-  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
-  for (int64_t row = 0; row < batch.length; ++row) {
-    if (!values.IsValid(row)) {
-      ARROW_RETURN_NOT_OK(builder.AppendNull());
-    } else {
-      ARROW_RETURN_NOT_OK(builder.Append(PlainDecimalText(values.Value(row), scale)));
-    }
-  }
-  return kernels::FinishInto(&builder, out);
+  return kernels::WriteTextOfEach<arrow::Decimal128>(
+      batch, ctx, out, [scale](const arrow::Decimal128& value) {
+        return PlainDecimalText(value, scale);
+      });
 }
 
 Status AddFloatCast(cp::FunctionRegistry* registry, const std::string& name,

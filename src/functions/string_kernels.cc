@@ -183,17 +183,8 @@ Status ReplaceExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecRe
 // A float or double column as Spark's text of each value.
 template <typename T>
 Status FloatTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  Column<T> values(batch[0]);
-  arrow::StringBuilder builder(ctx->memory_pool());
-  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
-  for (int64_t row = 0; row < batch.length; ++row) {
-    if (!values.IsValid(row)) {
-      ARROW_RETURN_NOT_OK(builder.AppendNull());
-    } else {
-      ARROW_RETURN_NOT_OK(builder.Append(JavaFloatingPointText(values.Value(row))));
-    }
-  }
-  return kernels::FinishInto(&builder, out);
+  return kernels::WriteTextOfEach<T>(batch, ctx, out,
+                                     [](T value) { return JavaFloatingPointText(value); });
 }
 
 }  // namespace

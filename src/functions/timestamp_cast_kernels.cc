@@ -82,29 +82,13 @@ std::string TimestampText(int64_t micros) {
   return text;
 }
 
-// Each value of a fixed-width column written by `text`.
-template <typename T, typename Text>
-Status WriteText(const cp::ExecSpan& batch, cp::KernelContext* ctx, cp::ExecResult* out,
-                 Text text) {
-  Column<T> values(batch[0]);
-  arrow::StringBuilder builder(ctx->memory_pool());
-  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
-  for (int64_t row = 0; row < batch.length; ++row) {
-    if (!values.IsValid(row)) {
-      ARROW_RETURN_NOT_OK(builder.AppendNull());
-    } else {
-      ARROW_RETURN_NOT_OK(builder.Append(text(values.Value(row))));
-    }
-  }
-  return kernels::FinishInto(&builder, out);
-}
-
 Status TimestampTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  return WriteText<int64_t>(batch, ctx, out, TimestampText);
+  return kernels::WriteTextOfEach<int64_t>(batch, ctx, out, TimestampText);
 }
 
 Status DateTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  return WriteText<int32_t>(batch, ctx, out, [](int32_t days) { return DateText(days); });
+  return kernels::WriteTextOfEach<int32_t>(batch, ctx, out,
+                                          [](int32_t days) { return DateText(days); });
 }
 
 template <typename Int>
