@@ -299,7 +299,12 @@ Result<std::shared_ptr<const Snapshot>> LoadSnapshot(
   // Without a checkpoint, replay must start at commit 0; if it was cleaned up, the version
   // cannot be reconstructed.
   if (checkpoint == nullptr && (commits.empty() || commits.front()->version != 0)) {
-    return VersionNotFound(table_root, target, earliest, latest);
+    if (version) return VersionNotFound(table_root, target, earliest, latest);
+    return InvalidError("DELTA_VERSION_NOT_FOUND",
+                        "Cannot reconstruct the latest version " + std::to_string(target) +
+                            " of Delta table " + DisplayPath(table_root) +
+                            ": its log has no commit 0 and no complete checkpoint at or before "
+                            "that version.");
   }
   std::vector<int64_t> versions;
   for (const auto* commit : commits) versions.push_back(commit->version);

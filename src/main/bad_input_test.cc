@@ -120,6 +120,10 @@ TEST_F(BadInputTest, IncompleteMultiPartCheckpointIsIgnored) {
   Write("c/_delta_log/00000000000000000001.checkpoint.0000000001.0000000002.parquet", "junk");
   EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT a FROM " + table),
             (std::vector<std::string>{"1"}));
+  // Without commit 0 the incomplete checkpoint cannot stand in for it: the error says so.
+  fs::remove(dir_ / "c/_delta_log/00000000000000000000.json");
+  ExpectError("SELECT a FROM " + table, "DELTA_VERSION_NOT_FOUND",
+              "no commit 0 and no complete checkpoint");
 }
 
 TEST_F(BadInputTest, PluginThatIsNotALibrary) {
