@@ -27,7 +27,8 @@ class FakeChangelog : public Changelog {
   bool ContainsIntermediateChanges() const override { return ic; }
   bool RepresentsUpdateAsDeleteAndInsert() const override { return ud; }
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
-    return Status::NotImplemented("no rows");
+    return MakeError(arrow::StatusCode::Invalid, "UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE",
+                     "This test changelog is never scanned.");
   }
   Result<std::vector<std::shared_ptr<NamedReference>>> RowId() const override {
     if (!define_row_id) return Changelog::RowId();

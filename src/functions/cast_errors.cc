@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "functions/kernel_support.h"
+#include "plan/bound_expression.h"
 
 namespace parley {
 
@@ -14,7 +14,7 @@ Status CastOverflowError(std::string_view value_text, std::string_view from,
                                "overflow. Use `try_cast` to tolerate overflow and return NULL "
                                "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" "
                                "to bypass this error.",
-                               value_text, from, kernels::SparkScalarTypeName(to)));
+                               value_text, from, SqlTypeName(to)));
 }
 
 Status CastInvalidInputError(std::string_view value_text, std::string_view from,
@@ -24,7 +24,7 @@ Status CastInvalidInputError(std::string_view value_text, std::string_view from,
                                "is malformed. Correct the value as per the syntax, or change its "
                                "target type. Use `try_cast` to tolerate malformed input and return "
                                "NULL instead.",
-                               value_text, from, kernels::SparkScalarTypeName(to)));
+                               value_text, from, SqlTypeName(to)));
 }
 
 }  // namespace parley

@@ -71,30 +71,6 @@ arrow::Result<arrow::TypeHolder> InputTypeAt(arrow::compute::KernelContext*,
   return types[kIndex];
 }
 
-/// \brief Spark's name of a scalar type in error messages (INT, DECIMAL(10,2), ...).
-inline std::string SparkScalarTypeName(const arrow::DataType& type) {
-  switch (type.id()) {
-    case arrow::Type::INT8: return "TINYINT";
-    case arrow::Type::INT16: return "SMALLINT";
-    case arrow::Type::INT32: return "INT";
-    case arrow::Type::INT64: return "BIGINT";
-    case arrow::Type::FLOAT: return "FLOAT";
-    case arrow::Type::DOUBLE: return "DOUBLE";
-    case arrow::Type::BOOL: return "BOOLEAN";
-    case arrow::Type::DATE32: return "DATE";
-    case arrow::Type::STRING: return "STRING";
-    case arrow::Type::TIMESTAMP:
-      return static_cast<const arrow::TimestampType&>(type).timezone().empty() ? "TIMESTAMP_NTZ"
-                                                                               : "TIMESTAMP";
-    case arrow::Type::DECIMAL128: {
-      const auto& decimal = static_cast<const arrow::DecimalType&>(type);
-      return "DECIMAL(" + std::to_string(decimal.precision()) + "," +
-             std::to_string(decimal.scale()) + ")";
-    }
-    default: return type.ToString();
-  }
-}
-
 /// \brief Hand the builder's array to Arrow as the kernel's output.
 inline Status FinishInto(arrow::ArrayBuilder* builder, arrow::compute::ExecResult* out) {
   std::shared_ptr<arrow::ArrayData> data;

@@ -23,6 +23,7 @@
 #include "functions/cast_errors.h"
 #include "functions/java_number_text.h"
 #include "functions/kernel_support.h"
+#include "plan/bound_expression.h"
 
 namespace parley {
 namespace {
@@ -171,7 +172,7 @@ Result<int64_t> DecimalSecondsToMicros(const arrow::Decimal128& value, int32_t s
   const arrow::Decimal256 lowest{arrow::BasicDecimal128(std::numeric_limits<int64_t>::min())};
   const arrow::Decimal256 highest{arrow::BasicDecimal128(std::numeric_limits<int64_t>::max())};
   if (micros < lowest || micros > highest) {
-    return CastOverflowError(value.ToString(scale) + "BD", kernels::SparkScalarTypeName(from), to);
+    return CastOverflowError(value.ToString(scale) + "BD", SqlTypeName(from), to);
   }
   // In range, the lowest 64 bits of the two's complement are the value.
   return static_cast<int64_t>(micros.little_endian_array()[0]);
