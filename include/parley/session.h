@@ -6,13 +6,16 @@
 // error condition (see parley/connector/status.h).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "arrow/type_fwd.h"
+#include "arrow/util/cancel.h"
 #include "parley/connector/catalog.h"
 #include "parley/connector/status.h"
 
@@ -36,6 +39,21 @@ struct SourcePosition {
 struct StatementText {
   std::string text;
   SourcePosition start;
+};
+
+/// \brief How one statement runs: where it starts in its script, and what may end it early.
+/// A cancelled statement fails with OPERATION_CANCELED, having released the memory and tasks
+/// it held; a write it was doing is aborted, not committed. Cancellation takes effect when a
+/// scan reads its next batch (or the caller takes the next batch of a SqlReader result); work
+/// an operator already holds is finished first.
+struct StatementOptions {
+  /// Where the statement starts in its script, for error positions.
+  SourcePosition origin;
+  /// Stopping it (arrow::StopSource::RequestStop from any thread, or a signal through
+  /// arrow::SetSignalStopSource) cancels the statement.
+  arrow::StopToken stop_token = arrow::StopToken::Unstoppable();
+  /// The statement is cancelled once this time has passed.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 class Session;
@@ -77,12 +95,25 @@ class Session {
   /// \brief Run one statement and return its whole result. Commands (SET, USE, SHOW, EXPLAIN,
   /// DESCRIBE) return their output as a table too, as in Spark. `origin` is where the statement
   /// starts in its script, so that error positions are reported relative to the script.
+  Result<std::shared_ptr<arrow::Table>> Sql(std::string_view statement,
+                                            SourcePosition origin = {}) {
+    StatementOptions options;
+    options.origin = origin;
+    return Sql(statement, options);
+  }
+  /// \brief Run one statement as `options` say (Sql with a stop token or a deadline).
   virtual Result<std::shared_ptr<arrow::Table>> Sql(std::string_view statement,
-                                                    SourcePosition origin = {}) = 0;
+                                                    const StatementOptions& options) = 0;
 
   /// \brief Run one statement and stream its result.
+  Result<std::shared_ptr<arrow::RecordBatchReader>> SqlReader(std::string_view statement,
+                                                              SourcePosition origin = {}) {
+    StatementOptions options;
+    options.origin = origin;
+    return SqlReader(statement, options);
+  }
   virtual Result<std::shared_ptr<arrow::RecordBatchReader>> SqlReader(
-      std::string_view statement, SourcePosition origin = {}) = 0;
+      std::string_view statement, const StatementOptions& options) = 0;
 
   /// \brief Register an already-built catalog under `name` (replacing any with that name);
   /// Initialize() is called with the `spark.sql.catalog.<name>.*` options.

@@ -53,6 +53,10 @@ const std::vector<ConfEntry>& KnownEntries() {
        "Rows per write task when the write asks for no particular layout."},
       {kDuplicateWriteTasksKey, "false",
        "Test mode: run two attempts of every write task, racing for the commit."},
+      {kMemoryLimitKey, "80%",
+       "The most Arrow memory the process may hold while a statement runs: bytes (512m, 4g) "
+       "or a percentage of the machine's memory. A statement that needs more fails with "
+       "UNABLE_TO_ACQUIRE_MEMORY."},
       {kFaultInjectionKey, "",
        "Test mode: fault points to arm, <point>[@<partition>][#<attempt>][:fail|:kill],..."},
   };

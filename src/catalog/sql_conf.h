@@ -77,5 +77,9 @@ inline constexpr const char* kSpeculationMinRuntimeKey = "spark.speculation.minT
 inline constexpr const char* kWriteRowsPerTaskKey = "parley.write.rowsPerTask";
 inline constexpr const char* kDuplicateWriteTasksKey = "parley.test.duplicateWriteTasks";
 inline constexpr const char* kFaultInjectionKey = "parley.test.faultInjection";
+/// The most Arrow memory the process may hold while a statement runs (a byte string or a
+/// percentage of the machine's memory); past it the statement fails with
+/// UNABLE_TO_ACQUIRE_MEMORY.
+inline constexpr const char* kMemoryLimitKey = "parley.memory.limit";
 
 }  // namespace parley

@@ -12,7 +12,9 @@
 namespace parley::cli {
 
 /// \brief Run one statement and print its result to `out` in `format`. A result with no
-/// columns (most commands) prints nothing. Returns the statement's error, if any.
+/// columns (most commands) prints nothing. Returns the statement's error, if any. While the
+/// statement runs, SIGINT (Ctrl-C) cancels it with OPERATION_CANCELED instead of ending the
+/// process.
 Status RunStatement(Session& session, const StatementText& statement, ResultFormat format,
                     std::ostream& out);
 

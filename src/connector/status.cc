@@ -27,6 +27,8 @@ std::string SqlStateFor(std::string_view condition) {
       {"COLUMN_NOT_DEFINED_IN_TABLE", "42703"},
       {"NON_PARTITION_COLUMN", "42000"},
       {"INVALID_CONF_VALUE", "22022"},
+      {"OPERATION_CANCELED", "HY008"},
+      {"UNABLE_TO_ACQUIRE_MEMORY", "53200"},
       {"INJECTED_FAULT", "XX000"},
       {"NOT_NULL_ASSERT_VIOLATION", "42000"},
       {"INSERT_COLUMN_ARITY_MISMATCH", "21S01"},

@@ -58,6 +58,21 @@ std::vector<std::pair<std::string, std::string>> AggregateCustomMetrics(
   return out;
 }
 
+// Acero options of every plan a statement runs: it allocates from the statement's pool.
+ac::QueryOptions PlanOptions(const ScanRunOptions& options) {
+  ac::QueryOptions query;
+  query.memory_pool = options.control.pool();
+  return query;
+}
+
+// The whole output of `declaration` as one table; runtime errors carry Spark conditions.
+Result<std::shared_ptr<arrow::Table>> RunToTable(ac::Declaration declaration,
+                                                 const ScanRunOptions& options) {
+  auto table = ac::DeclarationToTable(std::move(declaration), PlanOptions(options));
+  if (!table.ok()) return ToSparkError(table.status());
+  return std::move(table).ValueUnsafe();
+}
+
 class Lowering {
  public:
   Lowering(const ScanRunOptions& options, bool profile) : options_(options), profile_(profile) {}
@@ -87,18 +102,17 @@ class Lowering {
     auto start = std::chrono::steady_clock::now();
     size_t tasks_before = metrics_.size();
     ARROW_ASSIGN_OR_RAISE(auto declaration, LowerNode(node));
-    auto table = ac::DeclarationToTable(std::move(declaration), /*use_threads=*/true);
-    if (!table.ok()) return ToSparkError(table.status());
+    ARROW_ASSIGN_OR_RAISE(auto table, RunToTable(std::move(declaration), options_));
     // A node lowered once per key group of a storage-partitioned join adds up its runs.
     auto& entry = profile_by_node_[node.get()];
-    entry.rows_out += (*table)->num_rows();
+    entry.rows_out += table->num_rows();
     entry.seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (node->kind == PlanNode::Kind::kScan) {
       entry.tasks.insert(entry.tasks.end(), metrics_.begin() + tasks_before, metrics_.end());
       entry.custom_metrics = AggregateCustomMetrics(*node->negotiation->scan, entry.tasks);
     }
-    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(*table)));
+    return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
   }
 
   // End every streamed scan now (ScanStream::Stop): the plan above them then runs dry.
@@ -217,9 +231,8 @@ class Lowering {
         // Acero's fetch needs ordered input. Only a sort (or a table source) provides one;
         // any other input is gathered first, and its table then has an order.
         if (node->children[0]->kind != PlanNode::Kind::kSort && !profile_) {
-          auto table = ac::DeclarationToTable(std::move(input), /*use_threads=*/true);
-          if (!table.ok()) return ToSparkError(table.status());
-          input = ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(*table)));
+          ARROW_ASSIGN_OR_RAISE(auto table, RunToTable(std::move(input), options_));
+          input = ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
         }
         int64_t count = node->limit.value_or(std::numeric_limits<int64_t>::max());
         return ac::Declaration::Sequence(
@@ -285,9 +298,8 @@ class Lowering {
       ARROW_ASSIGN_OR_RAISE(auto left, Lower(node->children[0]));
       ARROW_ASSIGN_OR_RAISE(auto right, Lower(node->children[1]));
       ARROW_ASSIGN_OR_RAISE(auto joined, LowerJoin(*node, std::move(left), std::move(right)));
-      auto table = ac::DeclarationToTable(std::move(joined), /*use_threads=*/true);
-      if (!table.ok()) return ToSparkError(table.status());
-      tables.push_back(std::move(table).ValueUnsafe());
+      ARROW_ASSIGN_OR_RAISE(auto table, RunToTable(std::move(joined), options_));
+      tables.push_back(std::move(table));
     }
     subsets_.erase(groups.left_scan);
     subsets_.erase(groups.right_scan);
@@ -376,11 +388,10 @@ class Lowering {
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node.children[0]));
     std::shared_ptr<arrow::Table> output;
     if (node.changelog_stage == ChangelogStage::kRowLevel) {
-      auto table = ac::DeclarationToTable(std::move(input), /*use_threads=*/true);
-      if (!table.ok()) return ToSparkError(table.status());
-      ARROW_ASSIGN_OR_RAISE(output, RunRowLevelStage(*table, *node.changelog));
+      ARROW_ASSIGN_OR_RAISE(auto table, RunToTable(std::move(input), options_));
+      ARROW_ASSIGN_OR_RAISE(output, RunRowLevelStage(table, *node.changelog));
     } else {
-      auto reader = ac::DeclarationToReader(std::move(input), /*use_threads=*/true);
+      auto reader = ac::DeclarationToReader(std::move(input), PlanOptions(options_));
       if (!reader.ok()) return ToSparkError(reader.status());
       ARROW_ASSIGN_OR_RAISE(output, RunNetChanges(reader->get(), *node.changelog));
     }
@@ -391,7 +402,7 @@ class Lowering {
   // (exec/row_numbering.h): the input runs as a plan of its own, read on the I/O executor.
   Result<ac::Declaration> LowerRowNumbering(const PlanNode& node) {
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node.children[0]));
-    auto reader = ac::DeclarationToReader(std::move(input), /*use_threads=*/true);
+    auto reader = ac::DeclarationToReader(std::move(input), PlanOptions(options_));
     if (!reader.ok()) return ToSparkError(reader.status());
     std::shared_ptr<arrow::RecordBatchReader> numbered =
         NumberRows(node, std::move(reader).ValueUnsafe());
@@ -444,9 +455,8 @@ class Lowering {
     auto& rows = reused_rows_[key];
     if (rows == nullptr) {
       ARROW_ASSIGN_OR_RAISE(auto declaration, LowerNode(node));
-      auto table = ac::DeclarationToTable(std::move(declaration), /*use_threads=*/true);
-      if (!table.ok()) return ToSparkError(table.status());
-      rows = std::move(table).ValueUnsafe();
+      ARROW_ASSIGN_OR_RAISE(auto table, RunToTable(std::move(declaration), options_));
+      rows = std::move(table);
     }
     std::vector<std::string> names;
     for (const auto& field : node->output) names.push_back(field.name);
@@ -456,9 +466,8 @@ class Lowering {
 
   Result<std::shared_ptr<arrow::Table>> Gather(const PlanNodePtr& node) {
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node));
-    auto table = ac::DeclarationToTable(std::move(input), /*use_threads=*/true);
-    if (!table.ok()) return ToSparkError(table.status());
-    return std::move(table).ValueUnsafe();
+    ARROW_ASSIGN_OR_RAISE(auto table, RunToTable(std::move(input), options_));
+    return table;
   }
 
   // Evaluate each VALUES row over one empty input row and stack the rows into a table.
@@ -737,7 +746,7 @@ class LoweredPlanStream : public PlanStream {
   Status Start(const PlanNodePtr& plan) {
     lowering_.PlanReuse(*plan);
     ARROW_ASSIGN_OR_RAISE(auto declaration, lowering_.Lower(plan));
-    auto reader = ac::DeclarationToReader(std::move(declaration), /*use_threads=*/true);
+    auto reader = ac::DeclarationToReader(std::move(declaration), PlanOptions(options_));
     if (!reader.ok()) return ToSparkError(reader.status());
     reader_ = std::move(reader).ValueUnsafe();
     arrow::FieldVector fields;
@@ -752,6 +761,7 @@ class LoweredPlanStream : public PlanStream {
   const std::shared_ptr<arrow::Schema>& schema() const override { return schema_; }
 
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    ARROW_RETURN_NOT_OK(options_.control.Check());
     std::shared_ptr<arrow::RecordBatch> batch;
     Status read = reader_->ReadNext(&batch);
     ended_ = !read.ok() || batch == nullptr;
@@ -825,9 +835,9 @@ Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOption
     ARROW_UNUSED(lowering.FinishStreams());
     return declaration.status();
   }
-  auto table = ac::DeclarationToTable(std::move(*declaration), /*use_threads=*/true);
+  auto table = RunToTable(std::move(*declaration), options);
   Status finished = lowering.FinishStreams();
-  if (!table.ok()) return ToSparkError(table.status());
+  if (!table.ok()) return table.status();
   ARROW_RETURN_NOT_OK(finished);
   std::vector<std::string> names;
   for (const auto& field : plan->output) names.push_back(field.display);

@@ -517,6 +517,12 @@ cp::Expression NormalizedKey(cp::Expression key, const arrow::DataType& type) {
 Status ToSparkError(const Status& status) {
   if (status.ok() || !ErrorCondition(status).empty()) return status;
   const std::string& message = status.message();
+  if (status.IsOutOfMemory()) {
+    return MakeError(status.code(), "UNABLE_TO_ACQUIRE_MEMORY",
+                     "Unable to acquire the memory the statement needs (" + message +
+                         "). Raise parley.memory.limit, or make the statement hold fewer rows "
+                         "at once.");
+  }
   auto contains = [&](const char* text) { return message.find(text) != std::string::npos; };
   if (contains("divide by zero")) {
     return MakeError(status.code(), "DIVIDE_BY_ZERO",

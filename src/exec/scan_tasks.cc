@@ -130,6 +130,8 @@ struct ScanSetup {
   std::vector<arrow::compute::Expression> filter;
   // A fully pushed limit to check the rows read against (verify_pushdown).
   std::optional<int64_t> verified_limit;
+  // Checked before each batch is read: a cancelled statement's tasks end there.
+  QueryControl control;
 };
 
 Result<std::shared_ptr<ScanSetup>> PrepareScan(
@@ -140,6 +142,7 @@ Result<std::shared_ptr<ScanSetup>> PrepareScan(
   auto& negotiation = *scan->negotiation;
   auto setup = std::make_shared<ScanSetup>();
   setup->scan = scan;
+  setup->control = options.control;
   setup->schema = negotiation.scan->ReadSchema();
   ARROW_ASSIGN_OR_RAISE(setup->factory, negotiation.batch->CreateReaderFactory());
   if (only) {
@@ -216,6 +219,7 @@ class TaskRun {
       ARROW_ASSIGN_OR_RAISE(reader_, setup_.factory->CreateReader(*setup_.partitions[index_]));
     }
     while (true) {
+      ARROW_RETURN_NOT_OK(setup_.control.Check());
       ARROW_ASSIGN_OR_RAISE(auto batch, reader_->Next());
       if (batch == nullptr) return true;
       if (!batch->schema()->Equals(*setup_.schema, /*check_metadata=*/false)) {

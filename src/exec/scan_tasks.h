@@ -12,6 +12,7 @@
 #include "arrow/compute/expression.h"
 #include "arrow/util/future.h"
 #include "arrow/type_fwd.h"
+#include "exec/query_control.h"
 #include "plan/logical_plan.h"
 
 namespace parley {
@@ -46,6 +47,9 @@ struct ScanRunOptions {
   /// Scan nodes whose rows the caller takes in any order (a row-level operation's target):
   /// they stream unordered, with bounded read-ahead (StartScanTasks).
   std::set<const PlanNode*> unordered_scans;
+  /// The statement's stop conditions (checked by each task before each batch) and the pool
+  /// its Acero plans allocate from.
+  QueryControl control;
 };
 
 /// \brief Run every partition of a negotiated scan node as its own task and return the rows

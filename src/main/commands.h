@@ -19,6 +19,8 @@ namespace parley {
 struct CommandContext {
   CatalogManager* catalogs;
   const SqlConf* conf;
+  /// The running statement's stop conditions and memory pool.
+  QueryControl control;
 };
 
 using CommandResult = Result<std::shared_ptr<arrow::Table>>;
@@ -79,10 +81,12 @@ CommandResult RunVacuum(const sql::Vacuum& vacuum, const CommandContext& context
 Result<TableInfo> TableInfoFor(const sql::CreateTable& create,
                                const std::vector<Column>& query_columns);
 
-/// \brief The write options of a session: attempts, speculation, test modes.
-WriteRunOptions WriteOptionsFor(const SqlConf& conf);
+/// \brief The write options of a session: attempts, speculation, test modes; the
+/// statement's `control`.
+WriteRunOptions WriteOptionsFor(const SqlConf& conf, const QueryControl& control);
 
-/// \brief The scan options of a session: test modes, the pushdown check, runtime filtering.
-ScanRunOptions ScanOptionsFor(const SqlConf& conf);
+/// \brief The scan options of a session: test modes, the pushdown check, runtime filtering;
+/// the statement's `control`.
+ScanRunOptions ScanOptionsFor(const SqlConf& conf, const QueryControl& control);
 
 }  // namespace parley

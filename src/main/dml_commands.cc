@@ -34,7 +34,7 @@ Result<RowLevelResult> Run(RowLevelPlan plan, const CommandContext& context) {
   if (auto faults = explicit_values.find(kFaultInjectionKey); faults != explicit_values.end()) {
     ARROW_RETURN_NOT_OK(SetFaultInjection(faults->second));
   }
-  return RunRowLevel(&plan, WriteOptionsFor(*context.conf));
+  return RunRowLevel(&plan, WriteOptionsFor(*context.conf, context.control));
 }
 
 }  // namespace

@@ -89,6 +89,15 @@ class NamePattern {
   std::optional<std::regex> regex_;
 };
 
+Status MemoryLimitError(const std::string& value, SourcePosition pos) {
+  return AnalysisError("INVALID_CONF_VALUE.TYPE_MISMATCH",
+                       fmt::format("The value '{}' in the config \"{}\" is invalid. It should "
+                                   "be a/an 'bytes in BYTE' value or a percentage of the "
+                                   "machine's memory (1% to 100%).",
+                                   value, kMemoryLimitKey),
+                       pos);
+}
+
 std::string JoinNamespace(const std::vector<std::string>& parts) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -105,15 +114,23 @@ class SessionImpl : public Session {
     for (const auto& [key, value] : options_.conf) conf_.Set(key, value);
   }
 
+  using Session::Sql;
+  using Session::SqlReader;
+
   Result<std::shared_ptr<arrow::Table>> Sql(std::string_view text,
-                                            SourcePosition origin) override {
-    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text, origin));
-    return Execute(statement);
+                                            const StatementOptions& options) override {
+    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text, options.origin));
+    ARROW_ASSIGN_OR_RAISE(control_.memory_pool, MemoryPool());
+    control_.stop_token = options.stop_token;
+    control_.deadline = options.deadline;
+    auto result = Execute(statement);
+    control_ = QueryControl{};
+    return result;
   }
 
-  Result<std::shared_ptr<arrow::RecordBatchReader>> SqlReader(std::string_view text,
-                                                              SourcePosition origin) override {
-    ARROW_ASSIGN_OR_RAISE(auto table, Sql(text, origin));
+  Result<std::shared_ptr<arrow::RecordBatchReader>> SqlReader(
+      std::string_view text, const StatementOptions& options) override {
+    ARROW_ASSIGN_OR_RAISE(auto table, Sql(text, options));
     return std::make_shared<arrow::TableBatchReader>(std::move(table));
   }
 
@@ -156,9 +173,21 @@ class SessionImpl : public Session {
     return result.table;
   }
 
-  ScanRunOptions RunOptions() const { return ScanOptionsFor(conf_); }
+  ScanRunOptions RunOptions() const { return ScanOptionsFor(conf_, control_); }
 
-  CommandContext Context() { return CommandContext{&catalogs_, &conf_}; }
+  CommandContext Context() { return CommandContext{&catalogs_, &conf_, control_}; }
+
+  // The pool of parley.memory.limit, made again only when the setting changed.
+  Result<arrow::MemoryPool*> MemoryPool() {
+    std::string setting = conf_.Get(kMemoryLimitKey).value_or("");
+    if (memory_pool_ == nullptr || setting != memory_setting_) {
+      std::optional<int64_t> limit = ParseMemoryLimit(setting);
+      if (!limit) return MemoryLimitError(setting, {});
+      memory_pool_ = MemoryPoolWithLimit(*limit);
+      memory_setting_ = setting;
+    }
+    return memory_pool_;
+  }
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::CreateTable& create, SourcePosition) {
     return create.query ? RunCreateTableAsSelect(create, Context())
@@ -422,6 +451,9 @@ class SessionImpl : public Session {
                                        *set.value, *set.key),
                            pos);
     }
+    if (*set.key == kMemoryLimitKey && !ParseMemoryLimit(*set.value)) {
+      return MemoryLimitError(*set.value, pos);
+    }
     conf_.Set(*set.key, *set.value);
     InvalidateCatalogFor(*set.key);
     return StringTable({"key", "value"}, {{*set.key, *set.value}});
@@ -444,6 +476,10 @@ class SessionImpl : public Session {
   SessionOptions options_;
   SqlConf conf_;
   CatalogManager catalogs_;
+  // The running statement's stop conditions and pool; a default one between statements.
+  QueryControl control_;
+  arrow::MemoryPool* memory_pool_ = nullptr;
+  std::string memory_setting_;  // the parley.memory.limit memory_pool_ was made for
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <map>
 #include <optional>
 #include <random>
 
@@ -16,6 +17,7 @@
 #include "arrow/table.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
+#include "exec/executor.h"
 #include "main/command_results.h"
 #include "main/commands.h"
 #include "parley/connector/fault_injection.h"
@@ -61,7 +63,7 @@ Status RunPlannedWrite(WritePlan* plan, const CommandContext& context,
   if (auto faults = explicit_values.find(kFaultInjectionKey); faults != explicit_values.end()) {
     ARROW_RETURN_NOT_OK(SetFaultInjection(faults->second));
   }
-  WriteRunOptions options = WriteOptionsFor(*context.conf);
+  WriteRunOptions options = WriteOptionsFor(*context.conf, context.control);
   ARROW_ASSIGN_OR_RAISE(auto result, RunWrite(plan, options));
   if (profile != nullptr) *profile = std::move(result);
   return Status::OK();
@@ -69,8 +71,9 @@ Status RunPlannedWrite(WritePlan* plan, const CommandContext& context,
 
 }  // namespace
 
-ScanRunOptions ScanOptionsFor(const SqlConf& conf) {
+ScanRunOptions ScanOptionsFor(const SqlConf& conf, const QueryControl& control) {
   ScanRunOptions options;
+  options.control = control;
   options.round_trip_tasks = conf.GetBool(kRoundTripTasksKey, false);
   options.verify_pushdown = conf.GetBool(kVerifyPushdownKey, false);
   options.runtime_filter_max_build_rows =
@@ -84,9 +87,9 @@ ScanRunOptions ScanOptionsFor(const SqlConf& conf) {
   return options;
 }
 
-WriteRunOptions WriteOptionsFor(const SqlConf& conf) {
+WriteRunOptions WriteOptionsFor(const SqlConf& conf, const QueryControl& control) {
   WriteRunOptions options;
-  options.scan = ScanOptionsFor(conf);
+  options.scan = ScanOptionsFor(conf, control);
   options.job.round_trip = options.scan.round_trip_tasks;
   options.job.max_attempts =
       std::max(1, static_cast<int>(ParseDouble(conf.Get(kTaskMaxFailuresKey), 4)));
@@ -123,11 +126,13 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
   } else {
     ARROW_ASSIGN_OR_RAISE(plan.query, NegotiatePushdown(plan.query, PushdownOptionsFor(*context.conf)));
   }
+  const bool runtime_filters =
+      ScanOptionsFor(*context.conf, context.control).runtime_filter_max_build_rows > 0;
   ARROW_ASSIGN_OR_RAISE(
       auto query_text,
       ExplainPlan(plan.query,
                   mode == sql::ExplainMode::kAnalyze ? sql::ExplainMode::kSimple : mode,
-                  nullptr, ScanOptionsFor(*context.conf).runtime_filter_max_build_rows > 0));
+                  nullptr, runtime_filters));
   std::string text = ExplainCommand(header, query_text);
   if (profile) {
     text += fmt::format("\nWrite metrics\nRows written: {}\nTasks: {}\nAttempts: {}\n"
@@ -215,6 +220,53 @@ CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
   return EmptyResult();
 }
 
+namespace {
+
+// Whether the table of `plan` has a row in the partition its static partition values name
+// (each column NULL-safely equal to its value): the table scanned with that filter, to one row.
+Result<bool> PartitionHasRows(const WritePlan& plan, const CommandContext& context) {
+  auto scan = std::make_shared<PlanNode>();
+  scan->kind = PlanNode::Kind::kScan;
+  scan->table_name = plan.target_name;
+  scan->table = plan.table;
+  std::map<std::string, std::shared_ptr<arrow::DataType>> types;
+  for (const auto& column : plan.columns) {
+    scan->output.push_back({column.name, column.name, column.type, column.nullable});
+    types[column.name] = column.type;
+  }
+  std::vector<BoundExprPtr> conjuncts;
+  for (const auto& [column, value] : plan.static_partition_values) {
+    conjuncts.push_back(MakeCall(
+        "<=>", {MakeColumnRef(column, column, types.at(column)), value}, arrow::boolean()));
+  }
+  auto filter = std::make_shared<PlanNode>();
+  filter->kind = PlanNode::Kind::kFilter;
+  filter->children = {scan};
+  filter->output = scan->output;
+  filter->condition = CombineConjuncts(conjuncts);
+  auto limit = std::make_shared<PlanNode>();
+  limit->kind = PlanNode::Kind::kLimit;
+  limit->children = {filter};
+  limit->output = filter->output;
+  limit->limit = 1;
+  ARROW_ASSIGN_OR_RAISE(auto negotiated,
+                        NegotiatePushdown(limit, PushdownOptionsFor(*context.conf)));
+  ARROW_ASSIGN_OR_RAISE(auto result,
+                        ExecutePlan(negotiated, ScanOptionsFor(*context.conf, context.control)));
+  return result.table->num_rows() > 0;
+}
+
+// A literal's text as Spark prints a partition value: a string without its quotes.
+std::string UnquotedLiteral(const std::string& text) {
+  if (text.size() >= 2 && (text.front() == '\'' || text.front() == '"') &&
+      text.back() == text.front()) {
+    return text.substr(1, text.size() - 2);
+  }
+  return text;
+}
+
+}  // namespace
+
 CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
                                const CommandContext& context) {
   const SourcePosition pos = truncate.name.pos;
@@ -256,6 +308,21 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
     plan.static_partition_values.emplace_back(column->name, CastTo(value, column->type));
   }
   ARROW_RETURN_NOT_OK(CheckWriteCapabilities(name, *table, plan.mode, pos));
+  if (!plan.static_partition_values.empty()) {
+    ARROW_ASSIGN_OR_RAISE(bool exists, PartitionHasRows(plan, context));
+    if (!exists) {
+      std::string spec;
+      for (const auto& item : truncate.partition_spec) {
+        spec += (spec.empty() ? "" : ", ") + QuoteIdentifier(item.column) + " = " +
+                UnquotedLiteral(item.value->source_text);
+      }
+      return AnalysisError("PARTITIONS_NOT_FOUND",
+                           fmt::format("The partition(s) PARTITION ({}) cannot be found in table "
+                                       "{}. Verify the partition specification and table name.",
+                                       spec, name.ToString()),
+                           pos);
+    }
+  }
   ARROW_RETURN_NOT_OK(RunPlannedWrite(&plan, context, nullptr));
   return EmptyResult();
 }

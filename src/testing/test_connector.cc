@@ -36,6 +36,9 @@ struct ScanState {
   std::shared_ptr<std::atomic<int64_t>> batches_read;
   // Readers wait for it, when valid, before returning each batch.
   std::shared_future<void> read_gate;
+  // Readers start over at the end of their rows instead of ending (TestTableOptions).
+  bool endless = false;
+  std::shared_ptr<std::atomic<int64_t>> open_readers;
 };
 
 std::mutex registry_mutex;
@@ -97,11 +100,19 @@ Result<std::vector<std::shared_ptr<InputPartition>>> KeyedPartitions(const ScanS
 class TestReader : public PartitionReader {
  public:
   TestReader(std::shared_ptr<arrow::RecordBatch> rows, const ScanState& state)
-      : rows_(std::move(rows)),
+      : all_rows_(state.endless ? rows : nullptr),
+        rows_(std::move(rows)),
         batch_rows_(state.batch_rows),
         counter_(state.batches_read),
-        gate_(state.read_gate) {}
+        open_readers_(state.open_readers),
+        gate_(state.read_gate) {
+    if (open_readers_ != nullptr) ++*open_readers_;
+  }
+  ~TestReader() override {
+    if (open_readers_ != nullptr) --*open_readers_;
+  }
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    if (rows_ == nullptr) rows_ = all_rows_;
     if (rows_ == nullptr) return nullptr;
     if (gate_.valid()) gate_.wait();
     std::shared_ptr<arrow::RecordBatch> batch = std::move(rows_);
@@ -114,9 +125,11 @@ class TestReader : public PartitionReader {
   }
 
  private:
+  std::shared_ptr<arrow::RecordBatch> all_rows_;  // endless: what to start over with
   std::shared_ptr<arrow::RecordBatch> rows_;  // not yet returned
   const int64_t batch_rows_;
   std::shared_ptr<std::atomic<int64_t>> counter_;
+  std::shared_ptr<std::atomic<int64_t>> open_readers_;
   std::shared_future<void> gate_;
 };
 
@@ -319,6 +332,8 @@ class BuilderCore : public ScanBuilder {
     state->batch_rows = options_.batch_rows;
     state->batches_read = options_.batches_read;
     state->read_gate = options_.read_gate;
+    state->endless = options_.endless;
+    state->open_readers = options_.open_readers;
     std::vector<std::string> names;
     for (const auto& p : accepted_) names.push_back(p->ToString());
     TestTableOptions options = options_;

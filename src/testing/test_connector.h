@@ -46,6 +46,10 @@ struct TestTableOptions {
   /// When valid, readers wait for it before returning each batch: a test holds the scan's
   /// tasks while it checks what their consumer sees.
   std::shared_future<void> read_gate;
+  /// Readers start over at the end of their partition's rows instead of ending: a scan that
+  /// only cancellation ends. `open_readers`, when set, counts the readers not yet destroyed.
+  bool endless = false;
+  std::shared_ptr<std::atomic<int64_t>> open_readers;
   /// When false, partitions serialize to bytes that do not rebuild (a live handle).
   bool serializable_partitions = true;
   /// Implement SupportsPushDownLimit, SupportsPushDownTopN and SupportsPushDownOffset (with
