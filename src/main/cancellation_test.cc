@@ -95,7 +95,8 @@ TEST_F(CancellationTest, DeadlineCancelsQueriesOverAnEndlessScan) {
                           "SELECT * FROM tc.default.endless"}) {
     ExpectCancelled(sql, Deadline(std::chrono::milliseconds(200)));
   }
-  EXPECT_EQ(arrow::default_memory_pool()->bytes_allocated(), baseline);
+  // Nothing the cancelled queries allocated stays behind (a cache may shrink meanwhile).
+  EXPECT_LE(arrow::default_memory_pool()->bytes_allocated(), baseline);
   EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT max(a) FROM tc.default.rows"),
             std::vector<std::string>{"3999"});
 }
@@ -162,7 +163,9 @@ TEST_F(CancellationTest, MemoryLimitSettingIsChecked) {
     ASSERT_FALSE(result.ok()) << bad;
     EXPECT_EQ(ErrorCondition(result.status()), "INVALID_CONF_VALUE.TYPE_MISMATCH") << bad;
   }
-  for (const char* good : {"1g", "512MB", "1048576", "50%"}) {
+  // The limit counts all of the process's Arrow memory (what earlier tests cached too), so the
+  // plain byte count is a generous one.
+  for (const char* good : {"1g", "512MB", "805306368", "50%"}) {
     ASSERT_OK(session_->Sql(std::string("SET parley.memory.limit=") + good).status());
     EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT count(*) FROM tc.default.rows"),
               std::vector<std::string>{"4000"});
