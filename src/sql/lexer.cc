@@ -4,7 +4,7 @@
 // take Spark's suffixes (L S Y for integers, BD for decimals, D and F for doubles) and a digit run
 // followed by letters is an identifier (`1a`), as ANTLR's longest match makes it; single- and
 // double-quoted strings are both string literals with Spark's backslash escapes (see
-// UnescapeString); r'...' is a raw string; X'...' is a binary literal; `...` is an identifier with
+// UnescapeString) and a doubled quote standing for one; r'...' is a raw string; X'...' is a binary literal; `...` is an identifier with
 // `` standing for one backquote. Block comments nest. A malformed construct becomes a kInvalid
 // token rather than an error, which keeps the scan total (see lexer.h).
 #include "sql/lexer.h"
@@ -251,14 +251,27 @@ class Lexer {
            fmt::format("Syntax error at or near '{}'", text_.substr(i_, 1)));
   }
 
+  // A quote written twice inside the string stands for one, as in Spark's lexer: 'it''s'.
   void LexString(Token* token) {
     char quote = text_[i_];
     size_t j = i_ + 1;
-    while (j < text_.size() && text_[j] != quote) j += text_[j] == '\\' ? 2 : 1;
+    std::string body;
+    while (j < text_.size()) {
+      if (text_[j] == quote) {
+        if (j + 1 >= text_.size() || text_[j + 1] != quote) break;
+        body += '\\';
+        body += quote;
+        j += 2;
+        continue;
+      }
+      const size_t width = text_[j] == '\\' && j + 1 < text_.size() ? 2 : 1;
+      body.append(text_.substr(j, width));
+      j += width;
+    }
     if (j >= text_.size()) {
       return FinishUnterminated(token, "Unterminated string literal: missing closing quote");
     }
-    Finish(token, j + 1 - i_, TokenKind::kString, UnescapeString(text_.substr(i_ + 1, j - i_ - 1)));
+    Finish(token, j + 1 - i_, TokenKind::kString, UnescapeString(body));
   }
 
   void LexRawString(Token* token) {

@@ -115,6 +115,11 @@ TEST(LexerTest, StringsAreUnescaped) {
                                                           "A\x1A\\%\\_q"}));
   // The other quote needs no escape.
   EXPECT_EQ(Describe(R"('say "hi"' "it's")"), (Strings{"string:say \"hi\"", "string:it's"}));
+  // A quote written twice stands for one (Spark: 'it''s' is it's); quotes at the ends too.
+  EXPECT_EQ(Describe(R"('it''s' "d""q" 'x''' '''' '' 'a' 'b')"),
+            (Strings{"string:it's", "string:d\"q", "string:x'", "string:'", "string:",
+                     "string:a", "string:b"}));
+  EXPECT_EQ(Describe(R"('a\\''b')"), (Strings{"string:a\\'b"}));
 }
 
 TEST(LexerTest, RawAndBinaryStrings) {

@@ -222,7 +222,7 @@ TEST(ParserLiteralTest, KindsAndText) {
       {"1.5E-2", LiteralKind::kDouble, "1.5E-2"},
       {"1.5D", LiteralKind::kDouble, "1.5D"},
       {"1.5F", LiteralKind::kDouble, "1.5F"},
-      {"'it''s'", LiteralKind::kString, "its"},  // adjacent literals, as in Spark
+      {"'it''s'", LiteralKind::kString, "it's"},  // a doubled quote is one, as in Spark
       {"'a' \"b\"\n'c'", LiteralKind::kString, "abc"},
       {R"('tab\there')", LiteralKind::kString, "tab\there"},
       {"\"double\"", LiteralKind::kString, "double"},
