@@ -87,6 +87,7 @@ Status AlterDeltaTable(const TableState& state, const std::vector<TableChange>& 
         Column column{change.field_names[0], change.type, true, change.comment.value_or(""),
                       std::nullopt};
         auto field = column.ToField();
+        ARROW_RETURN_NOT_OK(CheckColumnNames({field}, mode));
         if (mode != ColumnMappingMode::kNone) {
           int64_t id = IntProperty(metadata.configuration, "delta.columnMapping.maxColumnId", 0) + 1;
           metadata.configuration["delta.columnMapping.maxColumnId"] = std::to_string(id);

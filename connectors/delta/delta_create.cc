@@ -64,7 +64,30 @@ bool CanPartitionBy(const arrow::DataType& type) {
   }
 }
 
+// Appends the names of `field` and its nested fields that hold a character Delta cannot store
+// without column mapping.
+void CollectInvalidNames(const arrow::Field& field, std::vector<std::string>* invalid) {
+  if (field.name().find_first_of(" ,;{}()\n\t=") != std::string::npos) {
+    invalid->push_back(field.name());
+  }
+  for (const auto& child : field.type()->fields()) CollectInvalidNames(*child, invalid);
+}
+
 }  // namespace
+
+Status CheckColumnNames(const arrow::FieldVector& fields, ColumnMappingMode mode) {
+  if (mode != ColumnMappingMode::kNone) return Status::OK();
+  std::vector<std::string> invalid;
+  for (const auto& field : fields) CollectInvalidNames(*field, &invalid);
+  if (invalid.empty()) return Status::OK();
+  std::string names;
+  for (const auto& name : invalid) names += (names.empty() ? "" : ", ") + name;
+  return InvalidError("DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES",
+                      "Found invalid character(s) among ' ,;{}()\\n\\t=' in the column names "
+                      "of your schema. Invalid column names: " + names +
+                          ". Rename them (an alias in the query), or create the table with "
+                          "column mapping ('delta.columnMapping.mode' = 'name').");
+}
 
 Result<NewTableMetadata> MetadataForCreate(const TableInfo& info,
                                            const std::optional<Protocol>& current) {
@@ -103,6 +126,7 @@ Result<NewTableMetadata> MetadataForCreate(const TableInfo& info,
   }
   auto schema = arrow::schema(fields);
   ARROW_ASSIGN_OR_RAISE(auto mode, ColumnMappingModeOf(metadata.configuration));
+  ARROW_RETURN_NOT_OK(CheckColumnNames(fields, mode));
   if (mode != ColumnMappingMode::kNone) {
     int64_t next_id = 1;
     arrow::FieldVector mapped;

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "analysis/aggregate_binder.h"
+#include "analysis/column_naming.h"
 #include "analysis/from_binder.h"
 #include "analysis/analysis_error.h"
 #include "analysis/result_clauses.h"
@@ -369,9 +370,10 @@ class SelectBinder {
                 : !bound->args.empty()                 ? bound->args[0].get()
                                                        : nullptr;
       }
-      std::string display = !item.alias.empty() ? item.alias
-                            : named != nullptr    ? named->display
-                                                  : expr.source_text;
+      std::string display =
+          !item.alias.empty()
+              ? item.alias
+              : SparkItemName(expr).value_or(named != nullptr ? named->display : expr.source_text);
       AddOutput(project.get(), bound, display);
     }
     size_t visible = project->output.size();

@@ -27,6 +27,7 @@ std::string SqlStateFor(std::string_view condition) {
       {"COLUMN_NOT_DEFINED_IN_TABLE", "42703"},
       {"NON_PARTITION_COLUMN", "42000"},
       {"INVALID_CONF_VALUE", "22022"},
+      {"DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES", "42K05"},
       {"OPERATION_CANCELED", "HY008"},
       {"UNABLE_TO_ACQUIRE_MEMORY", "53200"},
       {"INJECTED_FAULT", "XX000"},
