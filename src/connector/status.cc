@@ -29,6 +29,8 @@ std::string SqlStateFor(std::string_view condition) {
       {"INVALID_CONF_VALUE", "22022"},
       {"DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES", "42K05"},
       {"OPERATION_CANCELED", "HY008"},
+      {"NOT_IMPLEMENTED", "0A000"},
+      {"INTERVAL_ARITHMETIC_OVERFLOW", "22015"},
       {"UNABLE_TO_ACQUIRE_MEMORY", "53200"},
       {"INJECTED_FAULT", "XX000"},
       {"NOT_NULL_ASSERT_VIOLATION", "42000"},

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "analysis/analysis_error.h"
 #include "analysis/expression_binder.h"
 #include "analysis/types.h"
@@ -46,18 +48,22 @@ Status Mismatch(const sql::Expr& expr, const BoundExpr& left, const BoundExpr& r
 }
 
 // A date or timestamp moved by `months` (sign applied): folded when constant.
-BoundExprPtr AddMonths(const BoundExprPtr& value, int64_t months) {
-  auto count = static_cast<int32_t>(months);
+// A result that overflows is left to the kernel, which raises the error when the row is read.
+BoundExprPtr AddMonths(const BoundExprPtr& value, int32_t months) {
   if (IsConstant(*value) && IsDate(*value)) {
     int32_t days = static_cast<const arrow::Date32Scalar&>(*value->literal).value;
-    return MakeBoundLiteral(std::make_shared<arrow::Date32Scalar>(AddMonthsToDays(days, count)));
-  }
-  if (IsConstant(*value)) {
+    auto moved = AddMonthsToDays(days, months);
+    if (moved.ok()) {
+      return MakeBoundLiteral(std::make_shared<arrow::Date32Scalar>(*moved));
+    }
+  } else if (IsConstant(*value)) {
     int64_t micros = static_cast<const arrow::TimestampScalar&>(*value->literal).value;
-    return MakeBoundLiteral(
-        std::make_shared<arrow::TimestampScalar>(AddMonthsToMicros(micros, count), value->type));
+    auto moved = AddMonthsToMicros(micros, months);
+    if (moved.ok()) {
+      return MakeBoundLiteral(std::make_shared<arrow::TimestampScalar>(*moved, value->type));
+    }
   }
-  auto literal = MakeBoundLiteral(std::make_shared<arrow::Int32Scalar>(count));
+  auto literal = MakeBoundLiteral(std::make_shared<arrow::Int32Scalar>(months));
   if (IsDate(*value)) return MakeCall("add_months", {value, literal}, value->type);
   return MakeCall("timestamp_add_months", {value, literal}, value->type);
 }
@@ -132,8 +138,14 @@ Result<BoundExprPtr> BindDatetimeArithmetic(const sql::Expr& expr, const std::st
   }
   if (!subtract && IsDate(*right) && IsIntegral(*left->type)) return AddDays(right, left, false);
   if ((IsDate(*left) || IsTimestamp(*left)) && IsMonths(*right)) {
-    int64_t months = MonthsOf(*right);
-    return AddMonths(left, subtract ? -months : months);
+    int64_t months = subtract ? -MonthsOf(*right) : MonthsOf(*right);
+    if (months > std::numeric_limits<int32_t>::max()) {
+      return MakeError(arrow::StatusCode::Invalid,
+                       "INTERVAL_ARITHMETIC_OVERFLOW.WITHOUT_SUGGESTION",
+                       "Integer overflow while operating with intervals. Try devising "
+                       "appropriate values for the interval parameters.");
+    }
+    return AddMonths(left, static_cast<int32_t>(months));
   }
   if (IsDate(*left) && IsDuration(*right)) {
     int64_t micros = MicrosOf(*right);

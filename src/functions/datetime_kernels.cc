@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "arrow/array/builder_primitive.h"
 #include "arrow/util/bit_util.h"
@@ -59,7 +60,8 @@ Status AddMonthsExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResu
     if (!days.IsValid(row) || !months.IsValid(row)) {
       builder.UnsafeAppendNull();
     } else {
-      builder.UnsafeAppend(AddMonthsToDays(days.Value(row), months.Value(row)));
+      ARROW_ASSIGN_OR_RAISE(int32_t moved, AddMonthsToDays(days.Value(row), months.Value(row)));
+      builder.UnsafeAppend(moved);
     }
   }
   return kernels::FinishInto(&builder, out);
@@ -75,7 +77,8 @@ Status TimestampAddMonthsExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
     if (!micros.IsValid(row) || !months.IsValid(row)) {
       builder.UnsafeAppendNull();
     } else {
-      builder.UnsafeAppend(AddMonthsToMicros(micros.Value(row), months.Value(row)));
+      ARROW_ASSIGN_OR_RAISE(int64_t moved, AddMonthsToMicros(micros.Value(row), months.Value(row)));
+      builder.UnsafeAppend(moved);
     }
   }
   return kernels::FinishInto(&builder, out);
@@ -173,19 +176,39 @@ int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day) {
   return era * 146097 + day_of_era - 719468;
 }
 
-int32_t AddMonthsToDays(int32_t days, int32_t months) {
+Status MonthArithmeticOverflow() {
+  return MakeError(arrow::StatusCode::Invalid, "ARITHMETIC_OVERFLOW",
+                   "overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to "
+                   "bypass this error.");
+}
+
+Result<int32_t> AddMonthsToDays(int32_t days, int64_t months) {
+  // Months beyond any DATE: the year arithmetic below would overflow before the range check.
+  if (months > (int64_t{1} << 40) || months < -(int64_t{1} << 40)) {
+    return MonthArithmeticOverflow();
+  }
   CivilDate date = CivilFromDays(days);
   int64_t month_index = date.year * 12 + (date.month - 1) + months;
   int64_t year = FloorDiv(month_index, 12);
   int64_t month = month_index - year * 12 + 1;
   int64_t day = std::min(date.day, DaysInMonth(year, month));
-  return static_cast<int32_t>(DaysFromCivil(year, month, day));
+  int64_t moved = DaysFromCivil(year, month, day);
+  if (moved > std::numeric_limits<int32_t>::max() || moved < std::numeric_limits<int32_t>::min()) {
+    return MonthArithmeticOverflow();
+  }
+  return static_cast<int32_t>(moved);
 }
 
-int64_t AddMonthsToMicros(int64_t micros, int32_t months) {
+Result<int64_t> AddMonthsToMicros(int64_t micros, int64_t months) {
   int64_t days = FloorDiv(micros, kMicrosPerDay);
   int64_t time_of_day = micros - days * kMicrosPerDay;
-  return AddMonthsToDays(static_cast<int32_t>(days), months) * kMicrosPerDay + time_of_day;
+  ARROW_ASSIGN_OR_RAISE(int32_t moved, AddMonthsToDays(static_cast<int32_t>(days), months));
+  int64_t moved_micros;
+  if (__builtin_mul_overflow(int64_t{moved}, kMicrosPerDay, &moved_micros) ||
+      __builtin_add_overflow(moved_micros, time_of_day, &moved_micros)) {
+    return MonthArithmeticOverflow();
+  }
+  return moved_micros;
 }
 
 namespace kernels {

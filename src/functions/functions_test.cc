@@ -38,15 +38,28 @@ TEST(CalendarTest, DaysFromCivilMatchesKnownDates) {
 
 TEST(CalendarTest, AddMonthsClampsToTheEndOfTheMonth) {
   int32_t jan31 = static_cast<int32_t>(DaysFromCivil(2024, 1, 31));
-  EXPECT_EQ(AddMonthsToDays(jan31, 1), DaysFromCivil(2024, 2, 29));
-  EXPECT_EQ(AddMonthsToDays(jan31, 13), DaysFromCivil(2025, 2, 28));
-  EXPECT_EQ(AddMonthsToDays(jan31, -2), DaysFromCivil(2023, 11, 30));
+  EXPECT_EQ(AddMonthsToDays(jan31, 1).ValueOrDie(), DaysFromCivil(2024, 2, 29));
+  EXPECT_EQ(AddMonthsToDays(jan31, 13).ValueOrDie(), DaysFromCivil(2025, 2, 28));
+  EXPECT_EQ(AddMonthsToDays(jan31, -2).ValueOrDie(), DaysFromCivil(2023, 11, 30));
   int32_t before_epoch = static_cast<int32_t>(DaysFromCivil(1969, 5, 31));
-  EXPECT_EQ(AddMonthsToDays(before_epoch, 1), DaysFromCivil(1969, 6, 30));
+  EXPECT_EQ(AddMonthsToDays(before_epoch, 1).ValueOrDie(), DaysFromCivil(1969, 6, 30));
   int64_t micros_per_day = 86400LL * 1000 * 1000;
   int64_t evening = DaysFromCivil(1969, 12, 31) * micros_per_day + 20LL * 3600 * 1000 * 1000;
-  EXPECT_EQ(AddMonthsToMicros(evening, 2),
+  EXPECT_EQ(AddMonthsToMicros(evening, 2).ValueOrDie(),
             DaysFromCivil(1970, 2, 28) * micros_per_day + 20LL * 3600 * 1000 * 1000);
+}
+
+TEST(CalendarTest, AddMonthsPastTheTypesRangeOverflows) {
+  int32_t jan31 = static_cast<int32_t>(DaysFromCivil(2024, 1, 31));
+  ASSERT_RAISES_CONDITION("ARITHMETIC_OVERFLOW", AddMonthsToDays(jan31, 2147483647));
+  ASSERT_RAISES_CONDITION("ARITHMETIC_OVERFLOW", AddMonthsToDays(jan31, -2147483648LL));
+  ASSERT_RAISES_CONDITION("ARITHMETIC_OVERFLOW", AddMonthsToDays(jan31, int64_t{1} << 62));
+  // The last month whose day still fits DATE's days, and the one after it.
+  EXPECT_TRUE(AddMonthsToDays(0, 70000000).ok());
+  ASSERT_RAISES_CONDITION("ARITHMETIC_OVERFLOW", AddMonthsToDays(0, 71000000));
+  // A timestamp's range ends near year 294247: days that fit DATE overflow its microseconds.
+  ASSERT_RAISES_CONDITION("ARITHMETIC_OVERFLOW", AddMonthsToMicros(0, 12 * 300000));
+  EXPECT_TRUE(AddMonthsToMicros(0, 12 * 290000).ok());
 }
 
 TEST(StatementClockTest, OneInstantPerStatementAndNestedClocksKeepIt) {

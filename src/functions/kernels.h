@@ -56,10 +56,12 @@ Status RegisterParleyKernels();
 /// \brief Days since 1970-01-01 of a proleptic Gregorian date (month 1-12, day 1-31).
 int64_t DaysFromCivil(int64_t year, int64_t month, int64_t day);
 
-/// \brief Spark's add_months on days since the epoch.
-int32_t AddMonthsToDays(int32_t days, int32_t months);
+/// \brief Spark's add_months on days since the epoch: the same day of the month `months` later,
+/// clamped to the month's end; ARITHMETIC_OVERFLOW when the date leaves DATE's range.
+Result<int32_t> AddMonthsToDays(int32_t days, int64_t months);
 
-/// \brief add_months on microseconds since the epoch (UTC), keeping the time of day.
-int64_t AddMonthsToMicros(int64_t micros, int32_t months);
+/// \brief add_months on microseconds since the epoch (UTC), keeping the time of day;
+/// ARITHMETIC_OVERFLOW when the result leaves TIMESTAMP's range.
+Result<int64_t> AddMonthsToMicros(int64_t micros, int64_t months);
 
 }  // namespace parley
