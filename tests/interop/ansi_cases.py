@@ -8,7 +8,8 @@ Parley's runner (parley_slt) checks: the same rows, or an error with the same co
 
 The values are each type's edges: minimum, maximum, one inside them, -1, 0, 1; NaN, +-Infinity,
 -0.0, the largest and smallest doubles, values just past each integral type; the widest
-decimals; strings that are almost numbers, dates and booleans; dates at year 1 and 9999.
+decimals; strings that are almost numbers, dates and booleans; dates at year 1 and 9999 and
+timestamps at their edges, moved by days, months and interval literals past them.
 """
 
 import itertools
@@ -41,8 +42,19 @@ STRINGS = [" 12 ", "12", "+1", "-0", "1.5", "1.", "1e2", "2147483648", "-2147483
 
 DATES = ["9999-12-31", "0001-01-01", "1970-01-01", "2024-02-29"]
 
+TIMESTAMPS = ["9999-12-31 23:59:59.999999", "0001-01-01 00:00:00", "1970-01-01 00:00:00",
+              "1969-12-31 23:59:59.999999", "2024-02-29 12:34:56.789"]
+
 CAST_TARGETS = ["TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL(38,0)",
-                "DECIMAL(10,2)", "DECIMAL(38,37)", "DECIMAL(5,5)", "STRING", "BOOLEAN", "DATE"]
+                "DECIMAL(10,2)", "DECIMAL(38,37)", "DECIMAL(5,5)", "STRING", "BOOLEAN", "DATE",
+                "TIMESTAMP"]
+
+# Interval literals that move a date or timestamp by a little, to a month's end, or past the
+# edge of every type.
+INTERVALS = ["INTERVAL '1' DAY", "INTERVAL '1' MONTH", "INTERVAL '-1' YEAR",
+             "INTERVAL '1 00:00:00.000001' DAY TO SECOND", "INTERVAL '106751991' DAY",
+             "INTERVAL '2147483647' MONTH", "INTERVAL '-178956970' YEAR",
+             "INTERVAL '-2147483648' MONTH", "INTERVAL '3652059' DAY"]
 
 
 def integral_literal(value, type_name):
@@ -72,6 +84,7 @@ def typed_values():
         out += [(type_name, f"CAST({v} AS {type_name})") for v in values]
     out += [("STRING", sql_string(v)) for v in STRINGS]
     out += [("DATE", f"DATE'{v}'") for v in DATES]
+    out += [("TIMESTAMP", f"TIMESTAMP'{v}'") for v in TIMESTAMPS]
     out += [("BOOLEAN", v) for v in ("true", "false")]
     return out
 
@@ -104,6 +117,25 @@ def arithmetic_cases():
         for a in values:
             for op in ("-a", "abs(a)"):
                 yield over_values(op, a)
+
+
+def datetime_cases():
+    """Dates moved by days and months, timestamps and dates by interval literals, differences of
+    dates; the interval operands stay literals (Parley's intervals come only from literals)."""
+    dates = [f"DATE'{v}'" for v in DATES]
+    timestamps = [f"TIMESTAMP'{v}'" for v in TIMESTAMPS]
+    counts = [integral_literal(v, "INT") for v in INTEGRAL["INT"]] + ["CAST(NULL AS INT)"]
+    for date, count in itertools.product(dates, counts):
+        for op in ("a + b", "a - b", "date_add(a, b)", "date_sub(a, b)", "add_months(a, b)"):
+            yield over_values(op, date, count)
+    for a, b in itertools.product(dates, repeat=2):
+        yield over_values("datediff(a, b)", a, b)
+    for value, interval in itertools.product(dates + timestamps, INTERVALS):
+        yield over_values(f"a + {interval}", value)
+        yield over_values(f"a - {interval}", value)
+    for timestamp in timestamps:
+        yield over_values("add_months(a, 1)", timestamp)
+        yield over_values("date_trunc('MONTH', a)", timestamp)
 
 
 def comparison_cases():
@@ -159,8 +191,8 @@ def all_cases():
     """Every case, in a fixed order."""
     seen = set()
     out = []
-    for case in itertools.chain(cast_cases(), arithmetic_cases(), comparison_cases(),
-                                aggregate_cases(), ordering_cases()):
+    for case in itertools.chain(cast_cases(), arithmetic_cases(), datetime_cases(),
+                                comparison_cases(), aggregate_cases(), ordering_cases()):
         if case not in seen:
             seen.add(case)
             out.append(case)
