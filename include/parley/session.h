@@ -18,6 +18,7 @@
 #include "arrow/util/cancel.h"
 #include "parley/connector/catalog.h"
 #include "parley/connector/status.h"
+#include "parley/source_text.h"
 
 namespace parley {
 
@@ -27,18 +28,6 @@ struct SessionOptions {
   std::string warehouse = "./warehouse";
   /// Initial configuration, as if each entry were `SET key=value` before the first statement.
   std::map<std::string, std::string> conf;
-};
-
-/// \brief A position in SQL text, 1-based.
-struct SourcePosition {
-  int line = 1;
-  int column = 1;
-};
-
-/// \brief One statement of a script with where it starts in the script.
-struct StatementText {
-  std::string text;
-  SourcePosition start;
 };
 
 /// \brief How one statement runs: where it starts in its script, and what may end it early.

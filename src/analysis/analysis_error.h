@@ -5,7 +5,7 @@
 
 #include "parley/connector/catalog.h"
 #include "parley/connector/status.h"
-#include "parley/session.h"
+#include "parley/source_text.h"
 #include "plan/bound_expression.h"
 #include "sql/ast.h"
 

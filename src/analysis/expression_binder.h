@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "parley/connector/status.h"
 #include "plan/bound_expression.h"
 #include "sql/ast.h"
 

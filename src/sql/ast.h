@@ -37,7 +37,7 @@
 #include <variant>
 #include <vector>
 
-#include "parley/session.h"
+#include "parley/source_text.h"
 
 namespace parley::sql {
 

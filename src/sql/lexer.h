@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "parley/connector/status.h"
-#include "parley/session.h"
+#include "parley/source_text.h"
 
 namespace parley::sql {
 

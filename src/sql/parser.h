@@ -18,7 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "parley/session.h"
+#include "parley/connector/status.h"
+#include "parley/source_text.h"
 #include "sql/ast.h"
 
 namespace parley::sql {
