@@ -53,16 +53,6 @@ std::shared_ptr<TableProvider> PluginRegistry::FindProvider(const std::string& f
   return it == providers_.end() ? nullptr : it->second;
 }
 
-std::string ResolvedName::ToString() const {
-  if (catalog == nullptr) return JoinPathName();
-  return QuoteIdentifier(catalog->name()) + "." + ident.ToString();
-}
-
-std::string ResolvedName::JoinPathName() const {
-  std::string format = ident.namespace_path.empty() ? "" : ident.namespace_path[0];
-  return format + "." + QuoteIdentifier(ident.name);
-}
-
 std::shared_ptr<TableProvider> CatalogManager::PathProvider(
     const std::vector<std::string>& parts) const {
   if (parts.size() != 2 || IsCatalog(parts[0])) return nullptr;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/resolved_name.h"
 #include "catalog/sql_conf.h"
 #include "parley/connector/catalog.h"
 
@@ -40,18 +41,6 @@ class PluginRegistry {
 /// \brief Load a catalog plugin from a shared library path (kept loaded for the process).
 Result<std::shared_ptr<CatalogPlugin>> LoadPluginLibrary(const std::string& catalog_name,
                                                          const std::string& path);
-
-/// \brief A name resolved to its catalog and the identifier inside it. A path-based table has
-/// no catalog; its identifier is {format} . path.
-struct ResolvedName {
-  std::shared_ptr<CatalogPlugin> catalog;
-  Identifier ident;
-  /// Catalog name, namespace and table: what messages and EXPLAIN print.
-  std::string ToString() const;
-
- private:
-  std::string JoinPathName() const;
-};
 
 class CatalogManager {
  public:

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "arrow/type_fwd.h"
-#include "catalog/catalog_manager.h"
+#include "catalog/resolved_name.h"
 #include "cdc/changelog_table.h"
 #include "parley/connector/read.h"
 #include "parley/connector/table.h"

@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 
+#include "catalog/sql_conf.h"
 #include "plan/logical_plan.h"
 
 namespace parley {

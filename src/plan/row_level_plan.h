@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "catalog/catalog_manager.h"
+#include "catalog/resolved_name.h"
 #include "parley/connector/row_level.h"
 #include "parley/connector/table.h"
 #include "plan/logical_plan.h"

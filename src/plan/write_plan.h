@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog_manager.h"
+#include "catalog/resolved_name.h"
 #include "parley/connector/table.h"
 #include "plan/logical_plan.h"
 
