@@ -172,6 +172,7 @@ Result<BoundRelation> Bind(const sql::QualifiedName& name, const Options& option
   if (!table.ok()) return AtPosition(table.status(), pos);
   auto post = std::make_shared<const ChangelogPostProcessing>((*table)->post_processing());
   BoundRelation relation = ScanOf(resolved, *table);
+  relation.plan->changelog = post;
   if (post->row_level()) relation.plan = Stage(relation.plan, post, ChangelogStage::kRowLevel);
   if (post->net_changes) relation.plan = Stage(relation.plan, post, ChangelogStage::kNetChanges);
   return relation;

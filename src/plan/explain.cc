@@ -112,9 +112,8 @@ std::string ChangelogPassDetails(const PlanNode& node) {
 
 // For a change read whose rows need no post-processing, why none runs.
 std::string NoPostProcessing(const PlanNode& scan) {
-  const auto* changelog = dynamic_cast<const ChangelogTable*>(scan.table.get());
-  if (changelog == nullptr || changelog->post_processing().any()) return {};
-  return "PostProcessing: " + changelog->post_processing().NoPassReason();
+  if (scan.changelog == nullptr || scan.changelog->any()) return {};
+  return "PostProcessing: " + scan.changelog->NoPassReason();
 }
 
 // One line per operator with its key facts (the simple form).
@@ -302,8 +301,8 @@ Result<std::string> Details(PlanNode* node, size_t number, bool runtime_filterin
       }
       std::string description = n.scan->Description();
       if (!description.empty()) out += "Description: " + description + "\n";
-      if (const auto* changelog = dynamic_cast<const ChangelogTable*>(node->table.get())) {
-        out += "ChangeRange: " + changelog->post_processing().info.range.ToString() + "\n";
+      if (node->changelog != nullptr) {
+        out += "ChangeRange: " + node->changelog->info.range.ToString() + "\n";
       }
       std::string no_pass = NoPostProcessing(*node);
       if (!no_pass.empty()) out += no_pass + "\n";

@@ -15,7 +15,7 @@
 
 #include "arrow/type_fwd.h"
 #include "catalog/resolved_name.h"
-#include "cdc/changelog_table.h"
+#include "plan/changelog_post_processing.h"
 #include "parley/connector/read.h"
 #include "parley/connector/table.h"
 #include "plan/bound_expression.h"
@@ -191,7 +191,7 @@ struct PlanNode {
   std::vector<WindowCall> window_calls;
   // kSample
   SampleSpec sample;
-  // kChangelogPass
+  // kChangelogPass, and kScan of a change read (what its passes do, for EXPLAIN)
   std::shared_ptr<const ChangelogPostProcessing> changelog;
   ChangelogStage changelog_stage = ChangelogStage::kRowLevel;
 
