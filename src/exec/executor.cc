@@ -32,6 +32,7 @@
 #include "exec/window_lowering.h"
 #include "functions/expression_kernels.h"
 #include "functions/kernels.h"
+#include "functions/spark_errors.h"
 #include "plan/runtime_filter.h"
 #include "plan/storage_partitioned_join.h"
 #include "plan/subplan_reuse.h"

@@ -24,8 +24,4 @@ Result<arrow::compute::Expression> WidenDecimal(arrow::compute::Expression value
 arrow::compute::Expression NormalizedKey(arrow::compute::Expression key,
                                          const arrow::DataType& type);
 
-/// \brief Give a runtime error from Arrow its Spark condition (ARITHMETIC_OVERFLOW,
-/// DIVIDE_BY_ZERO, CAST_INVALID_INPUT, ...); statuses that already carry one pass unchanged.
-Status ToSparkError(const Status& status);
-
 }  // namespace parley

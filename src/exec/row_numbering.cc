@@ -8,7 +8,7 @@
 
 #include "arrow/array.h"
 #include "arrow/buffer.h"
-#include "exec/expression_lowering.h"
+#include "functions/spark_errors.h"
 
 namespace parley {
 namespace {

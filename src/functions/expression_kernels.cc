@@ -12,8 +12,8 @@
 #include "arrow/compute/kernel.h"
 #include "arrow/compute/registry.h"
 #include "arrow/type.h"
-#include "exec/expression_lowering.h"
 #include "functions/kernel_support.h"
+#include "functions/spark_errors.h"
 
 namespace parley {
 namespace {
