@@ -6,11 +6,6 @@
 
 namespace parley {
 
-Status AnalysisError(std::string_view condition, std::string_view message, SourcePosition pos) {
-  return InvalidError(condition,
-                      fmt::format("{} (line {}, column {})", message, pos.line, pos.column));
-}
-
 Status TableNotFound(const sql::QualifiedName& name) {
   std::vector<std::string> parts;
   for (const auto& part : name.parts) parts.push_back(QuoteIdentifier(part));

@@ -1,4 +1,4 @@
-// Analysis errors: a condition, a message naming the object at fault, and where it was written.
+// Analysis errors about tables and catalogs; AnalysisError itself is in sql/positioned_error.h.
 #pragma once
 
 #include <string_view>
@@ -8,12 +8,9 @@
 #include "parley/source_text.h"
 #include "plan/bound_expression.h"
 #include "sql/ast.h"
+#include "sql/positioned_error.h"
 
 namespace parley {
-
-/// \brief An analysis error whose message ends with the statement position, as
-/// `... (line 1, column 8)`.
-Status AnalysisError(std::string_view condition, std::string_view message, SourcePosition pos);
 
 /// \brief TABLE_OR_VIEW_NOT_FOUND naming the table as it was written.
 Status TableNotFound(const sql::QualifiedName& name);

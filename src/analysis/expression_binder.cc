@@ -558,35 +558,6 @@ bool IsAggregateFunction(const std::string& name) {
   return kAggregates.count(ToLowerAscii(name)) > 0;
 }
 
-BoundExprPtr CastTo(const BoundExprPtr& expr, const std::shared_ptr<arrow::DataType>& type) {
-  if (expr->type->Equals(*type)) return expr;
-  if (expr->kind == BoundExpr::Kind::kLiteral) {
-    if (!expr->literal->is_valid) return MakeBoundLiteral(arrow::MakeNullScalar(type));
-    // Fold the cast of a constant now, so `bigint_col > 5` stays a column-literal comparison
-    // that translates for pushdown. A value that does not convert keeps a runtime CAST, which
-    // then fails with the proper ANSI error.
-    if (IsNumeric(*expr->type) && IsNumeric(*type)) {
-      auto source = expr->literal;
-      if (IsIntegral(*expr->type) && type->id() == arrow::Type::DECIMAL128) {
-        // See exec/expression_lowering.cc: integers reach a decimal through DECIMAL(38, 0).
-        auto wide = source->CastTo(arrow::decimal128(38, 0));
-        if (wide.ok()) source = *wide;
-      }
-      auto folded = source->CastTo(type);
-      if (folded.ok()) {
-        auto back = (*folded)->CastTo(expr->type);
-        if (back.ok() && (*back)->Equals(*expr->literal)) return MakeBoundLiteral(*folded);
-      }
-    }
-    // A date written as a string ('2024-01-31' where a DATE is expected) is folded too.
-    if (IsStringLike(*expr->type) && type->id() == arrow::Type::DATE32) {
-      auto folded = expr->literal->CastTo(type);
-      if (folded.ok()) return MakeBoundLiteral(*folded);
-    }
-  }
-  return MakeCall("CAST", {expr}, type);
-}
-
 Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_parts,
                                          const Scope& scope, SourcePosition pos) {
   std::vector<const ScopeColumn*> matches;

@@ -11,6 +11,7 @@
 
 #include "parley/connector/status.h"
 #include "plan/bound_expression.h"
+#include "plan/type_rules.h"
 #include "sql/ast.h"
 
 namespace parley {
@@ -65,8 +66,5 @@ Result<BoundExprPtr> BindExpression(const sql::Expr& expr, const Scope& scope,
 /// an error when none or several match.
 Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_parts,
                                          const Scope& scope, SourcePosition pos);
-
-/// \brief Convert `expr` to `type` with a CAST unless it already has that type.
-BoundExprPtr CastTo(const BoundExprPtr& expr, const std::shared_ptr<arrow::DataType>& type);
 
 }  // namespace parley

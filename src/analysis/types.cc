@@ -1,4 +1,4 @@
-// SQL type names, literal typing and Spark's widening rules, expressed over Arrow types.
+// SQL type names and literal typing, expressed over Arrow types.
 #include "analysis/types.h"
 
 #include <fmt/format.h>
@@ -7,56 +7,12 @@
 #include <charconv>
 
 #include "analysis/analysis_error.h"
+#include "plan/type_rules.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "arrow/util/decimal.h"
 
 namespace parley {
-namespace {
-
-constexpr int kMaxPrecision = 38;
-
-std::shared_ptr<arrow::DataType> Decimal(int precision, int scale) {
-  return arrow::decimal128(std::min(precision, kMaxPrecision), std::min(scale, kMaxPrecision));
-}
-
-// Precision and scale of the decimal that holds every value of `type` exactly.
-std::pair<int, int> DecimalShape(const arrow::DataType& type) {
-  switch (type.id()) {
-    case arrow::Type::INT8: return {3, 0};
-    case arrow::Type::INT16: return {5, 0};
-    case arrow::Type::INT32: return {10, 0};
-    case arrow::Type::INT64: return {20, 0};
-    default: {
-      const auto& dec = static_cast<const arrow::DecimalType&>(type);
-      return {dec.precision(), dec.scale()};
-    }
-  }
-}
-
-int NumericRank(const arrow::DataType& type) {
-  switch (type.id()) {
-    case arrow::Type::INT8: return 1;
-    case arrow::Type::INT16: return 2;
-    case arrow::Type::INT32: return 3;
-    case arrow::Type::INT64: return 4;
-    case arrow::Type::DECIMAL128: return 5;
-    case arrow::Type::FLOAT: return 6;
-    case arrow::Type::DOUBLE: return 7;
-    default: return 0;
-  }
-}
-
-}  // namespace
-
-bool IsNumeric(const arrow::DataType& type) { return NumericRank(type) > 0; }
-bool IsIntegral(const arrow::DataType& type) {
-  return NumericRank(type) >= 1 && NumericRank(type) <= 4;
-}
-bool IsStringLike(const arrow::DataType& type) {
-  return type.id() == arrow::Type::STRING || type.id() == arrow::Type::LARGE_STRING;
-}
-
 Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
                                                      SourcePosition pos) {
   const std::string& n = name.name;
@@ -76,11 +32,11 @@ Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
   if (n == "DECIMAL" || n == "DEC" || n == "NUMERIC") {
     int precision = p.empty() ? 10 : p[0];
     int scale = p.size() > 1 ? p[1] : 0;
-    if (precision < 1 || precision > kMaxPrecision || scale < 0 || scale > precision) {
+    if (precision < 1 || precision > kMaxDecimalPrecision || scale < 0 || scale > precision) {
       return AnalysisError("DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
                            fmt::format("Decimal precision {} and scale {} are out of range "
                                        "(precision 1 to {}, scale 0 to precision).",
-                                       precision, scale, kMaxPrecision),
+                                       precision, scale, kMaxDecimalPrecision),
                            pos);
     }
     return arrow::decimal128(precision, scale);
@@ -136,7 +92,7 @@ Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
       int32_t precision = 0;
       int32_t scale = 0;
       auto st = arrow::Decimal128::FromString(digits, &value, &precision, &scale);
-      if (!st.ok() || precision > kMaxPrecision) {
+      if (!st.ok() || precision > kMaxDecimalPrecision) {
         return AnalysisError("INVALID_NUMERIC_LITERAL_RANGE",
                              fmt::format("Numeric literal {} is outside the valid range for "
                                          "DECIMAL(38).", text),
@@ -197,82 +153,6 @@ Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
     }
   }
   return Status::Invalid("unknown literal kind");
-}
-
-namespace {
-
-// The type of an arithmetic result that needs `precision` digits, `scale` of them fractional:
-// beyond 38 digits Spark keeps the integral digits and gives up fraction digits, down to 6
-// (spark.sql.decimalOperations.allowPrecisionLoss, true by default).
-std::shared_ptr<arrow::DataType> ArithmeticDecimal(int precision, int scale) {
-  if (precision <= kMaxPrecision) return arrow::decimal128(precision, scale);
-  int integral = precision - scale;
-  int min_scale = std::min(scale, 6);
-  return arrow::decimal128(kMaxPrecision, std::max(kMaxPrecision - integral, min_scale));
-}
-
-}  // namespace
-
-std::shared_ptr<arrow::DataType> ExactDecimalOf(const arrow::DataType& type) {
-  auto [precision, scale] = DecimalShape(type);
-  return Decimal(precision, scale);
-}
-
-std::shared_ptr<arrow::DataType> DecimalResultType(char op, const arrow::DataType& left,
-                                                   const arrow::DataType& right) {
-  auto [p1, s1] = DecimalShape(left);
-  auto [p2, s2] = DecimalShape(right);
-  switch (op) {
-    case '+':
-    case '-': {
-      int scale = std::max(s1, s2);
-      return ArithmeticDecimal(std::max(p1 - s1, p2 - s2) + scale + 1, scale);
-    }
-    case '*':
-      return ArithmeticDecimal(p1 + p2 + 1, s1 + s2);
-    case '/': {
-      int scale = std::max(6, s1 + p2 + 1);
-      return ArithmeticDecimal(p1 - s1 + s2 + scale, scale);
-    }
-    default: {
-      int scale = std::max(s1, s2);
-      return ArithmeticDecimal(std::min(p1 - s1, p2 - s2) + scale, scale);
-    }
-  }
-}
-
-std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataType>& left,
-                                            const std::shared_ptr<arrow::DataType>& right) {
-  if (left->Equals(*right)) return left;
-  if (left->id() == arrow::Type::NA) return right;
-  if (right->id() == arrow::Type::NA) return left;
-  int lr = NumericRank(*left);
-  int rr = NumericRank(*right);
-  if (lr > 0 && rr > 0) {
-    if (lr == 5 || rr == 5) {
-      if (std::max(lr, rr) > 5) return arrow::float64();
-      auto [p1, s1] = DecimalShape(*left);
-      auto [p2, s2] = DecimalShape(*right);
-      int scale = std::max(s1, s2);
-      return Decimal(std::max(p1 - s1, p2 - s2) + scale, scale);
-    }
-    return lr >= rr ? left : right;
-  }
-  // ANSI: a string operand converts to the other side's type (and fails on bad input).
-  if (IsStringLike(*left) && (rr > 0 || right->id() == arrow::Type::DATE32 ||
-                              right->id() == arrow::Type::TIMESTAMP ||
-                              right->id() == arrow::Type::BOOL)) {
-    return right;
-  }
-  if (IsStringLike(*right) && (lr > 0 || left->id() == arrow::Type::DATE32 ||
-                               left->id() == arrow::Type::TIMESTAMP ||
-                               left->id() == arrow::Type::BOOL)) {
-    return left;
-  }
-  if (left->id() == arrow::Type::DATE32 && right->id() == arrow::Type::TIMESTAMP) return right;
-  if (right->id() == arrow::Type::DATE32 && left->id() == arrow::Type::TIMESTAMP) return left;
-  if (IsStringLike(*left) && IsStringLike(*right)) return arrow::utf8();
-  return nullptr;
 }
 
 }  // namespace parley

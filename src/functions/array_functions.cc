@@ -3,9 +3,6 @@
 // constructors.
 #include <fmt/format.h>
 
-#include "analysis/analysis_error.h"
-#include "analysis/expression_binder.h"
-#include "analysis/types.h"
 #include "arrow/array/util.h"
 #include "arrow/compute/api.h"
 #include "arrow/scalar.h"
@@ -14,6 +11,8 @@
 #include "functions/array_kernels.h"
 #include "functions/expression_kernels.h"
 #include "functions/function_rules.h"
+#include "plan/type_rules.h"
+#include "sql/positioned_error.h"
 
 namespace parley {
 namespace {

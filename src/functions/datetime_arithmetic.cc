@@ -6,13 +6,12 @@
 
 #include <limits>
 
-#include "analysis/analysis_error.h"
-#include "analysis/expression_binder.h"
-#include "analysis/types.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "functions/interval_literal.h"
 #include "functions/kernels.h"
+#include "plan/type_rules.h"
+#include "sql/positioned_error.h"
 
 namespace parley {
 namespace {

@@ -5,9 +5,6 @@
 
 #include <map>
 
-#include "analysis/analysis_error.h"
-#include "analysis/expression_binder.h"
-#include "analysis/types.h"
 #include "arrow/compute/api.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
@@ -16,6 +13,8 @@
 #include "functions/expression_kernels.h"
 #include "functions/function_rules.h"
 #include "functions/statement_clock.h"
+#include "plan/type_rules.h"
+#include "sql/positioned_error.h"
 
 namespace parley {
 namespace {

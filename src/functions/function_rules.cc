@@ -3,11 +3,10 @@
 
 #include <fmt/format.h>
 
-#include "analysis/analysis_error.h"
-#include "analysis/expression_binder.h"
-#include "analysis/types.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "plan/type_rules.h"
+#include "sql/positioned_error.h"
 
 namespace parley {
 namespace {

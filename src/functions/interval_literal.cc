@@ -8,9 +8,9 @@
 #include <optional>
 #include <sstream>
 
-#include "analysis/analysis_error.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "sql/positioned_error.h"
 
 namespace parley {
 namespace {

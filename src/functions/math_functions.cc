@@ -5,13 +5,12 @@
 
 #include <algorithm>
 
-#include "analysis/analysis_error.h"
-#include "analysis/expression_binder.h"
-#include "analysis/types.h"
 #include "arrow/compute/api.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "functions/function_rules.h"
+#include "plan/type_rules.h"
+#include "sql/positioned_error.h"
 
 namespace parley {
 namespace {
