@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Tests of check_layers.py on small made-up trees: what it allows and what it reports."""
+
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_layers  # noqa: E402
+
+
+class CheckLayersTest(unittest.TestCase):
+    def tree(self, files):
+        root = tempfile.mkdtemp()
+        for path, text in files.items():
+            full = os.path.join(root, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w") as f:
+                f.write(text)
+        return root
+
+    def test_downward_includes_pass(self):
+        root = self.tree({
+            "src/plan/a.h": '#include "catalog/b.h"\n#include "sql/ast.h"\n#include <vector>\n',
+            "src/exec/c.cc": '#include "functions/k.h"\n#include "plan/a.h"\n'
+                             '#include "arrow/type.h"\n#include "parley/connector/read.h"\n',
+            "connectors/delta/d.cc": '#include "parley/connector/table.h"\n',
+        })
+        self.assertEqual(check_layers.violations(root), [])
+
+    def test_upward_includes_are_reported_with_the_file_and_line(self):
+        root = self.tree({
+            "src/plan/a.h": '// x\n#include "exec/executor.h"\n',
+            "src/sql/ast.h": '#include "parley/session.h"\n',
+            "connectors/files/f.cc": '#include "plan/logical_plan.h"\n',
+            "src/functions/r.cc": '#include "analysis/types.h"\n',
+        })
+        found = check_layers.violations(root)
+        self.assertEqual(len(found), 4, found)
+        self.assertTrue(any(line.startswith("src/plan/a.h:2: ") and "(exec)" in line
+                            for line in found), found)
+        self.assertTrue(any("src/sql/ast.h:1:" in line and "(main)" in line for line in found))
+        self.assertTrue(any("connectors/files/f.cc:1:" in line for line in found))
+        self.assertTrue(any("src/functions/r.cc:1:" in line for line in found))
+
+    def test_tests_and_listed_exceptions_may_include_anything(self):
+        root = self.tree({
+            "src/plan/pushdown_test.cc": '#include "exec/executor.h"\n',
+            "connectors/delta/delta_test_util.h": '#include "testing/gtest_util.h"\n',
+            "src/main/session.cc": '#include "connectors/delta/delta_catalog.h"\n',
+            "src/main/other.cc": '#include "connectors/delta/delta_catalog.h"\n',
+        })
+        found = check_layers.violations(root)
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("src/main/other.cc:1:", found[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
