@@ -74,9 +74,6 @@ ALLOWED = {
 # Files still allowed an include the layers forbid, each with the reason; the engine-structure
 # work removes them. No other file may add such an include.
 EXCEPTIONS = {
-    # The session registers the built-in connectors by name; they are to register through the
-    # plugin registry an external connector uses.
-    ("src/main/session.cc", "connectors"),
     # DESCRIBE HISTORY / DETAIL and VACUUM call the Delta connector directly; they are to reach
     # the table through the connector API (procedures).
     ("src/main/delta_commands.cc", "connectors"),

@@ -17,15 +17,12 @@
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
 #include "catalog/identifiers.h"
-#include "connectors/delta/delta_catalog.h"
-#include "connectors/delta/delta_table.h"
-#include "connectors/files/files_provider.h"
-#include "connectors/memory/memory_catalog.h"
 #include "exec/executor.h"
 #include "exec/explain_analyze.h"
 #include "functions/statement_clock.h"
 #include "main/command_results.h"
 #include "main/commands.h"
+#include "parley/connector/builtin.h"
 #include "plan/explain.h"
 #include "plan/pushdown.h"
 #include "sql/parser.h"
@@ -486,16 +483,17 @@ class SessionImpl : public Session {
 
 Result<std::shared_ptr<Session>> Session::Make(SessionOptions options) {
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  // The built-in connectors, registered by their own registration files as plugins and
+  // providers; the session names none of them.
   PluginRegistry registry;
-  registry.Register("memory", [] { return memory::MakeMemoryCatalog(); });
-  registry.Register("delta", [] { return delta::MakeDeltaCatalog(); });
+  BuiltinConnectors builtin = RegisteredBuiltinConnectors();
+  for (const auto& [name, factory] : builtin.catalogs) registry.Register(name, factory);
+  for (const auto& [format, factory] : builtin.providers) {
+    registry.RegisterProvider(format, factory());
+  }
   // The session catalog's warehouse, unless the configuration names one.
   options.conf.try_emplace(std::string(kCatalogKeyPrefix) + kSessionCatalogName + ".warehouse",
                            options.warehouse);
-  for (const char* format : {"parquet", "csv", "json", "orc"}) {
-    registry.RegisterProvider(format, files::MakeFilesTableProvider(format));
-  }
-  registry.RegisterProvider("delta", delta::MakeDeltaTableProvider());
   return std::make_shared<SessionImpl>(std::move(options), std::move(registry));
 }
 

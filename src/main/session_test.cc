@@ -7,6 +7,7 @@
 #include "arrow/acero/exec_plan.h"
 #include "arrow/compute/registry.h"
 #include "arrow/table.h"
+#include "parley/connector/builtin.h"
 #include "testing/gtest_util.h"
 #include "testing/session_rows.h"
 #include "testing/query_harness.h"
@@ -463,6 +464,35 @@ TEST(SessionStartupTest, RegistersEveryComputeFunctionBeforeAnyQuery) {
         std::exit(!before && made && registered() ? 0 : 1);
       },
       ::testing::ExitedWithCode(0), "");
+}
+
+}  // namespace
+}  // namespace parley
+
+namespace parley {
+namespace {
+
+// A connector registered as a built-in (parley/connector/builtin.h) is a plugin name every new
+// Session knows, as Parley's own connectors are.
+TEST(BuiltinConnectorSessionTest, ARegisteredBuiltinIsAPluginNameOfEverySession) {
+  RegisterBuiltinCatalog("session_test_builtin", [] {
+    auto catalog = std::make_shared<TestCatalog>();
+    catalog->AddTable("t", MakeIntTable({"a"}, {{1, 2, 3}}), TestTableOptions{});
+    return catalog;
+  });
+  SessionOptions options;
+  options.conf["spark.sql.catalog.mine"] = "session_test_builtin";
+  ASSERT_OK_AND_ASSIGN(auto session, Session::Make(options));
+  EXPECT_EQ(testing::SessionRows(session.get(), "SELECT sum(a) FROM mine.default.t"),
+            std::vector<std::string>{"6"});
+  // The built-ins of Parley itself come the same way.
+  ASSERT_OK(session->Sql("SET spark.sql.catalog.scratch=memory").status());
+  ASSERT_OK(session->Sql("CREATE NAMESPACE scratch.ns").status());
+  auto unknown = session->Sql("SET spark.sql.catalog.nope=no_such_builtin");
+  if (unknown.ok()) unknown = session->Sql("SHOW NAMESPACES IN nope");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(ErrorCondition(unknown.status()), "CATALOG_PLUGIN_NOT_FOUND")
+      << unknown.status().ToString();
 }
 
 }  // namespace
