@@ -18,7 +18,7 @@
 #include "arrow/scalar.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
-#include "exec/delta_row_writer.h"
+#include "exec/merge_on_read_writer.h"
 #include "exec/executor.h"
 #include "exec/row_selection.h"
 #include "plan/predicate_translation.h"

@@ -15,7 +15,7 @@
 //   RequiresChangeRows(), also the deleted rows and the pre-images of the updated ones. The
 //   commit replaces the groups read.
 // - Delta-based: the updated, deleted and inserted rows, never a copy, each task's writer
-//   turning them into DeltaWriter calls (exec/delta_row_writer.h). The commit applies them.
+//   turning them into DeltaWriter calls (exec/merge_on_read_writer.h). The commit applies them.
 // The commit is BatchWrite::CommitRowLevel, with the counts; when nothing changed, the write
 // is aborted instead. Any failure, in the query or the write, aborts the write: the table
 // stays as it was and the files written go.

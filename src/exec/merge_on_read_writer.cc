@@ -1,5 +1,5 @@
 // DeltaRowWriter: a write task's rows, split by action into DeltaWriter calls.
-#include "exec/delta_row_writer.h"
+#include "exec/merge_on_read_writer.h"
 
 #include <fmt/format.h>
 
