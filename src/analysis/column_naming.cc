@@ -10,7 +10,9 @@
 #include <regex>
 #include <set>
 
+#include "analysis/types.h"
 #include "catalog/identifiers.h"
+#include "plan/bound_expression.h"
 
 namespace parley {
 namespace {
@@ -135,24 +137,12 @@ Name LiteralName(const Expr& expr) {
 }
 
 // Spark's SQL name of a CAST target type, or std::nullopt for types printed otherwise.
+// A CAST's type as Spark names it: the canonical name of the type it resolves to (INTEGER is
+// INT, VARCHAR(3) is STRING), or none for a type Parley does not resolve.
 Name TypeText(const sql::TypeName& type) {
-  const std::string& name = type.name;
-  if (name == "INT" || name == "INTEGER") return "INT";
-  if (name == "BIGINT" || name == "LONG") return "BIGINT";
-  if (name == "SMALLINT" || name == "SHORT") return "SMALLINT";
-  if (name == "TINYINT" || name == "BYTE") return "TINYINT";
-  if (name == "FLOAT" || name == "REAL") return "FLOAT";
-  if (name == "TIMESTAMP_LTZ") return "TIMESTAMP";
-  if (name == "DOUBLE" || name == "STRING" || name == "BOOLEAN" || name == "DATE" ||
-      name == "TIMESTAMP" || name == "TIMESTAMP_NTZ" || name == "BINARY") {
-    return name;
-  }
-  if (name == "DECIMAL" || name == "DEC" || name == "NUMERIC") {
-    const int precision = type.parameters.empty() ? 10 : type.parameters[0];
-    const int scale = type.parameters.size() > 1 ? type.parameters[1] : 0;
-    return "DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ")";
-  }
-  return std::nullopt;
+  auto resolved = TypeFromName(type, SourcePosition{});
+  if (!resolved.ok()) return std::nullopt;
+  return SqlTypeName(**resolved);
 }
 
 bool IsIntegerLiteral(const Expr& expr) {
