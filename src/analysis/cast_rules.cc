@@ -38,18 +38,13 @@ Family FamilyOf(const arrow::DataType& type) {
 
 enum class Verdict { kAllowed, kWithFunction, kWithConf, kWithout, kNotImplemented };
 
-bool IsStringOrExactNumber(const arrow::DataType& type) {
-  return arrow::is_string(type.id()) || arrow::is_integer(type.id()) ||
-         arrow::is_decimal(type.id());
-}
-
 // Spark casts an interval to a string or an exact number by the interval's fields (INTERVAL
 // '2' YEAR is 2, INTERVAL '2' MONTH is 2, INTERVAL '3' DAY is 'INTERVAL '3' DAY'). Parley's
 // interval types do not keep their fields, so those casts are refused rather than answered in
 // another unit; the other casts from or to an interval Spark refuses too.
 Verdict JudgeInterval(const arrow::DataType& from, const arrow::DataType& to) {
   if (from.Equals(to)) return Verdict::kAllowed;
-  if (IsIntervalType(from) && IsStringOrExactNumber(to)) return Verdict::kNotImplemented;
+  if (NeedsIntervalFields(from, to)) return Verdict::kNotImplemented;
   return Verdict::kWithout;
 }
 
@@ -67,6 +62,11 @@ Verdict Judge(Family from, Family to) {
 }
 
 }  // namespace
+
+bool NeedsIntervalFields(const arrow::DataType& from, const arrow::DataType& to) {
+  return IsIntervalType(from) && (arrow::is_string(to.id()) || arrow::is_integer(to.id()) ||
+                                  arrow::is_decimal(to.id()));
+}
 
 Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to, bool is_try,
                      const sql::Expr& cast) {

@@ -14,6 +14,11 @@ namespace parley {
 /// number to BINARY) or DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION. Casts involving types outside
 /// numbers, BOOLEAN, DATE, TIMESTAMP and BINARY are left to the engine. A TRY_CAST (`is_try`)
 /// is offered no configuration: its errors are CAST_WITHOUT_SUGGESTION instead.
+/// \brief Whether converting `from` to `to` would need an interval's start and end fields,
+/// which Parley's interval types do not keep: an interval to a string or an exact number. Such
+/// a CAST, and such a write, fail with NOT_IMPLEMENTED rather than answer in another unit.
+bool NeedsIntervalFields(const arrow::DataType& from, const arrow::DataType& to);
+
 Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to, bool is_try,
                      const sql::Expr& cast);
 

@@ -4,11 +4,11 @@
 #include <fmt/format.h>
 
 #include "analysis/analysis_error.h"
+#include "analysis/cast_rules.h"
 #include "analysis/expression_binder.h"
 #include "analysis/query_binder.h"
 #include "analysis/types.h"
 #include "catalog/identifiers.h"
-#include "functions/interval_literal.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "plan/predicate_translation.h"
@@ -45,9 +45,9 @@ int FindColumn(const std::vector<Column>& columns, const std::string& name) {
 
 Result<BoundExprPtr> StoreAssign(const BoundExprPtr& value, const Column& column,
                                  const std::string& table_name, SourcePosition pos) {
-  if (IsIntervalType(*value->type) && IsStringLike(*column.type)) {
-    // Spark writes an interval's text by its fields (INTERVAL '3' DAY), which Parley's interval
-    // types do not keep; refused rather than written in another unit.
+  // Spark writes an interval's text into a string column by its fields (INTERVAL '3' DAY); a
+  // number column it refuses (CANNOT_SAFELY_CAST, below).
+  if (IsStringLike(*column.type) && NeedsIntervalFields(*value->type, *column.type)) {
     return AnalysisError(
         "NOT_IMPLEMENTED",
         fmt::format("Writing \"{}\" into the {} column {} of {} is not implemented: Parley's "
