@@ -23,7 +23,8 @@ class CheckLayersTest(unittest.TestCase):
     def test_downward_includes_pass(self):
         root = self.tree({
             "src/plan/a.h": '#include "catalog/b.h"\n#include "sql/ast.h"\n#include <vector>\n',
-            "src/exec/c.cc": '#include "functions/k.h"\n#include "plan/a.h"\n'
+            "src/exec/c.cc": '#include "functions/k.h"\n#include "kernels/kernels.h"\n'
+                             '#include "plan/a.h"\n'
                              '#include "arrow/type.h"\n#include "parley/connector/read.h"\n',
             "connectors/delta/d.cc": '#include "parley/connector/table.h"\n',
         })
@@ -35,14 +36,22 @@ class CheckLayersTest(unittest.TestCase):
             "src/sql/ast.h": '#include "parley/session.h"\n',
             "connectors/files/f.cc": '#include "plan/logical_plan.h"\n',
             "src/functions/r.cc": '#include "analysis/types.h"\n',
+            "src/analysis/b.cc": '#include "functions/function_registry.h"\n'
+                                 '#include "kernels/kernels.h"\n',
+            "src/kernels/k.cc": '#include "functions/function_registry.h"\n',
         })
         found = check_layers.violations(root)
-        self.assertEqual(len(found), 4, found)
+        self.assertEqual(len(found), 6, found)
         self.assertTrue(any(line.startswith("src/plan/a.h:2: ") and "(exec)" in line
                             for line in found), found)
         self.assertTrue(any("src/sql/ast.h:1:" in line and "(main)" in line for line in found))
         self.assertTrue(any("connectors/files/f.cc:1:" in line for line in found))
         self.assertTrue(any("src/functions/r.cc:1:" in line for line in found))
+        # Analysis uses the functions' binding half, never their kernels; kernels are below it.
+        self.assertTrue(any("src/analysis/b.cc:2:" in line and "(kernels)" in line
+                            for line in found), found)
+        self.assertTrue(any("src/kernels/k.cc:1:" in line and "(functions)" in line
+                            for line in found), found)
 
     def test_tests_and_listed_exceptions_may_include_anything(self):
         root = self.tree({

@@ -30,9 +30,9 @@
 #include "exec/scalar_subquery_value.h"
 #include "exec/shared_subexpressions.h"
 #include "exec/window_lowering.h"
-#include "functions/expression_kernels.h"
-#include "functions/kernels.h"
-#include "functions/spark_errors.h"
+#include "kernels/expression_kernels.h"
+#include "kernels/kernels.h"
+#include "kernels/spark_errors.h"
 #include "plan/runtime_filter.h"
 #include "plan/storage_partitioned_join.h"
 #include "plan/subplan_reuse.h"
@@ -574,7 +574,7 @@ class Lowering {
         target = project(std::move(arg), fmt::format("#arg{}", j));
       }
       auto only_valid = std::make_shared<cp::CountOptions>(cp::CountOptions::ONLY_VALID);
-      // Decimal sums add 128-bit integers (functions/decimal_sum_kernel.cc) and integral sums
+      // Decimal sums add 128-bit integers (kernels/decimal_sum_kernel.cc) and integral sums
       // 64-bit ones (checked_sum_kernel.cc), failing on overflow as Spark's do.
       const bool decimal_input =
           !call.args.empty() && call.args[0]->type->id() == arrow::Type::DECIMAL128;

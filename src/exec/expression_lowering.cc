@@ -17,8 +17,8 @@
 #include "exec/error_free.h"
 #include "exec/executor.h"
 #include "exec/scalar_subquery_value.h"
-#include "functions/conditional_kernels.h"
-#include "functions/expression_kernels.h"
+#include "kernels/conditional_kernels.h"
+#include "kernels/expression_kernels.h"
 #include "functions/function_registry.h"
 
 namespace parley {
@@ -138,7 +138,7 @@ bool CanFail(const std::string& f) {
 }
 
 // `expr` (renamed `function`) lowered over the fields that stand for its arguments inside an
-// evaluating call (functions/expression_kernels.h).
+// evaluating call (kernels/expression_kernels.h).
 Result<cp::Expression> LowerOverArgumentFields(const BoundExpr& expr, const std::string& function) {
   auto inner = std::make_shared<BoundExpr>(expr);
   inner->function = function;
@@ -187,7 +187,7 @@ void StripWideningFactors(const BoundExpr& product, std::vector<cp::Expression>*
 
 // A CASE WHEN or COALESCE where something Spark evaluates only for some rows (a branch's
 // value, a condition after the first, an argument after the first) can fail: it is evaluated
-// lazily (functions/conditional_kernels.h), so that rows that do not reach it cannot fail.
+// lazily (kernels/conditional_kernels.h), so that rows that do not reach it cannot fail.
 // Otherwise Arrow's case_when or coalesce, which evaluate every argument on every row, serve.
 bool NeedsLazyEvaluation(const BoundExpr& expr) {
   return (expr.function == "CASE_WHEN" || expr.function == "COALESCE") &&

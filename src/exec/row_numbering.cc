@@ -8,7 +8,7 @@
 
 #include "arrow/array.h"
 #include "arrow/buffer.h"
-#include "functions/spark_errors.h"
+#include "kernels/spark_errors.h"
 
 namespace parley {
 namespace {

@@ -21,7 +21,7 @@
 #include "exec/expression_lowering.h"
 #include "exec/row_selection.h"
 #include "exec/task_pools.h"
-#include "functions/spark_errors.h"
+#include "kernels/spark_errors.h"
 #include "plan/pushdown.h"
 
 namespace parley {

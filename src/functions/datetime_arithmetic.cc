@@ -9,7 +9,7 @@
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "functions/interval_literal.h"
-#include "functions/kernels.h"
+#include "kernels/kernels.h"
 #include "plan/type_rules.h"
 #include "sql/positioned_error.h"
 

@@ -1,6 +1,6 @@
 // Date and time functions: construction, parts, truncation, month and day arithmetic, parsing.
 // Parts and truncation are Arrow's temporal kernels; add_months and make_date are Parley's own
-// kernels (functions/kernels.h) because they clamp or fail as Spark does.
+// kernels (kernels/kernels.h) because they clamp or fail as Spark does.
 #include <fmt/format.h>
 
 #include <map>
@@ -10,7 +10,7 @@
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
 #include "functions/datetime_arithmetic.h"
-#include "functions/expression_kernels.h"
+#include "kernels/expression_kernels.h"
 #include "functions/function_rules.h"
 #include "functions/statement_clock.h"
 #include "plan/type_rules.h"

@@ -1,7 +1,7 @@
 // The registry of built-in functions, filled once by each family's Register* function.
 #include "functions/function_registry.h"
 
-#include "functions/kernels.h"
+#include "kernels/kernels.h"
 
 namespace parley {
 

@@ -11,7 +11,7 @@
 #include "arrow/scalar.h"
 #include "exec/executor.h"
 #include "functions/function_registry.h"
-#include "functions/kernels.h"
+#include "kernels/kernels.h"
 #include "functions/statement_clock.h"
 #include "testing/gtest_util.h"
 

@@ -208,7 +208,7 @@ void RegisterMathFunctions(FunctionRegistry* registry) {
   });
   registry->AddTypeRule({"pmod"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     // pmod(a, n) = r < 0 ? (r + n) % n : r, where r = a % n: a kernel for integers and
-    // floating point (functions/remainder_kernels.cc), composed for decimals. Since |r| < |n|,
+    // floating point (kernels/remainder_kernels.cc), composed for decimals. Since |r| < |n|,
     // (r + n) % n is r + n when n > 0 and r when n < 0, and r + n (between 0 and n) always fits.
     ARROW_ASSIGN_OR_RAISE(auto operands, ModOperands(call));
     auto type = operands.second;

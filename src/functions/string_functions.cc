@@ -1,7 +1,7 @@
 // String functions. Most are one Arrow kernel (utf8_upper, utf8_slice_codeunits,
 // binary_join_element_wise, replace_substring, extract_regex...); those whose arguments Arrow
 // takes as options need constant arguments, and substring and locate with non-constant
-// positions use Parley's kernels (functions/kernels.h).
+// positions use Parley's kernels (kernels/kernels.h).
 #include <fmt/format.h>
 
 #include <limits>

@@ -23,8 +23,8 @@
 #include "arrow/type_traits.h"
 #include "arrow/util/checked_cast.h"
 #include "arrow/util/float16.h"
-#include "functions/decimal_text.h"
-#include "functions/java_number_text.h"
+#include "kernels/decimal_text.h"
+#include "kernels/java_number_text.h"
 
 namespace parley {
 namespace {

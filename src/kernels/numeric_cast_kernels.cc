@@ -21,10 +21,10 @@
 #include "arrow/array/builder_decimal.h"
 #include "arrow/array/builder_primitive.h"
 #include "arrow/util/decimal.h"
-#include "functions/cast_errors.h"
-#include "functions/decimal_text.h"
-#include "functions/java_number_text.h"
-#include "functions/kernel_support.h"
+#include "kernels/cast_errors.h"
+#include "kernels/decimal_text.h"
+#include "kernels/java_number_text.h"
+#include "kernels/kernel_support.h"
 
 namespace parley {
 namespace {

@@ -6,9 +6,9 @@
 
 #include "arrow/array/builder_binary.h"
 #include "arrow/array/builder_primitive.h"
-#include "functions/java_number_text.h"
-#include "functions/kernel_support.h"
-#include "functions/kernels.h"
+#include "kernels/java_number_text.h"
+#include "kernels/kernel_support.h"
+#include "kernels/kernels.h"
 
 namespace parley {
 namespace {

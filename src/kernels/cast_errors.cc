@@ -1,5 +1,5 @@
 // Spark's cast errors (cast_errors.h).
-#include "functions/cast_errors.h"
+#include "kernels/cast_errors.h"
 
 #include <fmt/format.h>
 

@@ -20,9 +20,9 @@
 #include "arrow/array/builder_binary.h"
 #include "arrow/array/builder_primitive.h"
 #include "arrow/util/decimal.h"
-#include "functions/cast_errors.h"
-#include "functions/java_number_text.h"
-#include "functions/kernel_support.h"
+#include "kernels/cast_errors.h"
+#include "kernels/java_number_text.h"
+#include "kernels/kernel_support.h"
 #include "plan/bound_expression.h"
 
 namespace parley {

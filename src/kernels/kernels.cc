@@ -1,11 +1,11 @@
 // One-time registration of Parley's kernels with Arrow.
-#include "functions/kernels.h"
+#include "kernels/kernels.h"
 
 #include <mutex>
 
-#include "functions/conditional_kernels.h"
-#include "functions/expression_kernels.h"
-#include "functions/kernel_support.h"
+#include "kernels/conditional_kernels.h"
+#include "kernels/expression_kernels.h"
+#include "kernels/kernel_support.h"
 
 namespace parley {
 

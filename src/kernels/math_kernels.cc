@@ -7,8 +7,8 @@
 #include <string>
 
 #include "arrow/array/builder_primitive.h"
-#include "functions/kernel_support.h"
-#include "functions/kernels.h"
+#include "kernels/kernel_support.h"
+#include "kernels/kernels.h"
 
 namespace parley {
 namespace {

@@ -4,7 +4,7 @@
 //   parley_map_value(map, key) -> the map's item type: the value at the key, NULL when absent.
 //   parley_make_array(v0, v1, ...) -> list of the arguments' (common) type, one array per row.
 //   parley_make_map(k0, v0, k1, v1, ...) -> map of the keys' and the values' types.
-#include "functions/array_kernels.h"
+#include "kernels/array_kernels.h"
 
 #include <fmt/format.h>
 
@@ -16,7 +16,7 @@
 #include "arrow/array/util.h"
 #include "arrow/compute/api_vector.h"
 #include "arrow/compute/registry.h"
-#include "functions/kernel_support.h"
+#include "kernels/kernel_support.h"
 
 namespace parley {
 namespace {

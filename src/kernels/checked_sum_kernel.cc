@@ -9,7 +9,7 @@
 #include "arrow/compute/function.h"
 #include "arrow/compute/kernel.h"
 #include "arrow/compute/registry.h"
-#include "functions/kernel_support.h"
+#include "kernels/kernel_support.h"
 
 namespace parley::kernels {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "arrow/array/builder_primitive.h"
 #include "arrow/util/bit_util.h"
-#include "functions/kernel_support.h"
-#include "functions/kernels.h"
+#include "kernels/kernel_support.h"
+#include "kernels/kernels.h"
 
 namespace parley {
 namespace {

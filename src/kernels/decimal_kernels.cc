@@ -12,8 +12,8 @@
 #include "arrow/array/builder_decimal.h"
 #include "arrow/array/builder_primitive.h"
 #include "arrow/util/decimal.h"
-#include "functions/kernel_support.h"
-#include "functions/kernels.h"
+#include "kernels/kernel_support.h"
+#include "kernels/kernels.h"
 
 namespace parley {
 namespace {

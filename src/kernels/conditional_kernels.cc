@@ -4,7 +4,7 @@
 // row is undecided), decides some of them, and leaves the rest to the next one. The values of
 // each decided group are then put back in row order with one take over their concatenation;
 // when one sub-expression decided every row of the batch at once, its result is the answer.
-#include "functions/conditional_kernels.h"
+#include "kernels/conditional_kernels.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // parley_try and parley_guard: the expression is bound once per kernel instance against the
 // argument types, evaluated over each batch, and (for try) evaluated again row by row when the
 // batch fails, so that only the failing rows become NULL.
-#include "functions/expression_kernels.h"
+#include "kernels/expression_kernels.h"
 
 #include <fmt/format.h>
 
@@ -12,8 +12,8 @@
 #include "arrow/compute/kernel.h"
 #include "arrow/compute/registry.h"
 #include "arrow/type.h"
-#include "functions/kernel_support.h"
-#include "functions/spark_errors.h"
+#include "kernels/kernel_support.h"
+#include "kernels/spark_errors.h"
 
 namespace parley {
 namespace {

@@ -1,6 +1,6 @@
 // Digit-string arithmetic for Spark's decimal conversions: rounding a number given as digits
 // and a power of ten, reading Java BigDecimal's text form, and plain decimal text.
-#include "functions/decimal_text.h"
+#include "kernels/decimal_text.h"
 
 #include <algorithm>
 

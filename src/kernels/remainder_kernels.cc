@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "arrow/array/builder_primitive.h"
-#include "functions/kernel_support.h"
+#include "kernels/kernel_support.h"
 
 namespace parley {
 namespace {

@@ -1,5 +1,5 @@
 // ToSparkError: Arrow's error texts matched to Spark's conditions.
-#include "functions/spark_errors.h"
+#include "kernels/spark_errors.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // The lazy conditional kernels on their own: each sub-expression meets only the rows that
 // reach it, the result comes back in row order (for nested types too), batches whose rows all
 // take one branch or none, empty batches, and the call's shape (only fields as arguments).
-#include "functions/conditional_kernels.h"
+#include "kernels/conditional_kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "arrow/json/from_string.h"
 #include "arrow/record_batch.h"
 #include "exec/executor.h"
-#include "functions/kernels.h"
+#include "kernels/kernels.h"
 #include "testing/gtest_util.h"
 
 namespace parley {

@@ -15,7 +15,7 @@
 #include "arrow/compute/kernel.h"
 #include "arrow/compute/registry.h"
 #include "arrow/util/decimal.h"
-#include "functions/kernel_support.h"
+#include "kernels/kernel_support.h"
 
 namespace parley::kernels {
 namespace {
