@@ -94,7 +94,11 @@ class Session {
   virtual Result<std::shared_ptr<arrow::Table>> Sql(std::string_view statement,
                                                     const StatementOptions& options) = 0;
 
-  /// \brief Run one statement and stream its result.
+  /// \brief Run one statement and stream its result. A query's batches are read from the
+  /// running plan as the caller takes them (memory follows the batches in flight, except for
+  /// operators that need their whole input, such as ORDER BY); its runtime errors, cancellation
+  /// and deadline arrive on the reader's ReadNext. Analysis errors, and every error of other
+  /// statements (which run to the end first), are returned here.
   Result<std::shared_ptr<arrow::RecordBatchReader>> SqlReader(std::string_view statement,
                                                               SourcePosition origin = {}) {
     StatementOptions options;

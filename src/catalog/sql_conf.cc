@@ -51,6 +51,9 @@ const std::vector<ConfEntry>& KnownEntries() {
       {kSpeculationMinRuntimeKey, "100ms", "The shortest runtime that can be speculated."},
       {kWriteRowsPerTaskKey, "1048576",
        "Rows per write task when the write asks for no particular layout."},
+      {kWriteBytesPerTaskKey, "128m",
+       "The most memory of rows one write task takes while a query's rows stream into the "
+       "write (bytes: 64m, 1g); a task ends at this size or at parley.write.rowsPerTask rows."},
       {kDuplicateWriteTasksKey, "false",
        "Test mode: run two attempts of every write task, racing for the commit."},
       {kMemoryLimitKey, "80%",

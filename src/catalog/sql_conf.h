@@ -75,6 +75,8 @@ inline constexpr const char* kSpeculationMultiplierKey = "spark.speculation.mult
 inline constexpr const char* kSpeculationQuantileKey = "spark.speculation.quantile";
 inline constexpr const char* kSpeculationMinRuntimeKey = "spark.speculation.minTaskRuntime";
 inline constexpr const char* kWriteRowsPerTaskKey = "parley.write.rowsPerTask";
+/// The most Arrow memory of rows one streamed write task takes (bytes, as parley.memory.limit).
+inline constexpr const char* kWriteBytesPerTaskKey = "parley.write.bytesPerTask";
 inline constexpr const char* kDuplicateWriteTasksKey = "parley.test.duplicateWriteTasks";
 inline constexpr const char* kFaultInjectionKey = "parley.test.faultInjection";
 /// The most Arrow memory the process may hold while a statement runs (a byte string or a

@@ -19,6 +19,7 @@
 #include "arrow/compute/initialize.h"
 #include "arrow/dataset/plan.h"
 #include "arrow/table.h"
+#include "arrow/util/thread_pool.h"
 #include "cdc/net_changes_pass.h"
 #include "cdc/row_level_pass.h"
 #include "exec/expression_lowering.h"
@@ -734,8 +735,14 @@ class Lowering {
   std::map<const PlanNode*, std::shared_ptr<arrow::Table>> reused_rows_;
 };
 
-// A plan lowered and started, read through Acero's reader. Owns the options its lowering
-// refers to.
+// What a streamed plan's output may hold ahead of its reader: past the high mark the sink asks
+// the plan's sources to pause (a scan's tasks then pause too, scan_tasks.h), below the low mark
+// they resume. Memory follows these bytes, not the result's size.
+constexpr uint64_t kStreamPauseAboveBytes = 32 << 20;
+constexpr uint64_t kStreamResumeBelowBytes = 16 << 20;
+
+// A plan lowered and started on Acero, its output taken from a sink with backpressure. Owns the
+// options its lowering refers to.
 class LoweredPlanStream : public PlanStream {
  public:
   explicit LoweredPlanStream(const ScanRunOptions& options)
@@ -747,13 +754,26 @@ class LoweredPlanStream : public PlanStream {
   Status Start(const PlanNodePtr& plan) {
     lowering_.PlanReuse(*plan);
     ARROW_ASSIGN_OR_RAISE(auto declaration, lowering_.Lower(plan));
-    auto reader = ac::DeclarationToReader(std::move(declaration), PlanOptions(options_));
-    if (!reader.ok()) return ToSparkError(reader.status());
-    reader_ = std::move(reader).ValueUnsafe();
+    std::shared_ptr<arrow::Schema> output;
+    auto with_sink = ac::Declaration::Sequence(
+        {std::move(declaration),
+         {"sink", ac::SinkNodeOptions(&output_, &output,
+                                      ac::BackpressureOptions(kStreamResumeBelowBytes,
+                                                              kStreamPauseAboveBytes))}});
+    cp::ExecContext context(options_.control.pool(), arrow::internal::GetCpuThreadPool());
+    auto made = ac::ExecPlan::Make(PlanOptions(options_), context);
+    if (!made.ok()) return ToSparkError(made.status());
+    acero_plan_ = std::move(made).ValueUnsafe();
+    Status added = with_sink.AddToPlan(acero_plan_.get()).status();
+    if (added.ok()) added = acero_plan_->Validate();
+    if (!added.ok()) {
+      acero_plan_ = nullptr;
+      return ToSparkError(added);
+    }
+    acero_plan_->StartProducing();
     arrow::FieldVector fields;
-    const auto& types = reader_->schema()->fields();
     for (size_t i = 0; i < plan->output.size(); ++i) {
-      fields.push_back(types[i]->WithName(plan->output[i].display));
+      fields.push_back(output->field(static_cast<int>(i))->WithName(plan->output[i].display));
     }
     schema_ = arrow::schema(std::move(fields));
     return Status::OK();
@@ -763,51 +783,49 @@ class LoweredPlanStream : public PlanStream {
 
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     ARROW_RETURN_NOT_OK(options_.control.Check());
-    std::shared_ptr<arrow::RecordBatch> batch;
-    Status read = reader_->ReadNext(&batch);
-    ended_ = !read.ok() || batch == nullptr;
-    if (!read.ok()) return ToSparkError(read);
-    if (batch == nullptr) return batch;
-    return arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
+    ARROW_ASSIGN_OR_RAISE(auto batch, Take());
+    if (!batch.has_value()) return nullptr;
+    return batch->ToRecordBatch(schema_, options_.control.pool());
   }
 
-  // A plan still running is not stopped from outside: the reader's Close() first calls
-  // Acero's ExecPlan::StopProducing, whose abort of the task scheduler can lose a task of a
-  // task group then in flight (a hash join's flush, which is when a join's rows come out), and
-  // the plan then never finishes. Its scans end instead, the plan runs dry, and the reader is
-  // closed once the plan has finished.
+  // A plan still running is not stopped from outside: Acero's ExecPlan::StopProducing aborts
+  // its task scheduler, which can lose a task of a task group then in flight (a hash join's
+  // flush, which is when a join's rows come out), and the plan then never finishes. Its scans
+  // end instead, the plan runs dry, and the stream closes once the plan has finished.
   Status Close() override {
     if (closed_) return close_status_;
     closed_ = true;
     lowering_.StopStreams();
     Status closed;
-    if (reader_ != nullptr) {
-      closed = Drain();
-      Status reader_closed = reader_->Close();
-      if (closed.ok()) closed = reader_closed;
+    if (acero_plan_ != nullptr) {
+      while (!ended_) {
+        auto batch = Take();
+        if (!batch.ok()) closed = batch.status();
+      }
+      Status finished = acero_plan_->finished().status();
+      if (closed.ok()) closed = ToSparkError(finished);
     }
-    Status finished = lowering_.FinishStreams();
-    close_status_ = closed.ok() ? finished : ToSparkError(closed);
+    Status streams = lowering_.FinishStreams();
+    close_status_ = closed.ok() ? streams : closed;
     return close_status_;
   }
 
  private:
-  // Read the rest of the output, ending at the plan's end or error.
-  Status Drain() {
-    std::shared_ptr<arrow::RecordBatch> batch;
-    while (!ended_) {
-      Status read = reader_->ReadNext(&batch);
-      ended_ = !read.ok() || batch == nullptr;
-      ARROW_RETURN_NOT_OK(read);
-    }
-    return Status::OK();
+  // The next batch of the sink, null at the end; an error (with its Spark condition) ends too.
+  Result<std::optional<cp::ExecBatch>> Take() {
+    if (ended_) return std::nullopt;
+    auto next = output_().result();
+    ended_ = !next.ok() || !next->has_value();
+    if (!next.ok()) return ToSparkError(next.status());
+    return std::move(next).ValueUnsafe();
   }
 
   ScanRunOptions options_;
   Lowering lowering_;
-  std::unique_ptr<arrow::RecordBatchReader> reader_;
+  std::shared_ptr<ac::ExecPlan> acero_plan_;
+  std::function<arrow::Future<std::optional<cp::ExecBatch>>()> output_;
   std::shared_ptr<arrow::Schema> schema_;
-  bool ended_ = false;  // the reader returned its end or an error
+  bool ended_ = false;  // the sink returned its end or an error
   bool closed_ = false;
   Status close_status_;
 };

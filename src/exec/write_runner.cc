@@ -3,9 +3,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <vector>
+
 #include "arrow/array.h"
 #include "arrow/compute/cast.h"
+#include "arrow/record_batch.h"
 #include "arrow/scalar.h"
+#include "arrow/util/byte_size.h"
 #include "arrow/util/decimal.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
@@ -147,36 +154,154 @@ Status DiagnoseOverflow(const WritePlan& plan, const ScanRunOptions& options, St
   return error;
 }
 
+Status NotNullViolation(const WritePlan& plan, const Column& column) {
+  return InvalidError("NOT_NULL_ASSERT_VIOLATION",
+                      fmt::format("NULL value appeared in non-nullable field: {} of the table {}.",
+                                  QuoteIdentifier(column.name), plan.target_name.ToString()));
+}
+
+// The checks of store assignment a cast cannot make: NOT NULL columns and decimal precision.
+Status CheckRows(const WritePlan& plan, const arrow::Table& rows) {
+  ARROW_RETURN_NOT_OK(CheckDecimalPrecision(plan, rows));
+  for (size_t i = 0; i < plan.columns.size(); ++i) {
+    if (!plan.columns[i].nullable && rows.column(static_cast<int>(i))->null_count() > 0) {
+      return NotNullViolation(plan, plan.columns[i]);
+    }
+  }
+  return Status::OK();
+}
+
+// Whether `write` lays its rows out (a distribution, a task count or an ordering), which needs
+// the query's whole result before the first task starts.
+bool LaysOutRows(const Write& write) {
+  const auto* layout = dynamic_cast<const RequiresDistributionAndOrdering*>(&write);
+  return layout != nullptr &&
+         (layout->RequiredDistribution().kind != Distribution::Kind::kUnspecified ||
+          layout->RequiredNumPartitions() > 0 || !layout->RequiredOrdering().empty());
+}
+
+// The query's rows as it produces them, in tasks of at most `rows_per_task` rows and about
+// `bytes_per_task` bytes (at least one task, empty when the query has no rows); each batch is
+// checked as it arrives. The write job holds only the rows of its unfinished tasks (for
+// retries), so memory follows the task size, not the result's.
+class StreamedRows : public WriteInput {
+ public:
+  StreamedRows(const WritePlan& plan, PlanStream* stream, std::shared_ptr<arrow::Schema> schema,
+               int64_t rows_per_task, int64_t bytes_per_task)
+      : plan_(plan),
+        stream_(stream),
+        schema_(std::move(schema)),
+        rows_per_task_(std::max<int64_t>(rows_per_task, 1)),
+        bytes_per_task_(std::max<int64_t>(bytes_per_task, 1)) {}
+
+  Result<std::optional<std::vector<std::shared_ptr<arrow::RecordBatch>>>> Next() override {
+    std::vector<std::shared_ptr<arrow::RecordBatch>> task;
+    int64_t rows = 0;
+    int64_t bytes = 0;
+    while (rows < rows_per_task_ && bytes < bytes_per_task_) {
+      if (pending_ == nullptr) ARROW_RETURN_NOT_OK(Fill());
+      if (pending_ == nullptr) break;
+      const int64_t room = rows_per_task_ - rows;
+      if (pending_->num_rows() > room) {
+        task.push_back(pending_->Slice(0, room));
+        pending_ = pending_->Slice(room);
+        break;
+      }
+      rows += pending_->num_rows();
+      bytes += arrow::util::TotalBufferSize(*pending_);
+      task.push_back(std::move(pending_));
+      pending_ = nullptr;
+    }
+    if (task.empty() && tasks_ > 0) return std::nullopt;
+    ++tasks_;
+    return task;
+  }
+
+ private:
+  // Read until a batch with rows arrives or the query ended; at its end, close the stream so
+  // that a scan task's late error fails the write before it commits.
+  Status Fill() {
+    while (pending_ == nullptr && !ended_) {
+      ARROW_ASSIGN_OR_RAISE(auto batch, stream_->Next());
+      if (batch == nullptr) {
+        ended_ = true;
+        return stream_->Close();
+      }
+      if (batch->num_rows() == 0) continue;
+      auto rows = arrow::RecordBatch::Make(schema_, batch->num_rows(), batch->columns());
+      ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches({rows}));
+      ARROW_RETURN_NOT_OK(CheckRows(plan_, *table));
+      pending_ = std::move(rows);
+    }
+    return Status::OK();
+  }
+
+  const WritePlan& plan_;
+  PlanStream* stream_;
+  std::shared_ptr<arrow::Schema> schema_;
+  int64_t rows_per_task_;
+  int64_t bytes_per_task_;
+  std::shared_ptr<arrow::RecordBatch> pending_;
+  bool ended_ = false;
+  int tasks_ = 0;
+};
+
+// The write of a query's whole result, laid out as `write` requires.
+Result<WriteJobResult> WriteGathered(const WritePlan& plan, Write* write,
+                                     const std::shared_ptr<arrow::Schema>& schema,
+                                     const WriteRunOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan.query, options.scan));
+  ARROW_RETURN_NOT_OK(CheckRows(plan, *result.table));
+  auto data = arrow::Table::Make(schema, result.table->columns(), result.table->num_rows());
+  ARROW_ASSIGN_OR_RAISE(auto partitions, PartitionForWrite(data, *write, options.rows_per_task));
+  return RunWriteJob(write, partitions, options.job);
+}
+
+// The scans whose rows reach the written rows through filters and projections only: their
+// order changes nothing the write keeps, so they may stream unordered with bounded read-ahead
+// (an ordered scan buffers the partitions after the one being taken).
+void AddUnorderedScans(const PlanNodePtr& node, std::set<const PlanNode*>* scans) {
+  switch (node->kind) {
+    case PlanNode::Kind::kScan:
+      scans->insert(node.get());
+      return;
+    case PlanNode::Kind::kFilter:
+    case PlanNode::Kind::kProject:
+      AddUnorderedScans(node->children[0], scans);
+      return;
+    default:
+      return;
+  }
+}
+
+// The write of a query's rows as they are produced.
+Result<WriteJobResult> WriteStreamed(const WritePlan& plan, Write* write,
+                                     const std::shared_ptr<arrow::Schema>& schema,
+                                     const WriteRunOptions& options) {
+  ScanRunOptions scan_options = options.scan;
+  AddUnorderedScans(plan.query, &scan_options.unordered_scans);
+  ARROW_ASSIGN_OR_RAISE(auto stream, ExecutePlanStream(plan.query, scan_options));
+  StreamedRows rows(plan, stream.get(), schema, options.rows_per_task, options.bytes_per_task);
+  return RunWriteJob(write, &rows, options.job);
+}
+
 }  // namespace
 
 Result<WriteJobResult> RunWrite(WritePlan* plan, const WriteRunOptions& options) {
   if (plan->mode == WritePlan::Mode::kOverwriteByFilter && !plan->static_partition_values.empty()) {
     ARROW_RETURN_NOT_OK(BuildOverwritePredicates(plan, options.scan));
   }
-  auto executed = ExecutePlan(plan->query, options.scan);
-  if (!executed.ok()) return DiagnoseOverflow(*plan, options.scan, executed.status());
-  ExecutionResult result = std::move(executed).ValueUnsafe();
-  ARROW_RETURN_NOT_OK(CheckDecimalPrecision(*plan, *result.table));
   auto schema = ColumnsToSchema(plan->columns);
-  for (size_t i = 0; i < plan->columns.size(); ++i) {
-    if (!plan->columns[i].nullable && result.table->column(static_cast<int>(i))->null_count() > 0) {
-      return InvalidError("NOT_NULL_ASSERT_VIOLATION",
-                          fmt::format("NULL value appeared in non-nullable field: {} of the table "
-                                      "{}.",
-                                      QuoteIdentifier(plan->columns[i].name),
-                                      plan->target_name.ToString()));
-    }
-  }
-  auto data = arrow::Table::Make(schema, result.table->columns(), result.table->num_rows());
-
   auto* writable = dynamic_cast<SupportsWrite*>(plan->table.get());
   if (writable == nullptr) return MissingMixin(*plan, "SupportsWrite");
   LogicalWriteInfo info{options.query_id, schema, plan->options};
   ARROW_ASSIGN_OR_RAISE(auto builder, writable->NewWriteBuilder(info));
   ARROW_RETURN_NOT_OK(ConfigureMode(plan, builder.get()));
   ARROW_ASSIGN_OR_RAISE(auto write, builder->Build());
-  ARROW_ASSIGN_OR_RAISE(auto partitions, PartitionForWrite(data, *write, options.rows_per_task));
-  return RunWriteJob(write.get(), partitions, options.job);
+  auto written = LaysOutRows(*write) ? WriteGathered(*plan, write.get(), schema, options)
+                                     : WriteStreamed(*plan, write.get(), schema, options);
+  if (!written.ok()) return DiagnoseOverflow(*plan, options.scan, written.status());
+  return written;
 }
 
 }  // namespace parley

@@ -141,6 +141,126 @@ TEST_F(CancellationTest, CancelledInsertCommitsNothing) {
   EXPECT_EQ(ErrorCondition(copied.status()), "TABLE_OR_VIEW_NOT_FOUND");
 }
 
+// INSERT ... SELECT and CTAS hand the query's rows to write tasks as they are produced: over a
+// scan that never ends, the first write task runs (and here fails for good) long before the
+// deadline, which is what a write gathering the whole result first would run into. The failed
+// write commits nothing, removes what its tasks wrote, and stops the scan.
+TEST_F(CancellationTest, WritesStreamTheQueryIntoTheirTasks) {
+  ASSERT_OK(session_->Sql("CREATE TABLE target (a INT, b INT)").status());
+  ASSERT_OK(session_->Sql("SET parley.write.rowsPerTask=250").status());
+  ASSERT_OK(session_->Sql("SET spark.task.maxFailures=1").status());
+  ASSERT_OK(session_->Sql("SET parley.test.faultInjection=task.beforeCommit@1").status());
+  auto options = Deadline(std::chrono::duration_cast<std::chrono::milliseconds>(kCancelWithin));
+  for (const char* sql : {"INSERT INTO target SELECT * FROM tc.default.endless",
+                          "CREATE TABLE copied AS SELECT a, b * 2 AS b FROM tc.default.endless "
+                          "WHERE a % 2 = 0"}) {
+    auto start = Clock::now();
+    auto result = session_->Sql(sql, options);
+    EXPECT_LT(Clock::now() - start, kCancelWithin / 2) << sql;
+    ASSERT_FALSE(result.ok()) << sql;
+    EXPECT_EQ(ErrorCondition(result.status()), "INJECTED_FAULT") << result.status().ToString();
+    EXPECT_EQ(open_readers_->load(), 0) << sql;
+  }
+  ASSERT_OK(session_->Sql("SET parley.test.faultInjection=").status());
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT count(*) FROM target"),
+            std::vector<std::string>{"0"});
+  for (const auto& entry : fs::directory_iterator(dir_ / "warehouse" / "default" / "target")) {
+    EXPECT_EQ(entry.path().filename(), "_delta_log") << "left behind: " << entry.path();
+  }
+  EXPECT_EQ(ErrorCondition(session_->Sql("SELECT * FROM copied").status()),
+            "TABLE_OR_VIEW_NOT_FOUND");
+}
+
+// A streamed write that checks each batch as it arrives: a NULL for a NOT NULL column in a late
+// batch fails the write, and nothing of the earlier tasks is committed.
+TEST_F(CancellationTest, StreamedWriteChecksEveryBatch) {
+  ASSERT_OK(session_->Sql("CREATE TABLE strict (a INT NOT NULL, b INT)").status());
+  ASSERT_OK(session_->Sql("SET parley.write.rowsPerTask=100").status());
+  auto result = session_->Sql(
+      "INSERT INTO strict SELECT CASE WHEN a = 3900 THEN NULL ELSE a END, b FROM tc.default.rows");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(ErrorCondition(result.status()), "NOT_NULL_ASSERT_VIOLATION")
+      << result.status().ToString();
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT count(*) FROM strict"),
+            std::vector<std::string>{"0"});
+  ASSERT_OK(session_->Sql("INSERT INTO strict SELECT a, b FROM tc.default.rows").status());
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT count(*), sum(a) FROM strict"),
+            std::vector<std::string>{"4000,7998000"});
+}
+
+// SqlReader hands over a query's batches while its scan still runs: over a scan that never
+// ends, the first batches arrive (the deadline, which would cancel a gathered result first,
+// is far off) and closing the reader stops the scan.
+TEST_F(CancellationTest, SqlReaderStreamsAndCloseStopsTheScan) {
+  auto options = Deadline(std::chrono::duration_cast<std::chrono::milliseconds>(kCancelWithin));
+  ASSERT_OK_AND_ASSIGN(auto reader,
+                       session_->SqlReader("SELECT a, b + 1 AS c FROM tc.default.endless", options));
+  EXPECT_EQ(reader->schema()->ToString(), "a: int32\nc: int32");
+  int64_t rows = 0;
+  for (int i = 0; i < 50; ++i) {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ASSERT_OK(reader->ReadNext(&batch));
+    ASSERT_NE(batch, nullptr);
+    EXPECT_LE(batch->num_rows(), 100);
+    rows += batch->num_rows();
+  }
+  EXPECT_GE(rows, 50);
+  EXPECT_GT(open_readers_->load(), 0);
+  ASSERT_OK(reader->Close());
+  EXPECT_EQ(open_readers_->load(), 0);
+  // The session runs the next statement while nothing of the closed one is left.
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT count(*) FROM tc.default.rows"),
+            std::vector<std::string>{"4000"});
+}
+
+// The statement's stop token is checked at every batch the caller takes; once it has failed,
+// the reader keeps reporting the cancellation.
+TEST_F(CancellationTest, SqlReaderIsCancelledAtTheNextBatch) {
+  arrow::StopSource source;
+  StatementOptions options;
+  options.stop_token = source.token();
+  ASSERT_OK_AND_ASSIGN(auto reader,
+                       session_->SqlReader("SELECT * FROM tc.default.endless", options));
+  std::shared_ptr<arrow::RecordBatch> batch;
+  ASSERT_OK(reader->ReadNext(&batch));
+  ASSERT_NE(batch, nullptr);
+  source.RequestStop();
+  Status stopped = reader->ReadNext(&batch);
+  EXPECT_EQ(ErrorCondition(stopped), "OPERATION_CANCELED") << stopped.ToString();
+  EXPECT_EQ(batch, nullptr);
+  EXPECT_EQ(ErrorCondition(reader->ReadNext(&batch)), "OPERATION_CANCELED");
+  EXPECT_EQ(open_readers_->load(), 0);
+}
+
+// A runtime error of the query arrives on ReadNext; analysis errors and other statements'
+// errors come from SqlReader itself, and other statements run to the end first.
+TEST_F(CancellationTest, SqlReaderErrorsAndOtherStatements) {
+  ASSERT_OK_AND_ASSIGN(auto failing,
+                       session_->SqlReader("SELECT 1 / (a - 3999) FROM tc.default.rows"));
+  Status status;
+  std::shared_ptr<arrow::RecordBatch> batch;
+  do {
+    status = failing->ReadNext(&batch);
+  } while (status.ok() && batch != nullptr);
+  EXPECT_EQ(ErrorCondition(status), "DIVIDE_BY_ZERO") << status.ToString();
+  auto missing = session_->SqlReader("SELECT nope FROM tc.default.rows");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(ErrorCondition(missing.status()), "UNRESOLVED_COLUMN.WITH_SUGGESTION");
+  ASSERT_OK(session_->Sql("CREATE TABLE target (a INT, b INT)").status());
+  ASSERT_OK_AND_ASSIGN(auto inserted,
+                       session_->SqlReader("INSERT INTO target SELECT * FROM tc.default.rows"));
+  ASSERT_OK(inserted->ToTable().status());
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT count(*), sum(a) FROM target"),
+            std::vector<std::string>{"4000,7998000"});
+  ASSERT_OK_AND_ASSIGN(auto ordered, session_->SqlReader(
+                                         "SELECT a FROM tc.default.rows ORDER BY a DESC LIMIT 2"));
+  ASSERT_OK_AND_ASSIGN(auto top, ordered->ToTable());
+  ASSERT_EQ(top->num_rows(), 2);
+  ASSERT_OK_AND_ASSIGN(auto first, top->column(0)->GetScalar(0));
+  ASSERT_OK_AND_ASSIGN(auto second, top->column(0)->GetScalar(1));
+  EXPECT_EQ(first->ToString() + "," + second->ToString(), "3999,3998");
+}
+
 TEST_F(CancellationTest, ResultPastTheMemoryLimitFailsClearly) {
   ASSERT_OK(session_->Sql("SET parley.memory.limit=16m").status());
   // 4000 x ~571 rows per key: about 2.3 million rows of two columns each side.
@@ -158,10 +278,13 @@ TEST_F(CancellationTest, ResultPastTheMemoryLimitFailsClearly) {
 }
 
 TEST_F(CancellationTest, MemoryLimitSettingIsChecked) {
-  for (const char* bad : {"lots", "12q", "0%", "101%", "-1", "99999999999t"}) {
-    auto result = session_->Sql(std::string("SET parley.memory.limit=") + bad);
-    ASSERT_FALSE(result.ok()) << bad;
-    EXPECT_EQ(ErrorCondition(result.status()), "INVALID_CONF_VALUE.TYPE_MISMATCH") << bad;
+  for (const char* key : {"parley.memory.limit", "parley.write.bytesPerTask"}) {
+    for (const char* bad : {"lots", "12q", "0%", "101%", "-1", "99999999999t"}) {
+      auto result = session_->Sql(std::string("SET ") + key + "=" + bad);
+      ASSERT_FALSE(result.ok()) << key << "=" << bad;
+      EXPECT_EQ(ErrorCondition(result.status()), "INVALID_CONF_VALUE.TYPE_MISMATCH") << bad;
+      EXPECT_NE(result.status().message().find(key), std::string::npos);
+    }
   }
   // The limit counts all of the process's Arrow memory (what earlier tests cached too), so the
   // plain byte count is a generous one.

@@ -23,6 +23,7 @@
 #include "main/command_results.h"
 #include "main/commands.h"
 #include "parley/connector/builtin.h"
+#include "parley/connector/fault_injection.h"
 #include "plan/explain.h"
 #include "plan/pushdown.h"
 #include "sql/parser.h"
@@ -86,12 +87,12 @@ class NamePattern {
   std::optional<std::regex> regex_;
 };
 
-Status MemoryLimitError(const std::string& value, SourcePosition pos) {
+Status MemoryLimitError(const std::string& key, const std::string& value, SourcePosition pos) {
   return AnalysisError("INVALID_CONF_VALUE.TYPE_MISMATCH",
                        fmt::format("The value '{}' in the config \"{}\" is invalid. It should "
                                    "be a/an 'bytes in BYTE' value or a percentage of the "
                                    "machine's memory (1% to 100%).",
-                                   value, kMemoryLimitKey),
+                                   value, key),
                        pos);
 }
 
@@ -103,6 +104,42 @@ std::string JoinNamespace(const std::vector<std::string>& parts) {
   }
   return out;
 }
+
+// A query's result as a reader: each ReadNext takes the next batch the running plan produced,
+// after checking the statement's stop token and deadline.
+class PlanStreamReader : public arrow::RecordBatchReader {
+ public:
+  PlanStreamReader(std::unique_ptr<PlanStream> stream, QueryControl control)
+      : stream_(std::move(stream)), control_(std::move(control)) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return stream_->schema(); }
+
+  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+    *batch = nullptr;
+    if (ended_) return final_;
+    Status checked = control_.Check();
+    auto next = checked.ok() ? stream_->Next() : Result<std::shared_ptr<arrow::RecordBatch>>(checked);
+    if (next.ok() && *next != nullptr) {
+      *batch = std::move(next).ValueUnsafe();
+      return Status::OK();
+    }
+    ended_ = true;
+    Status closed = stream_->Close();
+    final_ = next.ok() ? closed : next.status();
+    return final_;
+  }
+
+  Status Close() override {
+    ended_ = true;
+    return stream_->Close();
+  }
+
+ private:
+  std::unique_ptr<PlanStream> stream_;
+  QueryControl control_;
+  bool ended_ = false;
+  Status final_;  // what every ReadNext after the end returns
+};
 
 class SessionImpl : public Session {
  public:
@@ -127,8 +164,20 @@ class SessionImpl : public Session {
 
   Result<std::shared_ptr<arrow::RecordBatchReader>> SqlReader(
       std::string_view text, const StatementOptions& options) override {
-    ARROW_ASSIGN_OR_RAISE(auto table, Sql(text, options));
-    return std::make_shared<arrow::TableBatchReader>(std::move(table));
+    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text, options.origin));
+    const auto* select = std::get_if<sql::SelectStatement>(&statement.node);
+    if (select == nullptr) {
+      ARROW_ASSIGN_OR_RAISE(auto table, Sql(text, options));
+      return std::make_shared<arrow::TableBatchReader>(std::move(table));
+    }
+    QueryControl control;
+    ARROW_ASSIGN_OR_RAISE(control.memory_pool, MemoryPool());
+    control.stop_token = options.stop_token;
+    control.deadline = options.deadline;
+    StatementClock clock;
+    ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(*select));
+    ARROW_ASSIGN_OR_RAISE(auto stream, ExecutePlanStream(plan, ScanOptionsFor(conf_, control)));
+    return std::make_shared<PlanStreamReader>(std::move(stream), std::move(control));
   }
 
   Status RegisterCatalog(const std::string& name,
@@ -179,7 +228,7 @@ class SessionImpl : public Session {
     std::string setting = conf_.Get(kMemoryLimitKey).value_or("");
     if (memory_pool_ == nullptr || setting != memory_setting_) {
       std::optional<int64_t> limit = ParseMemoryLimit(setting);
-      if (!limit) return MemoryLimitError(setting, {});
+      if (!limit) return MemoryLimitError(kMemoryLimitKey, setting, {});
       memory_pool_ = MemoryPoolWithLimit(*limit);
       memory_setting_ = setting;
     }
@@ -448,9 +497,12 @@ class SessionImpl : public Session {
                                        *set.value, *set.key),
                            pos);
     }
-    if (*set.key == kMemoryLimitKey && !ParseMemoryLimit(*set.value)) {
-      return MemoryLimitError(*set.value, pos);
+    if ((*set.key == kMemoryLimitKey || *set.key == kWriteBytesPerTaskKey) &&
+        !ParseMemoryLimit(*set.value)) {
+      return MemoryLimitError(*set.key, *set.value, pos);
     }
+    // Test mode: the fault points are armed (or, with an empty value, disarmed) at once.
+    if (*set.key == kFaultInjectionKey) ARROW_RETURN_NOT_OK(SetFaultInjection(*set.value));
     conf_.Set(*set.key, *set.value);
     InvalidateCatalogFor(*set.key);
     return StringTable({"key", "value"}, {{*set.key, *set.value}});

@@ -18,6 +18,7 @@
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
 #include "exec/executor.h"
+#include "exec/query_control.h"
 #include "main/command_results.h"
 #include "main/commands.h"
 #include "parley/connector/fault_injection.h"
@@ -100,6 +101,8 @@ WriteRunOptions WriteOptionsFor(const SqlConf& conf, const QueryControl& control
   options.job.duplicate_every_task = conf.GetBool(kDuplicateWriteTasksKey, false);
   options.rows_per_task = std::max<int64_t>(
       1, static_cast<int64_t>(ParseDouble(conf.Get(kWriteRowsPerTaskKey), 1 << 20)));
+  options.bytes_per_task =
+      ParseMemoryLimit(conf.Get(kWriteBytesPerTaskKey).value_or("")).value_or(128 << 20);
   options.query_id = NewQueryId();
   return options;
 }
