@@ -143,8 +143,8 @@ QueryReport RunQuery(parley::Session& session, const Options& options, size_t in
   if (!options.explain) return report;
   // EXPLAIN ANALYZE is new; accept the spellings it may settle on, preferring the first that
   // reports bytes read.
-  for (const char* prefix : {"EXPLAIN ANALYZE ", "EXPLAIN ANALYZE FORMATTED ",
-                             "EXPLAIN FORMATTED ANALYZE "}) {
+  for (const char* prefix :
+       {"EXPLAIN ANALYZE ", "EXPLAIN ANALYZE FORMATTED ", "EXPLAIN FORMATTED ANALYZE "}) {
     std::string statement = prefix + report.query;
     auto table = session.Sql(statement);
     if (!table.ok()) {

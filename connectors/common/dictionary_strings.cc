@@ -32,9 +32,7 @@ std::optional<std::vector<std::string_view>> DictionaryViews(const arrow::Array&
   };
   switch (dictionary.type_id()) {
     case arrow::Type::STRING:
-    case arrow::Type::BINARY:
-      read(static_cast<const arrow::BinaryArray&>(dictionary));
-      break;
+    case arrow::Type::BINARY: read(static_cast<const arrow::BinaryArray&>(dictionary)); break;
     case arrow::Type::LARGE_STRING:
     case arrow::Type::LARGE_BINARY:
       read(static_cast<const arrow::LargeBinaryArray&>(dictionary));
@@ -43,8 +41,7 @@ std::optional<std::vector<std::string_view>> DictionaryViews(const arrow::Array&
     case arrow::Type::BINARY_VIEW:
       read(static_cast<const arrow::BinaryViewArray&>(dictionary));
       break;
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
   return views;
 }
@@ -113,8 +110,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> Expand(const arrow::ArrayData& indi
                                                     const std::shared_ptr<arrow::DataType>& type) {
   const int64_t total = TotalLength<Index>(indices, views);
   if (total < 0) {
-    return arrow::Status::Invalid("A dictionary index is outside its dictionary of ",
-                                  views.size(), " values.");
+    return arrow::Status::Invalid("A dictionary index is outside its dictionary of ", views.size(),
+                                  " values.");
   }
   if (total > std::numeric_limits<int32_t>::max()) return nullptr;
   ARROW_ASSIGN_OR_RAISE(auto offsets, arrow::AllocateBuffer((indices.length + 1) * 4));
@@ -150,16 +147,11 @@ arrow::Result<std::shared_ptr<arrow::Array>> ExpandDictionaryStrings(
   if (!views) return nullptr;
   const arrow::ArrayData& indices = *dictionary_array.indices()->data();
   switch (indices.type->id()) {
-    case arrow::Type::INT8:
-      return Expand<int8_t>(indices, *views, type);
-    case arrow::Type::INT16:
-      return Expand<int16_t>(indices, *views, type);
-    case arrow::Type::INT32:
-      return Expand<int32_t>(indices, *views, type);
-    case arrow::Type::INT64:
-      return Expand<int64_t>(indices, *views, type);
-    default:
-      return nullptr;
+    case arrow::Type::INT8: return Expand<int8_t>(indices, *views, type);
+    case arrow::Type::INT16: return Expand<int16_t>(indices, *views, type);
+    case arrow::Type::INT32: return Expand<int32_t>(indices, *views, type);
+    case arrow::Type::INT64: return Expand<int64_t>(indices, *views, type);
+    default: return nullptr;
   }
 }
 

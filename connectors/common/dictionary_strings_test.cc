@@ -63,11 +63,10 @@ TEST(DictionaryStringsTest, ViewAndLargeDictionariesBecomePlainStrings) {
     auto column = DictionaryOf(arrow::int32(), "[1, 0, 2, null, 1]", values);
     ASSERT_OK_AND_ASSIGN(auto expanded, ExpandDictionaryStrings(*column, arrow::utf8()));
     ASSERT_NE(expanded, nullptr) << value_type->ToString();
-    EXPECT_EQ(expanded->ToString(),
-              ArrayOf(arrow::utf8(),
-                      R"(["a value longer than twelve bytes", "A", "F", null,
+    EXPECT_EQ(expanded->ToString(), ArrayOf(arrow::utf8(),
+                                            R"(["a value longer than twelve bytes", "A", "F", null,
                           "a value longer than twelve bytes"])")
-                  ->ToString());
+                                        ->ToString());
   }
 }
 
@@ -87,7 +86,8 @@ TEST(DictionaryStringsTest, LeavesOtherColumnsToTheCast) {
   ASSERT_NE(bytes, nullptr);
   EXPECT_TRUE(bytes->Equals(*ArrayOf(arrow::binary(), R"(["x", "y"])")));
   // A NULL in the dictionary itself.
-  auto null_value = DictionaryOf(arrow::int32(), "[0, 1]", ArrayOf(arrow::utf8(), R"(["x", null])"));
+  auto null_value =
+      DictionaryOf(arrow::int32(), "[0, 1]", ArrayOf(arrow::utf8(), R"(["x", null])"));
   ASSERT_OK_AND_ASSIGN(auto left, ExpandDictionaryStrings(*null_value, arrow::utf8()));
   EXPECT_EQ(left, nullptr);
 }
@@ -96,8 +96,8 @@ TEST(DictionaryStringsTest, IndexOutsideTheDictionaryFails) {
   auto values = ArrayOf(arrow::utf8(), R"(["x", "y"])");
   auto type = arrow::dictionary(arrow::int32(), arrow::utf8());
   // Built without validation, as a corrupt file could yield it.
-  auto column = std::make_shared<arrow::DictionaryArray>(type, ArrayOf(arrow::int32(), "[0, 2]"),
-                                                          values);
+  auto column =
+      std::make_shared<arrow::DictionaryArray>(type, ArrayOf(arrow::int32(), "[0, 2]"), values);
   auto expanded = ExpandDictionaryStrings(*column, arrow::utf8());
   ASSERT_FALSE(expanded.ok());
   EXPECT_NE(expanded.status().message().find("outside its dictionary"), std::string::npos);

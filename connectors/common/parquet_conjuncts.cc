@@ -32,13 +32,11 @@ const std::string* ColumnName(const cp::Expression& expression) {
 
 std::optional<ColumnConjunct> AsColumnConjunct(const cp::Expression::Call& call) {
   const auto& args = call.arguments;
-  if ((call.function_name == "is_null" || call.function_name == "is_valid") &&
-      args.size() == 1) {
+  if ((call.function_name == "is_null" || call.function_name == "is_valid") && args.size() == 1) {
     const std::string* column = ColumnName(args[0]);
     if (column == nullptr) return std::nullopt;
-    return ColumnConjunct{*column,
-                          call.function_name == "is_null" ? RawOp::kIsNull : RawOp::kIsValid,
-                          nullptr};
+    return ColumnConjunct{
+        *column, call.function_name == "is_null" ? RawOp::kIsNull : RawOp::kIsValid, nullptr};
   }
   if (args.size() != 2) return std::nullopt;
   const bool flipped = args[0].literal() != nullptr;
@@ -57,8 +55,7 @@ std::optional<ColumnConjunct> AsColumnConjunct(const cp::Expression::Call& call)
 void SplitConjuncts(const cp::Expression& filter, std::vector<ColumnConjunct>* simple,
                     std::vector<cp::Expression>* rest) {
   const cp::Expression::Call* call = filter.call();
-  if (call != nullptr &&
-      (call->function_name == "and_kleene" || call->function_name == "and")) {
+  if (call != nullptr && (call->function_name == "and_kleene" || call->function_name == "and")) {
     for (const auto& arg : call->arguments) SplitConjuncts(arg, simple, rest);
     return;
   }
@@ -70,21 +67,14 @@ void SplitConjuncts(const cp::Expression& filter, std::vector<ColumnConjunct>* s
   }
 }
 
-std::optional<int64_t> RawIntegerLiteral(const arrow::Scalar& literal,
-                                         const arrow::DataType& type,
+std::optional<int64_t> RawIntegerLiteral(const arrow::Scalar& literal, const arrow::DataType& type,
                                          parquet::Type::type physical) {
   if (!literal.is_valid || !literal.type->Equals(type)) return std::nullopt;
   int64_t value = 0;
   switch (type.id()) {
-    case arrow::Type::INT32:
-      value = static_cast<const arrow::Int32Scalar&>(literal).value;
-      break;
-    case arrow::Type::DATE32:
-      value = static_cast<const arrow::Date32Scalar&>(literal).value;
-      break;
-    case arrow::Type::INT64:
-      value = static_cast<const arrow::Int64Scalar&>(literal).value;
-      break;
+    case arrow::Type::INT32: value = static_cast<const arrow::Int32Scalar&>(literal).value; break;
+    case arrow::Type::DATE32: value = static_cast<const arrow::Date32Scalar&>(literal).value; break;
+    case arrow::Type::INT64: value = static_cast<const arrow::Int64Scalar&>(literal).value; break;
     case arrow::Type::DECIMAL128: {
       const arrow::Decimal128& decimal = static_cast<const arrow::Decimal128Scalar&>(literal).value;
       const auto low = static_cast<int64_t>(decimal.low_bits());
@@ -92,8 +82,7 @@ std::optional<int64_t> RawIntegerLiteral(const arrow::Scalar& literal,
       value = low;
       break;
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
   if (physical == parquet::Type::INT64) return value;
   if (physical != parquet::Type::INT32 || value < std::numeric_limits<int32_t>::min() ||
@@ -105,20 +94,13 @@ std::optional<int64_t> RawIntegerLiteral(const arrow::Scalar& literal,
 
 bool RangeMayPass(RawOp op, int64_t literal, int64_t min, int64_t max) {
   switch (op) {
-    case RawOp::kEqual:
-      return min <= literal && literal <= max;
-    case RawOp::kNotEqual:
-      return min != literal || max != literal;
-    case RawOp::kLess:
-      return min < literal;
-    case RawOp::kLessEqual:
-      return min <= literal;
-    case RawOp::kGreater:
-      return max > literal;
-    case RawOp::kGreaterEqual:
-      return max >= literal;
-    default:
-      return true;
+    case RawOp::kEqual: return min <= literal && literal <= max;
+    case RawOp::kNotEqual: return min != literal || max != literal;
+    case RawOp::kLess: return min < literal;
+    case RawOp::kLessEqual: return min <= literal;
+    case RawOp::kGreater: return max > literal;
+    case RawOp::kGreaterEqual: return max >= literal;
+    default: return true;
   }
 }
 

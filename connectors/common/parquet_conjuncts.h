@@ -46,8 +46,7 @@ void SplitConjuncts(const arrow::compute::Expression& filter, std::vector<Column
 /// `physical` (INT32 or INT64), when the literal has exactly that type (int32, date32, int64 or
 /// decimal128 of the same precision and scale) and the raw type holds its value. Raw values
 /// compare as the column's values do: signed integers, days, unscaled decimals.
-std::optional<int64_t> RawIntegerLiteral(const arrow::Scalar& literal,
-                                         const arrow::DataType& type,
+std::optional<int64_t> RawIntegerLiteral(const arrow::Scalar& literal, const arrow::DataType& type,
                                          parquet::Type::type physical);
 
 /// \brief Whether some value in [min, max] passes `op literal` (a comparison op).

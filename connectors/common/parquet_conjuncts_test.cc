@@ -17,8 +17,9 @@ namespace cp = arrow::compute;
 TEST(ParquetConjunctsTest, SplitsAtAndsKeepingSimpleShapesAndTheRest) {
   const auto a = cp::field_ref("a");
   const auto filter = cp::and_(
-      {cp::less(a, cp::literal(5)), cp::call("and_kleene", {cp::is_null(cp::field_ref("b")),
-                                                            cp::greater_equal(cp::literal(2), a)}),
+      {cp::less(a, cp::literal(5)),
+       cp::call("and_kleene",
+                {cp::is_null(cp::field_ref("b")), cp::greater_equal(cp::literal(2), a)}),
        cp::or_(cp::equal(a, cp::literal(1)), cp::equal(a, cp::literal(2))),
        cp::equal(a, cp::literal(arrow::MakeNullScalar(arrow::int32()))),
        cp::equal(a, cp::field_ref("b")), cp::is_valid(cp::field_ref(arrow::FieldRef("s", "x")))});
@@ -42,20 +43,17 @@ TEST(ParquetConjunctsTest, SplitsAtAndsKeepingSimpleShapesAndTheRest) {
 TEST(ParquetConjunctsTest, LiteralsBecomeRawValuesOnlyForTheirExactType) {
   const arrow::Decimal128Scalar cents(arrow::Decimal128(-1234), arrow::decimal128(9, 2));
   EXPECT_EQ(RawIntegerLiteral(cents, *arrow::decimal128(9, 2), parquet::Type::INT32), -1234);
-  EXPECT_EQ(RawIntegerLiteral(cents, *arrow::decimal128(9, 3), parquet::Type::INT32),
-            std::nullopt);
+  EXPECT_EQ(RawIntegerLiteral(cents, *arrow::decimal128(9, 3), parquet::Type::INT32), std::nullopt);
   const arrow::Decimal128Scalar wide(arrow::Decimal128("123456789012345678901"),
                                      arrow::decimal128(38, 0));
-  EXPECT_EQ(RawIntegerLiteral(wide, *arrow::decimal128(38, 0), parquet::Type::INT64),
-            std::nullopt);
+  EXPECT_EQ(RawIntegerLiteral(wide, *arrow::decimal128(38, 0), parquet::Type::INT64), std::nullopt);
   const arrow::Int64Scalar big(int64_t{1} << 40);
   EXPECT_EQ(RawIntegerLiteral(big, *arrow::int64(), parquet::Type::INT64), int64_t{1} << 40);
   EXPECT_EQ(RawIntegerLiteral(big, *arrow::int32(), parquet::Type::INT32), std::nullopt);
   const arrow::Date32Scalar day(19000);
   EXPECT_EQ(RawIntegerLiteral(day, *arrow::date32(), parquet::Type::INT32), 19000);
   EXPECT_EQ(RawIntegerLiteral(day, *arrow::int32(), parquet::Type::INT32), std::nullopt);
-  EXPECT_EQ(RawIntegerLiteral(arrow::DoubleScalar(1.0), *arrow::float64(),
-                              parquet::Type::DOUBLE),
+  EXPECT_EQ(RawIntegerLiteral(arrow::DoubleScalar(1.0), *arrow::float64(), parquet::Type::DOUBLE),
             std::nullopt);
   EXPECT_EQ(RawIntegerLiteral(*arrow::MakeNullScalar(arrow::int64()), *arrow::int64(),
                               parquet::Type::INT64),

@@ -32,18 +32,18 @@ Result<std::shared_ptr<arrow::Buffer>> WriteFile() {
   ARROW_ASSIGN_OR_RAISE(auto flag, flags.Finish());
   ARROW_ASSIGN_OR_RAISE(auto note, notes.Finish());
   ARROW_ASSIGN_OR_RAISE(auto id, ids.Finish());
-  auto table = arrow::Table::Make(arrow::schema({arrow::field("flag", arrow::utf8()),
-                                                 arrow::field("note", arrow::utf8()),
-                                                 arrow::field("id", arrow::int64())}),
-                                  {flag, note, id});
+  auto table = arrow::Table::Make(
+      arrow::schema({arrow::field("flag", arrow::utf8()), arrow::field("note", arrow::utf8()),
+                     arrow::field("id", arrow::int64())}),
+      {flag, note, id});
   ARROW_ASSIGN_OR_RAISE(auto sink, arrow::io::BufferOutputStream::Create());
   auto properties = parquet::WriterProperties::Builder()
                         .dictionary_pagesize_limit(64)
                         ->write_batch_size(50)
                         ->data_pagesize(256)
                         ->build();
-  ARROW_RETURN_NOT_OK(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), sink,
-                                                 1000, properties));
+  ARROW_RETURN_NOT_OK(
+      parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), sink, 1000, properties));
   return sink->Finish();
 }
 

@@ -32,10 +32,10 @@ using arrow::Status;
 
 // How a column's raw Parquet values become Arrow values.
 enum class Kind {
-  kCopy4,         // INT32 as int32 or date32, FLOAT as float
-  kCopy8,         // INT64 as int64, DOUBLE as double
-  kDecimalInt32,  // INT32 as decimal128: sign-extended to 16 bytes
-  kDecimalInt64,  // INT64 as decimal128
+  kCopy4,              // INT32 as int32 or date32, FLOAT as float
+  kCopy8,              // INT64 as int64, DOUBLE as double
+  kDecimalInt32,       // INT32 as decimal128: sign-extended to 16 bytes
+  kDecimalInt64,       // INT64 as decimal128
   kDictionaryStrings,  // BYTE_ARRAY stored as dictionary indexes only, as dictionary<int32, utf8>
 };
 
@@ -50,7 +50,7 @@ struct Column {
   Kind kind = Kind::kCopy8;
   parquet::Type::type physical = parquet::Type::INT64;
   bool nullable = false;
-  bool filterable = false;  // integer-valued: compared exactly
+  bool filterable = false;                        // integer-valued: compared exactly
   std::shared_ptr<parquet::ColumnReader> reader;  // of the current row group
   bool loaded = false;                            // the current batch's values are read
   std::vector<uint64_t> raw;                      // 4- or 8-byte values, by row
@@ -88,19 +88,19 @@ void Narrow(RawOp op, int64_t literal, Conjunct* range) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   int64_t low = kMin, high = kMax;
   switch (op) {
-    case RawOp::kEqual:
-      low = high = literal;
-      break;
+    case RawOp::kEqual: low = high = literal; break;
     case RawOp::kLess:
-      if (literal == kMin) low = kMax, high = kMin;  // nothing passes
-      else high = literal - 1;
+      if (literal == kMin)
+        low = kMax, high = kMin;  // nothing passes
+      else
+        high = literal - 1;
       break;
-    case RawOp::kLessEqual:
-      high = literal;
-      break;
+    case RawOp::kLessEqual: high = literal; break;
     case RawOp::kGreater:
-      if (literal == kMax) low = kMax, high = kMin;
-      else low = literal + 1;
+      if (literal == kMax)
+        low = kMax, high = kMin;
+      else
+        low = literal + 1;
       break;
     default:  // kGreaterEqual
       low = literal;
@@ -145,8 +145,8 @@ std::vector<Conjunct> EvaluatedConjuncts(const cp::Expression& filter,
 // Keeps the rows that pass `conjunct` of rows[0, count), or of the rows 0..count-1 when
 // `all`, in rows[0, kept); returns kept.
 template <typename T, Test test, bool all>
-size_t KeepPassing(const T* values, const uint8_t* valid, const Conjunct& conjunct,
-                   int32_t* rows, size_t count) {
+size_t KeepPassing(const T* values, const uint8_t* valid, const Conjunct& conjunct, int32_t* rows,
+                   size_t count) {
   const auto low = static_cast<uint64_t>(conjunct.low);
   const uint64_t width = static_cast<uint64_t>(conjunct.high) - low;
   size_t kept = 0;
@@ -219,8 +219,7 @@ size_t KeepPassing(Column& column, const Conjunct& conjunct, int32_t* rows, size
       return KeepPassing<T, Test::kNotEqual, all>(values, valid, conjunct, rows, count);
     case Test::kIsNull:
       return KeepPassing<T, Test::kIsNull, all>(values, valid, conjunct, rows, count);
-    default:
-      return KeepPassing<T, Test::kIsValid, all>(values, valid, conjunct, rows, count);
+    default: return KeepPassing<T, Test::kIsValid, all>(values, valid, conjunct, rows, count);
   }
 }
 
@@ -306,9 +305,7 @@ Status Load(int64_t rows, Column* column) {
     case parquet::Type::BYTE_ARRAY:
       ARROW_RETURN_NOT_OK(LoadValues<parquet::ByteArrayType>(rows, column));
       break;
-    default:
-      ARROW_RETURN_NOT_OK(LoadValues<parquet::DoubleType>(rows, column));
-      break;
+    default: ARROW_RETURN_NOT_OK(LoadValues<parquet::DoubleType>(rows, column)); break;
   }
   column->loaded = true;
   return Status::OK();
@@ -330,16 +327,11 @@ Status SkipValues(int64_t rows, Column* column) {
 
 Status Skip(int64_t rows, Column* column) {
   switch (column->physical) {
-    case parquet::Type::INT32:
-      return SkipValues<parquet::Int32Type>(rows, column);
-    case parquet::Type::INT64:
-      return SkipValues<parquet::Int64Type>(rows, column);
-    case parquet::Type::FLOAT:
-      return SkipValues<parquet::FloatType>(rows, column);
-    case parquet::Type::BYTE_ARRAY:
-      return SkipValues<parquet::ByteArrayType>(rows, column);
-    default:
-      return SkipValues<parquet::DoubleType>(rows, column);
+    case parquet::Type::INT32: return SkipValues<parquet::Int32Type>(rows, column);
+    case parquet::Type::INT64: return SkipValues<parquet::Int64Type>(rows, column);
+    case parquet::Type::FLOAT: return SkipValues<parquet::FloatType>(rows, column);
+    case parquet::Type::BYTE_ARRAY: return SkipValues<parquet::ByteArrayType>(rows, column);
+    default: return SkipValues<parquet::DoubleType>(rows, column);
   }
 }
 
@@ -385,16 +377,16 @@ arrow::Result<std::shared_ptr<arrow::Array>> GatherDictionaryStrings(Column* col
   auto* out = reinterpret_cast<int32_t*>(indexes->mutable_data());
   for (int64_t i = 0; i < count; ++i) out[i] = column->indexes[count == batch ? i : rows[i]];
   ARROW_ASSIGN_OR_RAISE(auto validity, GatherValidity(*column, rows, count, batch));
-  auto data = arrow::ArrayData::Make(column->field->type(), count,
-                                     {std::move(validity.first), std::move(indexes)},
-                                     validity.second);
+  auto data =
+      arrow::ArrayData::Make(column->field->type(), count,
+                             {std::move(validity.first), std::move(indexes)}, validity.second);
   data->dictionary = dictionary->data();
   return arrow::MakeArray(std::move(data));
 }
 
 // The Arrow array of `column`'s rows rows[0, count) (all `batch` rows when count == batch).
 arrow::Result<std::shared_ptr<arrow::Array>> Gather(Column* column_in, const int32_t* rows,
-                                                     int64_t count, int64_t batch) {
+                                                    int64_t count, int64_t batch) {
   if (column_in->kind == Kind::kDictionaryStrings) {
     return GatherDictionaryStrings(column_in, rows, count, batch);
   }
@@ -406,9 +398,8 @@ arrow::Result<std::shared_ptr<arrow::Array>> Gather(Column* column_in, const int
   uint8_t* out = values->mutable_data();
   const bool all = count == batch;
   // Where row i's value is: its slot, or its dictionary value (none for a NULL row).
-  const uint8_t* source = column.dictionary
-                              ? column.dictionary_values
-                              : reinterpret_cast<const uint8_t*>(column.raw.data());
+  const uint8_t* source = column.dictionary ? column.dictionary_values
+                                            : reinterpret_cast<const uint8_t*>(column.raw.data());
   auto slot = [&](int64_t i) -> int64_t {
     const int64_t row = all ? i : rows[i];
     if (!column.dictionary) return row;
@@ -431,9 +422,7 @@ arrow::Result<std::shared_ptr<arrow::Array>> Gather(Column* column_in, const int
     const auto* full = reinterpret_cast<const int64_t*>(source);
     for (int64_t i = 0; i < count; ++i) {
       const int64_t at = slot(i);
-      const int64_t value = at < 0                                 ? 0
-                            : column.kind == Kind::kDecimalInt32 ? narrow[at]
-                                                                 : full[at];
+      const int64_t value = at < 0 ? 0 : column.kind == Kind::kDecimalInt32 ? narrow[at] : full[at];
       words[2 * i] = value;  // little-endian: low word, then the sign extension
       words[2 * i + 1] = value < 0 ? -1 : 0;
     }
@@ -520,8 +509,8 @@ class FilteredParquetReader : public arrow::RecordBatchReader {
       if (kept == 0) continue;
       arrow::ArrayVector arrays;
       for (auto& column : columns_) {
-        ARROW_ASSIGN_OR_RAISE(auto array, Gather(&column, rows_.data(), static_cast<int64_t>(kept),
-                                                 rows));
+        ARROW_ASSIGN_OR_RAISE(auto array,
+                              Gather(&column, rows_.data(), static_cast<int64_t>(kept), rows));
         arrays.push_back(std::move(array));
       }
       *batch = arrow::RecordBatch::Make(schema_, static_cast<int64_t>(kept), std::move(arrays));
@@ -587,8 +576,7 @@ std::optional<Kind> KindOf(parquet::Type::type physical, const arrow::DataType& 
       }
       return Kind::kDictionaryStrings;
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -629,8 +617,8 @@ arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> MakeFilteredParquetRead
       }
     }
     column.nullable = descriptor.max_definition_level() == 1;
-    column.filterable = column.physical == parquet::Type::INT32 ||
-                        column.physical == parquet::Type::INT64;
+    column.filterable =
+        column.physical == parquet::Type::INT32 || column.physical == parquet::Type::INT64;
     columns.push_back(std::move(column));
   }
   std::vector<Conjunct> conjuncts = EvaluatedConjuncts(filter, columns);

@@ -39,7 +39,7 @@ namespace parley {
 /// Parquet's exceptions surface as IOError from ReadNext.
 arrow::Result<std::shared_ptr<arrow::RecordBatchReader>> MakeFilteredParquetReader(
     std::shared_ptr<parquet::arrow::FileReader> file, std::vector<int> row_groups,
-    const std::vector<int>& leaves, const arrow::compute::Expression& filter,
-    int64_t batch_rows, std::atomic<int64_t>* rows_dropped);
+    const std::vector<int>& leaves, const arrow::compute::Expression& filter, int64_t batch_rows,
+    std::atomic<int64_t>* rows_dropped);
 
 }  // namespace parley

@@ -67,8 +67,7 @@ Result<std::shared_ptr<arrow::Buffer>> WriteFile() {
   ARROW_RETURN_NOT_OK(code.Finish(&columns[6]));
   auto schema = arrow::schema(
       {arrow::field("i32", arrow::int32()), arrow::field("i64", arrow::int64(), false),
-       arrow::field("day", arrow::date32(), false),
-       arrow::field("price", arrow::decimal128(9, 2)),
+       arrow::field("day", arrow::date32(), false), arrow::field("price", arrow::decimal128(9, 2)),
        arrow::field("amount", arrow::decimal128(18, 3), false),
        arrow::field("ratio", arrow::float64()), arrow::field("code", arrow::utf8())});
   auto table = arrow::Table::Make(schema, columns);
@@ -79,8 +78,8 @@ Result<std::shared_ptr<arrow::Buffer>> WriteFile() {
                         ->write_batch_size(50)
                         ->data_pagesize(256)
                         ->build();
-  ARROW_RETURN_NOT_OK(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), sink,
-                                                 1000, properties));
+  ARROW_RETURN_NOT_OK(
+      parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), sink, 1000, properties));
   return sink->Finish();
 }
 
@@ -115,9 +114,8 @@ class ParquetFilteredReaderTest : public ::testing::Test {
                                                      const cp::Expression& filter,
                                                      int64_t batch_rows = 300) const {
     ARROW_ASSIGN_OR_RAISE(auto reader, Open());
-    ARROW_ASSIGN_OR_RAISE(auto batches,
-                          MakeFilteredParquetReader(reader, {0, 1, 2}, leaves, filter, batch_rows,
-                                                    &rows_dropped_));
+    ARROW_ASSIGN_OR_RAISE(auto batches, MakeFilteredParquetReader(reader, {0, 1, 2}, leaves, filter,
+                                                                  batch_rows, &rows_dropped_));
     if (batches == nullptr) return nullptr;
     ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatchReader(batches.get()));
     return table->CombineChunks();
@@ -150,8 +148,8 @@ class ParquetFilteredReaderTest : public ::testing::Test {
 
     EXPECT_TRUE(actual->schema()->Equals(*expected->schema(), /*check_metadata=*/true));
     EXPECT_TRUE(actual->Equals(*expected, kNansEqual)) << filter.ToString() << "\nactual:\n"
-                                           << actual->ToString() << "\nexpected:\n"
-                                           << expected->ToString();
+                                                       << actual->ToString() << "\nexpected:\n"
+                                                       << expected->ToString();
   }
 
   const std::vector<int> kFixedWidth = {0, 1, 2, 3, 4, 5};
@@ -208,11 +206,11 @@ TEST_F(ParquetFilteredReaderTest, KeepsExactlyTheRowsOfEveryComparison) {
       cp::greater(i64, cp::literal(std::numeric_limits<int64_t>::max())),
       cp::less_equal(i64, cp::literal(std::numeric_limits<int64_t>::max())),
       // Several conjuncts over several columns, nested ANDs.
-      cp::and_({cp::greater_equal(day, Day(18050)), cp::less(day, Day(18300)),
-                cp::and_(cp::greater_equal(price, Decimal(0, 9, 2)),
-                         cp::less(i32, cp::literal(int32_t{30}))),
-                Call("and_kleene", {cp::not_equal(i64, cp::literal(int64_t{1})),
-                                    cp::is_valid(price)})}),
+      cp::and_(
+          {cp::greater_equal(day, Day(18050)), cp::less(day, Day(18300)),
+           cp::and_(cp::greater_equal(price, Decimal(0, 9, 2)),
+                    cp::less(i32, cp::literal(int32_t{30}))),
+           Call("and_kleene", {cp::not_equal(i64, cp::literal(int64_t{1})), cp::is_valid(price)})}),
   };
   for (const auto& filter : filters) {
     SCOPED_TRACE(filter.ToString());
@@ -266,8 +264,8 @@ TEST_F(ParquetFilteredReaderTest, ReadsSomeColumnsFilteringOnAnyOfThem) {
 }
 
 TEST_F(ParquetFilteredReaderTest, AllRowsOrNone) {
-  const auto everything = cp::greater(cp::field_ref("i64"),
-                                      cp::literal(std::numeric_limits<int64_t>::min()));
+  const auto everything =
+      cp::greater(cp::field_ref("i64"), cp::literal(std::numeric_limits<int64_t>::min()));
   ASSERT_OK_AND_ASSIGN(auto all, ReadFiltered(kFixedWidth, everything));
   ASSERT_NE(all, nullptr);
   ASSERT_OK_AND_ASSIGN(auto whole, ReadThenFilter(kFixedWidth, cp::literal(true)));
@@ -277,8 +275,7 @@ TEST_F(ParquetFilteredReaderTest, AllRowsOrNone) {
   ASSERT_OK_AND_ASSIGN(
       auto batches,
       MakeFilteredParquetReader(reader, {0, 1, 2}, kFixedWidth,
-                                cp::less(cp::field_ref("day"), Day(17000)), 300,
-                                &rows_dropped_));
+                                cp::less(cp::field_ref("day"), Day(17000)), 300, &rows_dropped_));
   ASSERT_NE(batches, nullptr);
   rows_dropped_ = 0;
   std::shared_ptr<arrow::RecordBatch> batch;
@@ -311,9 +308,8 @@ TEST_F(ParquetFilteredReaderTest, DeclinesWhatItCannotRead) {
   // No conjunct it evaluates.
   ASSERT_OK_AND_ASSIGN(auto no_filter, ReadFiltered(kFixedWidth, cp::literal(true)));
   EXPECT_EQ(no_filter, nullptr);
-  ASSERT_OK_AND_ASSIGN(auto floating,
-                       ReadFiltered(kFixedWidth, cp::greater(cp::field_ref("ratio"),
-                                                             cp::literal(0.5))));
+  ASSERT_OK_AND_ASSIGN(auto floating, ReadFiltered(kFixedWidth, cp::greater(cp::field_ref("ratio"),
+                                                                            cp::literal(0.5))));
   EXPECT_EQ(floating, nullptr);
 }
 
@@ -333,10 +329,9 @@ TEST(ParquetFilteredReaderNestedTest, DeclinesNestedColumns) {
   ASSERT_OK_AND_ASSIGN(std::unique_ptr<parquet::arrow::FileReader> reader, builder.Build());
   std::atomic<int64_t> dropped{0};
   ASSERT_OK_AND_ASSIGN(
-      auto batches,
-      MakeFilteredParquetReader(std::move(reader), {0}, {0, 1},
-                                cp::greater(cp::field_ref("id"), cp::literal(int32_t{1})), 10,
-                                &dropped));
+      auto batches, MakeFilteredParquetReader(
+                        std::move(reader), {0}, {0, 1},
+                        cp::greater(cp::field_ref("id"), cp::literal(int32_t{1})), 10, &dropped));
   EXPECT_EQ(batches, nullptr);
 }
 

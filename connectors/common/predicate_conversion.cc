@@ -22,8 +22,7 @@ using MaybeExpression = std::optional<cp::Expression>;
 MaybeExpression Translate(const Expression& expression);
 
 // Translate every child, or nothing when one of them fails.
-std::optional<std::vector<cp::Expression>> TranslateChildren(
-    const GeneralScalarExpression& call) {
+std::optional<std::vector<cp::Expression>> TranslateChildren(const GeneralScalarExpression& call) {
   std::vector<cp::Expression> out;
   for (const auto& child : call.children()) {
     if (child == nullptr) return std::nullopt;
@@ -40,8 +39,8 @@ cp::Expression Balanced(const std::string& function, const std::vector<cp::Expre
                         size_t begin, size_t end) {
   if (end - begin == 1) return terms[begin];
   size_t middle = begin + (end - begin) / 2;
-  return cp::call(function, {Balanced(function, terms, begin, middle),
-                             Balanced(function, terms, middle, end)});
+  return cp::call(
+      function, {Balanced(function, terms, begin, middle), Balanced(function, terms, middle, end)});
 }
 
 bool IsNullLiteral(const cp::Expression& expression) {
@@ -71,8 +70,8 @@ MaybeExpression TranslateCall(const GeneralScalarExpression& call) {
   auto& args = *children;
 
   static const std::pair<const char*, const char*> kComparisons[] = {
-      {"=", "equal"},  {"<>", "not_equal"}, {"<", "less"},
-      {"<=", "less_equal"}, {">", "greater"}, {">=", "greater_equal"},
+      {"=", "equal"},       {"<>", "not_equal"}, {"<", "less"},
+      {"<=", "less_equal"}, {">", "greater"},    {">=", "greater_equal"},
   };
   for (const auto& [spark, arrow_name] : kComparisons) {
     if (name == spark) {

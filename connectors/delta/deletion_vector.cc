@@ -23,8 +23,7 @@ constexpr uint32_t kArrayContainerMaxCardinality = 4096;
 
 Status SizeMismatch(const std::string& source, const std::string& detail) {
   return InvalidError("DELTA_DELETION_VECTOR_SIZE_MISMATCH",
-                      "Deletion vector integrity check failed for " + source + ": " + detail +
-                          ".");
+                      "Deletion vector integrity check failed for " + source + ": " + detail + ".");
 }
 
 // Reads fixed-width integers from a byte range, failing on overrun.
@@ -78,7 +77,8 @@ Status DecodeRoaring32(ByteReader* reader, uint64_t high, const std::string& sou
   } else if (cookie == kRoaringSerialCookieNoRuns) {
     if (!reader->Read(4, &containers)) return truncated();
   } else {
-    return SizeMismatch(source, "a Roaring bitmap has the unknown cookie " + std::to_string(cookie));
+    return SizeMismatch(source,
+                        "a Roaring bitmap has the unknown cookie " + std::to_string(cookie));
   }
   std::vector<std::pair<uint64_t, uint64_t>> header;  // key, cardinality
   for (uint64_t i = 0; i < containers; ++i) {
@@ -207,8 +207,8 @@ Result<std::vector<uint64_t>> DecodeRoaringBitmapArray(std::string_view bytes,
       framing.Skip(length);
     }
   } else {
-    return SizeMismatch(source, "the magic number " + std::to_string(magic_le) +
-                                    " is not a RoaringBitmapArray's");
+    return SizeMismatch(
+        source, "the magic number " + std::to_string(magic_le) + " is not a RoaringBitmapArray's");
   }
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
@@ -217,7 +217,8 @@ Result<std::vector<uint64_t>> DecodeRoaringBitmapArray(std::string_view bytes,
 
 Result<std::string> DeletionVectorPath(const std::string& table_root,
                                        const DeletionVectorDescriptor& descriptor) {
-  if (descriptor.storage_type == "p") return ResolveDataPath(table_root, descriptor.path_or_inline_dv);
+  if (descriptor.storage_type == "p")
+    return ResolveDataPath(table_root, descriptor.path_or_inline_dv);
   const std::string& text = descriptor.path_or_inline_dv;
   if (descriptor.storage_type != "u" || text.size() < 20) {
     return Status::Invalid("the deletion vector descriptor '", descriptor.UniqueId(),
@@ -262,7 +263,8 @@ Result<std::vector<uint64_t>> LoadDeletionVector(arrow::fs::FileSystem& filesyst
   if (DeletionVectorChecksum(body) != static_cast<uint32_t>(checksum)) {
     return InvalidError("DELTA_DELETION_VECTOR_CHECKSUM_MISMATCH",
                         "Could not verify deletion vector integrity, CRC checksum verification "
-                        "failed for " + source + ".");
+                        "failed for " +
+                            source + ".");
   }
   return DecodeRoaringBitmapArray(body, source);
 }

@@ -137,8 +137,8 @@ Metadata ParseMetadata(const json& object) {
     metadata.format_options = StringMap(*format, "options");
   }
   metadata.schema_string = RequiredString(object, "schemaString", "metaData");
-  metadata.partition_columns =
-      OptionalStringList(object, "partitionColumns", "metaData").value_or(std::vector<std::string>{});
+  metadata.partition_columns = OptionalStringList(object, "partitionColumns", "metaData")
+                                   .value_or(std::vector<std::string>{});
   metadata.configuration = StringMap(object, "configuration");
   metadata.created_time = OptionalInt64(object, "createdTime", "metaData");
   return metadata;
@@ -220,9 +220,8 @@ Status AddAction(const std::string& name, const json& body, CommitActions* actio
         for (const auto& [key, value] : values->items()) {
           file.partition_values[key] =
               value.is_null() ? std::nullopt
-                              : std::optional<std::string>(value.is_string()
-                                                               ? value.get<std::string>()
-                                                               : value.dump());
+                              : std::optional<std::string>(
+                                    value.is_string() ? value.get<std::string>() : value.dump());
         }
       }
       file.size = OptionalInt64(body, "size", "cdc").value_or(0);
@@ -283,12 +282,11 @@ Result<CommitActions> ParseCommit(std::string_view body, int64_t version,
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     json parsed = json::parse(line, nullptr, /*allow_exceptions=*/false);
-    Status added = parsed.is_discarded()
-                       ? Status::Invalid("the text is not valid JSON")
-                       : AddActionsOfLine(parsed, &actions);
+    Status added = parsed.is_discarded() ? Status::Invalid("the text is not valid JSON")
+                                         : AddActionsOfLine(parsed, &actions);
     if (!added.ok()) {
-      return CorruptLogFile(display_path, "line " + std::to_string(line_number) + ": " +
-                                              added.message());
+      return CorruptLogFile(display_path,
+                            "line " + std::to_string(line_number) + ": " + added.message());
     }
   }
   return actions;
@@ -303,12 +301,13 @@ json ProtocolToJson(const Protocol& protocol) {
 }
 
 json MetadataToJson(const Metadata& metadata) {
-  json body = {{"id", metadata.id},
-               {"format", {{"provider", metadata.format_provider},
-                           {"options", json(metadata.format_options)}}},
-               {"schemaString", metadata.schema_string},
-               {"partitionColumns", metadata.partition_columns},
-               {"configuration", json(metadata.configuration)}};
+  json body = {
+      {"id", metadata.id},
+      {"format",
+       {{"provider", metadata.format_provider}, {"options", json(metadata.format_options)}}},
+      {"schemaString", metadata.schema_string},
+      {"partitionColumns", metadata.partition_columns},
+      {"configuration", json(metadata.configuration)}};
   if (metadata.name) body["name"] = *metadata.name;
   if (metadata.description) body["description"] = *metadata.description;
   if (metadata.created_time) body["createdTime"] = *metadata.created_time;
@@ -333,8 +332,10 @@ json FileActionToJson(const FileAction& file, bool is_add) {
   for (const auto& [key, value] : file.partition_values) {
     values[key] = value ? json(*value) : json(nullptr);
   }
-  json body = {{"path", file.path}, {"partitionValues", std::move(values)},
-               {"size", file.size}, {"dataChange", file.data_change}};
+  json body = {{"path", file.path},
+               {"partitionValues", std::move(values)},
+               {"size", file.size},
+               {"dataChange", file.data_change}};
   if (is_add) {
     body["modificationTime"] = file.modification_time;
     if (!file.stats.empty()) body["stats"] = file.stats;

@@ -14,8 +14,10 @@ namespace {
 
 Status Unsupported(const TableChange& change, const std::string& table, const std::string& why) {
   return InvalidError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
-                      "The feature is not supported: " + change.ToString() + " on the Delta "
-                      "table " + table + " (" + why + ").");
+                      "The feature is not supported: " + change.ToString() +
+                          " on the Delta "
+                          "table " +
+                          table + " (" + why + ").");
 }
 
 Result<int> FindColumn(const arrow::Schema& schema, const TableChange& change,
@@ -38,8 +40,8 @@ Result<int> FindColumn(const arrow::Schema& schema, const TableChange& change,
 
 std::shared_ptr<arrow::Field> WithAnnotation(const std::shared_ptr<arrow::Field>& field,
                                              const std::string& key, const std::string& value) {
-  auto metadata = field->metadata() ? field->metadata()->Copy()
-                                    : std::make_shared<arrow::KeyValueMetadata>();
+  auto metadata =
+      field->metadata() ? field->metadata()->Copy() : std::make_shared<arrow::KeyValueMetadata>();
   ARROW_UNUSED(metadata->Set(key, value));
   return field->WithMetadata(metadata);
 }
@@ -89,7 +91,8 @@ Status AlterDeltaTable(const TableState& state, const std::vector<TableChange>& 
         auto field = column.ToField();
         ARROW_RETURN_NOT_OK(CheckColumnNames({field}, mode));
         if (mode != ColumnMappingMode::kNone) {
-          int64_t id = IntProperty(metadata.configuration, "delta.columnMapping.maxColumnId", 0) + 1;
+          int64_t id =
+              IntProperty(metadata.configuration, "delta.columnMapping.maxColumnId", 0) + 1;
           metadata.configuration["delta.columnMapping.maxColumnId"] = std::to_string(id);
           field = WithAnnotation(WithAnnotation(field, kColumnIdKey, std::to_string(id)),
                                  kPhysicalNameKey, "col-" + RandomUuid());
@@ -135,9 +138,9 @@ Status AlterDeltaTable(const TableState& state, const std::vector<TableChange>& 
         }
         for (const auto& column : metadata.partition_columns) {
           if (column == fields[*index]->name()) {
-            return InvalidError("DELTA_UNSUPPORTED_DROP_PARTITION_COLUMN",
-                                "Dropping partition column " + QuoteIdentifier(column) +
-                                    " is not supported.");
+            return InvalidError(
+                "DELTA_UNSUPPORTED_DROP_PARTITION_COLUMN",
+                "Dropping partition column " + QuoteIdentifier(column) + " is not supported.");
           }
         }
         fields.erase(fields.begin() + *index);
@@ -153,14 +156,14 @@ Status AlterDeltaTable(const TableState& state, const std::vector<TableChange>& 
         if (!change.nullable && fields[index]->nullable()) {
           return InvalidError("DELTA_CANNOT_CHANGE_NULLABILITY",
                               "Cannot change the column " + QuoteIdentifier(fields[index]->name()) +
-                                  " of " + state.name + " to NOT NULL: existing rows are not "
+                                  " of " + state.name +
+                                  " to NOT NULL: existing rows are not "
                                   "checked.");
         }
         fields[index] = fields[index]->WithNullable(change.nullable);
         break;
       }
-      default:
-        return Unsupported(change, state.name, "not a metadata-only change");
+      default: return Unsupported(change, state.name, "not a metadata-only change");
     }
   }
   ARROW_RETURN_NOT_OK(ValidateConfiguration(metadata.configuration));

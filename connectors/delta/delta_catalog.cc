@@ -154,10 +154,11 @@ class DeltaCatalog : public StagingTableCatalog,
     ARROW_ASSIGN_OR_RAISE(auto entries, ListDirectory(NamespaceDir(ns)));
     for (const auto& entry : entries) {
       const std::string base = entry.base_name();
-      if (entry.type() == arrow::fs::FileType::Directory && IsTableDirectory(*filesystem_, entry.path())) {
+      if (entry.type() == arrow::fs::FileType::Directory &&
+          IsTableDirectory(*filesystem_, entry.path())) {
         out.push_back({ns, base});
-      } else if (entry.type() == arrow::fs::FileType::File && base.size() > 10 &&
-                 base[0] == '.' && base.ends_with(".location")) {
+      } else if (entry.type() == arrow::fs::FileType::File && base.size() > 10 && base[0] == '.' &&
+                 base.ends_with(".location")) {
         out.push_back({ns, base.substr(1, base.size() - 10)});
       }
     }
@@ -186,9 +187,9 @@ class DeltaCatalog : public StagingTableCatalog,
                                                     const std::string& version) override {
     std::optional<int64_t> number = ParseInt64(version);
     if (!number || *number < 0 || version.front() == '-') {
-      return InvalidError("INVALID_TIME_TRAVEL_SPEC",
-                          "The version '" + version + "' of " + ident.ToString() +
-                              " is not a non-negative BIGINT.");
+      return InvalidError("INVALID_TIME_TRAVEL_SPEC", "The version '" + version + "' of " +
+                                                          ident.ToString() +
+                                                          " is not a non-negative BIGINT.");
     }
     return Load(ident, *number, std::nullopt);
   }
@@ -223,12 +224,13 @@ class DeltaCatalog : public StagingTableCatalog,
     transaction.protocol = created.protocol;
     transaction.metadata = created.metadata;
     transaction.operation = "CREATE TABLE";
-    transaction.operation_parameters = {{"isManaged", located.external ? "false" : "true"},
-                                        {"description", created.metadata.description.value_or("")},
-                                        {"partitionBy", PartitionByJson(created.metadata)},
-                                        {"properties", json(created.metadata.configuration).dump()}};
-    auto table_exists = CommitTransaction(filesystem_, RootOf(located.location), located.display, -1,
-                                          std::move(transaction));
+    transaction.operation_parameters = {
+        {"isManaged", located.external ? "false" : "true"},
+        {"description", created.metadata.description.value_or("")},
+        {"partitionBy", PartitionByJson(created.metadata)},
+        {"properties", json(created.metadata.configuration).dump()}};
+    auto table_exists = CommitTransaction(filesystem_, RootOf(located.location), located.display,
+                                          -1, std::move(transaction));
     if (!table_exists.ok()) {
       if (ErrorCondition(table_exists.status()) == "DELTA_TABLE_ALREADY_EXISTS") {
         return TableAlreadyExists(located.display);
@@ -259,8 +261,10 @@ class DeltaCatalog : public StagingTableCatalog,
       return InvalidError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
                           "Renaming a path table is not supported: " + source.display + ".");
     }
-    if (!IsTableDirectory(*filesystem_, RootOf(source.location))) return TableNotFound(source.display);
-    if (IsTableDirectory(*filesystem_, RootOf(target.location)) || PathExists(*filesystem_, target.pointer)) {
+    if (!IsTableDirectory(*filesystem_, RootOf(source.location)))
+      return TableNotFound(source.display);
+    if (IsTableDirectory(*filesystem_, RootOf(target.location)) ||
+        PathExists(*filesystem_, target.pointer)) {
       return TableAlreadyExists(target.display);
     }
     ARROW_RETURN_NOT_OK(EnsureNamespaceFor(to));
@@ -326,7 +330,8 @@ class DeltaCatalog : public StagingTableCatalog,
                          const std::map<std::string, std::string>& metadata) override {
     if (ns.empty()) return CheckName("");
     ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExists(ns));
-    if (exists && !(ns.size() == 1 && Lower(ns[0]) == "default" && !PathExists(*filesystem_, NamespaceDir(ns)))) {
+    if (exists && !(ns.size() == 1 && Lower(ns[0]) == "default" &&
+                    !PathExists(*filesystem_, NamespaceDir(ns)))) {
       return InvalidError("SCHEMA_ALREADY_EXISTS",
                           "Cannot create schema " + QuotePath(ns) +
                               " because it already exists. Choose a different name, drop the "
@@ -529,8 +534,7 @@ class DeltaCatalog : public StagingTableCatalog,
 // the removal of the old files (replace) and the new files.
 class DeltaStagedTable : public StagedTable, public SupportsWrite {
  public:
-  DeltaStagedTable(Located located,
-                   StageKind kind, NewTableMetadata created,
+  DeltaStagedTable(Located located, StageKind kind, NewTableMetadata created,
                    std::shared_ptr<const TableState> state)
       : located_(std::move(located)),
         kind_(kind),
@@ -549,9 +553,7 @@ class DeltaStagedTable : public StagedTable, public SupportsWrite {
     out[kPropLocation] = located_.location;
     return out;
   }
-  std::set<TableCapability> capabilities() const override {
-    return {TableCapability::kBatchWrite};
-  }
+  std::set<TableCapability> capabilities() const override { return {TableCapability::kBatchWrite}; }
   Result<std::unique_ptr<WriteBuilder>> NewWriteBuilder(const LogicalWriteInfo& info) override {
     return MakeDeltaWriteBuilder(state_, info, staged_);
   }
@@ -574,9 +576,9 @@ class DeltaStagedTable : public StagedTable, public SupportsWrite {
     } else if (exists) {
       return TableAlreadyExists(located_.display);
     } else if (kind_ == StageKind::kReplace) {
-      return InvalidError("TABLE_OR_VIEW_NOT_FOUND",
-                          "The table " + located_.display + " cannot be found: REPLACE TABLE "
-                          "needs an existing table.");
+      return InvalidError("TABLE_OR_VIEW_NOT_FOUND", "The table " + located_.display +
+                                                         " cannot be found: REPLACE TABLE "
+                                                         "needs an existing table.");
     }
     std::lock_guard<std::mutex> lock(staged_->mutex);
     transaction.protocol = created_.protocol;
@@ -595,9 +597,9 @@ class DeltaStagedTable : public StagedTable, public SupportsWrite {
                                      {"numOutputRows", std::to_string(rows)},
                                      {"numOutputBytes", std::to_string(bytes)}};
     transaction.checkpoint_interval = CheckpointInterval(created_.protocol, created_.metadata);
-    ARROW_ASSIGN_OR_RAISE(transaction.row_id_high_water_mark,
-                          ReadHighWaterMarkFor(created_.protocol, created_.metadata,
-                                               current.get()));
+    ARROW_ASSIGN_OR_RAISE(
+        transaction.row_id_high_water_mark,
+        ReadHighWaterMarkFor(created_.protocol, created_.metadata, current.get()));
     auto committed = CommitTransaction(state_->filesystem, root, located_.display, read_version,
                                        std::move(transaction));
     if (!committed.ok()) {
@@ -632,8 +634,9 @@ Result<std::shared_ptr<StagedTable>> DeltaCatalog::Stage(const Identifier& ident
   ARROW_ASSIGN_OR_RAISE(Located located, Locate(ident, &info));
   ARROW_RETURN_NOT_OK(EnsureNamespaceFor(ident));
   const std::string root = RootOf(located.location);
-  bool exists = IsTableDirectory(*filesystem_, root) && (!located.external || PathExists(*filesystem_, located.pointer) ||
-                                     located.path_table);
+  bool exists =
+      IsTableDirectory(*filesystem_, root) &&
+      (!located.external || PathExists(*filesystem_, located.pointer) || located.path_table);
   if (kind == StageKind::kCreate && exists) return TableAlreadyExists(located.display);
   if (kind == StageKind::kReplace && !exists) return TableNotFound(located.display);
   std::optional<Protocol> current;
@@ -654,8 +657,8 @@ Result<std::shared_ptr<StagedTable>> DeltaCatalog::Stage(const Identifier& ident
   state->root = root;
   state->snapshot = std::move(snapshot);
   ARROW_ASSIGN_OR_RAISE(auto completed, CompleteTableState(std::move(state)));
-  return std::make_shared<DeltaStagedTable>(std::move(located), kind,
-                                            std::move(created), std::move(completed));
+  return std::make_shared<DeltaStagedTable>(std::move(located), kind, std::move(created),
+                                            std::move(completed));
 }
 
 }  // namespace

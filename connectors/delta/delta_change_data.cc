@@ -37,13 +37,14 @@ Status CheckChanges(const TableState& table, const arrow::RecordBatch& batch) {
   if (kinds->type_id() != arrow::Type::STRING) {
     return InvalidRows(table, "have a _change_type column that is not a STRING");
   }
-  static const std::set<std::string> kKinds = {kChangeInsert, kChangeDelete,
-                                               kChangeUpdatePreimage, kChangeUpdatePostimage};
+  static const std::set<std::string> kKinds = {kChangeInsert, kChangeDelete, kChangeUpdatePreimage,
+                                               kChangeUpdatePostimage};
   const auto& strings = static_cast<const arrow::StringArray&>(*kinds);
   for (int64_t row = 0; row < strings.length(); ++row) {
     if (strings.IsNull(row) || !kKinds.contains(std::string(strings.GetView(row)))) {
-      return InvalidRows(table, "have a _change_type that is not insert, delete, "
-                                "update_preimage or update_postimage");
+      return InvalidRows(table,
+                         "have a _change_type that is not insert, delete, "
+                         "update_preimage or update_postimage");
     }
   }
   return Status::OK();

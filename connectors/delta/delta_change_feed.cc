@@ -44,9 +44,9 @@ constexpr char kChangePartitionKind[] = "parley-delta-change-partition";
 constexpr char kChangeFactoryKind[] = "parley-delta-change-factory";
 
 Status NotSerializable(std::string_view what) {
-  return InvalidError("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
-                      "The Delta change feed cannot rebuild a " + std::string(what) +
-                          " from its bytes.");
+  return InvalidError(
+      "CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
+      "The Delta change feed cannot rebuild a " + std::string(what) + " from its bytes.");
 }
 
 std::shared_ptr<arrow::DataType> TimestampType() {
@@ -57,8 +57,8 @@ std::shared_ptr<arrow::DataType> TimestampType() {
 // reader (change_type empty: the file's `_change_type` column).
 class ChangePartition : public InputPartition {
  public:
-  ChangePartition(std::shared_ptr<InputPartition> inner, std::string change_type,
-                  int64_t version, int64_t timestamp_ms)
+  ChangePartition(std::shared_ptr<InputPartition> inner, std::string change_type, int64_t version,
+                  int64_t timestamp_ms)
       : inner_(std::move(inner)),
         change_type_(std::move(change_type)),
         version_(version),
@@ -66,8 +66,10 @@ class ChangePartition : public InputPartition {
 
   Result<std::string> Serialize() const override {
     ARROW_ASSIGN_OR_RAISE(auto inner, inner_->Serialize());
-    return json{{"kind", kChangePartitionKind}, {"inner", inner},
-                {"changeType", change_type_},   {"version", version_},
+    return json{{"kind", kChangePartitionKind},
+                {"inner", inner},
+                {"changeType", change_type_},
+                {"version", version_},
                 {"timestamp", timestamp_ms_}}
         .dump();
   }
@@ -107,10 +109,9 @@ class ChangeReader : public PartitionReader {
     }
     ARROW_ASSIGN_OR_RAISE(auto version,
                           arrow::MakeArrayFromScalar(arrow::Int64Scalar(version_), rows));
-    ARROW_ASSIGN_OR_RAISE(
-        auto timestamp,
-        arrow::MakeArrayFromScalar(arrow::TimestampScalar(timestamp_ms_ * 1000, TimestampType()),
-                                   rows));
+    ARROW_ASSIGN_OR_RAISE(auto timestamp,
+                          arrow::MakeArrayFromScalar(
+                              arrow::TimestampScalar(timestamp_ms_ * 1000, TimestampType()), rows));
     columns.push_back(std::move(version));
     columns.push_back(std::move(timestamp));
     return arrow::RecordBatch::Make(schema_, rows, std::move(columns));
@@ -151,27 +152,22 @@ class ChangeReaderFactory : public PartitionReaderFactory {
     ARROW_ASSIGN_OR_RAISE(auto data, data_->Serialize());
     ARROW_ASSIGN_OR_RAISE(auto changes, changes_->Serialize());
     ARROW_ASSIGN_OR_RAISE(auto schema, SchemaToDeltaJson(*schema_));
-    return json{{"kind", kChangeFactoryKind},
-                {"data", data},
-                {"changes", changes},
-                {"schema", schema}}
+    return json{
+        {"kind", kChangeFactoryKind}, {"data", data}, {"changes", changes}, {"schema", schema}}
         .dump();
   }
 
   Result<std::shared_ptr<InputPartition>> DeserializePartition(
       std::string_view bytes) const override {
     json in = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-    if (!in.is_object() || in.value("kind", "") != kChangePartitionKind ||
-        !in.contains("inner") || !in["inner"].is_string() || !in.contains("changeType") ||
-        !in["changeType"].is_string() || !in.contains("version") ||
-        !in["version"].is_number_integer() || !in.contains("timestamp") ||
-        !in["timestamp"].is_number_integer()) {
+    if (!in.is_object() || in.value("kind", "") != kChangePartitionKind || !in.contains("inner") ||
+        !in["inner"].is_string() || !in.contains("changeType") || !in["changeType"].is_string() ||
+        !in.contains("version") || !in["version"].is_number_integer() ||
+        !in.contains("timestamp") || !in["timestamp"].is_number_integer()) {
       return NotSerializable("partition");
     }
-    ARROW_ASSIGN_OR_RAISE(auto inner,
-                          data_->DeserializePartition(in["inner"].get<std::string>()));
-    return std::make_shared<ChangePartition>(std::move(inner),
-                                             in["changeType"].get<std::string>(),
+    ARROW_ASSIGN_OR_RAISE(auto inner, data_->DeserializePartition(in["inner"].get<std::string>()));
+    return std::make_shared<ChangePartition>(std::move(inner), in["changeType"].get<std::string>(),
                                              in["version"].get<int64_t>(),
                                              in["timestamp"].get<int64_t>());
   }
@@ -204,7 +200,8 @@ Result<ReadSpec> ChangeFileSpec(const TableState& table) {
 
 class ChangeBatch : public Batch {
  public:
-  ChangeBatch(std::shared_ptr<const TableState> table, std::vector<std::shared_ptr<InputPartition>> partitions,
+  ChangeBatch(std::shared_ptr<const TableState> table,
+              std::vector<std::shared_ptr<InputPartition>> partitions,
               std::shared_ptr<arrow::Schema> schema)
       : table_(std::move(table)), partitions_(std::move(partitions)), schema_(std::move(schema)) {}
 
@@ -255,14 +252,14 @@ class ChangeScanBuilder : public ScanBuilder {
     for (int64_t version = start_; version <= end_; ++version) {
       ARROW_ASSIGN_OR_RAISE(CommitActions commit,
                             ReadCommit(*table.filesystem, table.root, version));
-      int64_t timestamp = commit.in_commit_timestamp.value_or(
-          table.snapshot->commit_timestamps.count(version)
-              ? table.snapshot->commit_timestamps.at(version)
-              : 0);
+      int64_t timestamp =
+          commit.in_commit_timestamp.value_or(table.snapshot->commit_timestamps.count(version)
+                                                  ? table.snapshot->commit_timestamps.at(version)
+                                                  : 0);
       auto add = [&](const FileAction& file, std::string change_type) {
-        partitions.push_back(std::make_shared<ChangePartition>(
-            MakeDeltaPartition({ReadTaskFor(table, file)}), std::move(change_type), version,
-            timestamp));
+        partitions.push_back(
+            std::make_shared<ChangePartition>(MakeDeltaPartition({ReadTaskFor(table, file)}),
+                                              std::move(change_type), version, timestamp));
       };
       if (!commit.change_files.empty()) {
         for (const auto& file : commit.change_files) add(file, "");
@@ -331,12 +328,12 @@ class DeltaChangeFeed : public Changelog {
 };
 
 Result<int64_t> ParseVersion(const std::string& text, const std::string& table) {
-  bool digits = !text.empty() && std::all_of(text.begin(), text.end(), ::isdigit) &&
-                text.size() < 19;
+  bool digits =
+      !text.empty() && std::all_of(text.begin(), text.end(), ::isdigit) && text.size() < 19;
   if (!digits) {
-    return InvalidError("DELTA_INVALID_CDC_RANGE",
-                        "The change data range of " + table + " names the version '" + text +
-                            "', which is not a non-negative integer.");
+    return InvalidError("DELTA_INVALID_CDC_RANGE", "The change data range of " + table +
+                                                       " names the version '" + text +
+                                                       "', which is not a non-negative integer.");
   }
   return std::stoll(text);
 }
@@ -362,8 +359,7 @@ Result<std::shared_ptr<Changelog>> MakeDeltaChangeFeed(std::shared_ptr<const Tab
   const auto& timestamps = latest.commit_timestamps;
   int64_t start = 0, end = latest.version;
   switch (range.kind) {
-    case ChangelogRange::Kind::kUnbounded:
-      break;
+    case ChangelogRange::Kind::kUnbounded: break;
     case ChangelogRange::Kind::kVersion: {
       ARROW_ASSIGN_OR_RAISE(start, ParseVersion(range.starting_version, table->name));
       if (!range.starting_bound_inclusive) ++start;
@@ -398,15 +394,17 @@ Result<std::shared_ptr<Changelog>> MakeDeltaChangeFeed(std::shared_ptr<const Tab
         arrow::StatusCode::Invalid, "DELTA_CDC_START_VERSION_AFTER_LATEST",
         {{"start", std::to_string(start)}, {"latest", std::to_string(latest.version)}},
         "Provided start version (" + std::to_string(start) + ") for reading change data of " +
-            table->name + " is invalid. Start version cannot be greater than the latest version "
-            "of the table (" + std::to_string(latest.version) + ").");
+            table->name +
+            " is invalid. Start version cannot be greater than the latest version "
+            "of the table (" +
+            std::to_string(latest.version) + ").");
   }
   if (end < start) {
-    return MakeErrorWithParameters(
-        arrow::StatusCode::Invalid, "DELTA_INVALID_CDC_RANGE",
-        {{"start", std::to_string(start)}, {"end", std::to_string(end)}},
-        "CDC range from start " + std::to_string(start) + " to end " + std::to_string(end) +
-            " was invalid. End cannot be before start.");
+    return MakeErrorWithParameters(arrow::StatusCode::Invalid, "DELTA_INVALID_CDC_RANGE",
+                                   {{"start", std::to_string(start)}, {"end", std::to_string(end)}},
+                                   "CDC range from start " + std::to_string(start) + " to end " +
+                                       std::to_string(end) +
+                                       " was invalid. End cannot be before start.");
   }
   end = std::min(end, latest.version);
   // The feed must be on at the start and stay on through the range.

@@ -21,16 +21,11 @@ namespace {
 // The change type a row with `action` records; null for a copied row, which records none.
 const char* ChangeTypeOf(int32_t action) {
   switch (static_cast<RowLevelWriteAction>(action)) {
-    case RowLevelWriteAction::kCopy:
-      return nullptr;
-    case RowLevelWriteAction::kUpdate:
-      return kChangeUpdatePostimage;
-    case RowLevelWriteAction::kDelete:
-      return kChangeDelete;
-    case RowLevelWriteAction::kInsert:
-      return kChangeInsert;
-    case RowLevelWriteAction::kUpdatePreimage:
-      return kChangeUpdatePreimage;
+    case RowLevelWriteAction::kCopy: return nullptr;
+    case RowLevelWriteAction::kUpdate: return kChangeUpdatePostimage;
+    case RowLevelWriteAction::kDelete: return kChangeDelete;
+    case RowLevelWriteAction::kInsert: return kChangeInsert;
+    case RowLevelWriteAction::kUpdatePreimage: return kChangeUpdatePreimage;
   }
   return nullptr;
 }
@@ -51,8 +46,7 @@ Status InvalidAction(int32_t action) {
 class ChangeRowsWriter : public DataWriter {
  public:
   ChangeRowsWriter(std::unique_ptr<DataWriter> data, std::unique_ptr<DataWriter> changes,
-                   int columns, std::shared_ptr<arrow::fs::FileSystem> filesystem,
-                   std::string root)
+                   int columns, std::shared_ptr<arrow::fs::FileSystem> filesystem, std::string root)
       : data_(std::move(data)),
         changes_(std::move(changes)),
         columns_(columns),
@@ -87,8 +81,8 @@ class ChangeRowsWriter : public DataWriter {
       ARROW_RETURN_NOT_OK(data_->Write(batch));
     } else if (data_rows > 0) {
       ARROW_ASSIGN_OR_RAISE(auto mask, data_mask.Finish());
-      ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(arrow::Datum(batch.Slice(0)),
-                                                              arrow::Datum(mask)));
+      ARROW_ASSIGN_OR_RAISE(
+          auto kept, arrow::compute::Filter(arrow::Datum(batch.Slice(0)), arrow::Datum(mask)));
       ARROW_RETURN_NOT_OK(data_->Write(*kept.record_batch()));
     }
     if (change_rows == 0) return Status::OK();
@@ -97,12 +91,12 @@ class ChangeRowsWriter : public DataWriter {
     arrow::ArrayVector arrays(batch.columns().begin(), batch.columns().begin() + columns_);
     arrow::FieldVector fields(batch.schema()->fields().begin(),
                               batch.schema()->fields().begin() + columns_);
-    auto table_columns = arrow::RecordBatch::Make(arrow::schema(fields), batch.num_rows(),
-                                                  std::move(arrays));
-    ARROW_ASSIGN_OR_RAISE(auto changed, arrow::compute::Filter(arrow::Datum(table_columns),
-                                                               arrow::Datum(mask)));
-    ARROW_ASSIGN_OR_RAISE(auto rows, changed.record_batch()->AddColumn(
-                                         columns_, kChangeTypeColumn, std::move(types)));
+    auto table_columns =
+        arrow::RecordBatch::Make(arrow::schema(fields), batch.num_rows(), std::move(arrays));
+    ARROW_ASSIGN_OR_RAISE(auto changed,
+                          arrow::compute::Filter(arrow::Datum(table_columns), arrow::Datum(mask)));
+    ARROW_ASSIGN_OR_RAISE(auto rows, changed.record_batch()->AddColumn(columns_, kChangeTypeColumn,
+                                                                       std::move(types)));
     return changes_->Write(*rows);
   }
 

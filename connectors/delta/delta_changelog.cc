@@ -68,9 +68,9 @@ constexpr char kRowIdField[] = "row_id";
 constexpr char kRowCommitVersionField[] = "row_commit_version";
 
 Status NotSerializable(std::string_view what) {
-  return InvalidError("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
-                      "The Delta changelog cannot rebuild a " + std::string(what) +
-                          " from its bytes.");
+  return InvalidError(
+      "CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
+      "The Delta changelog cannot rebuild a " + std::string(what) + " from its bytes.");
 }
 
 std::shared_ptr<arrow::DataType> TimestampType() {
@@ -96,8 +96,7 @@ struct CommitChanges {
 class ChangelogPartition : public InputPartition {
  public:
   ChangelogPartition(std::shared_ptr<InputPartition> deletes,
-                     std::shared_ptr<InputPartition> inserts, int64_t version,
-                     int64_t timestamp_ms)
+                     std::shared_ptr<InputPartition> inserts, int64_t version, int64_t timestamp_ms)
       : deletes_(std::move(deletes)),
         inserts_(std::move(inserts)),
         version_(version),
@@ -302,9 +301,8 @@ class ChangelogReader : public PartitionReader {
       const std::string& name = field->name();
       if (name == kChangeTypeColumn) {
         ARROW_ASSIGN_OR_RAISE(
-            auto column,
-            arrow::MakeArrayFromScalar(
-                arrow::StringScalar(insert_ ? kChangeInsert : kChangeDelete), rows));
+            auto column, arrow::MakeArrayFromScalar(
+                             arrow::StringScalar(insert_ ? kChangeInsert : kChangeDelete), rows));
         columns.push_back(std::move(column));
       } else if (name == kCommitVersionColumn) {
         ARROW_ASSIGN_OR_RAISE(auto column, arrow::MakeArrayFromScalar(
@@ -314,8 +312,7 @@ class ChangelogReader : public PartitionReader {
         ARROW_ASSIGN_OR_RAISE(
             auto column,
             arrow::MakeArrayFromScalar(
-                arrow::TimestampScalar(partition_.timestamp_ms() * 1000, TimestampType()),
-                rows));
+                arrow::TimestampScalar(partition_.timestamp_ms() * 1000, TimestampType()), rows));
         columns.push_back(std::move(column));
       } else {
         columns.push_back(batch.column(next++));
@@ -342,7 +339,9 @@ class ChangelogReaderFactory : public PartitionReaderFactory {
   ChangelogReaderFactory(std::shared_ptr<PartitionReaderFactory> data,
                          std::shared_ptr<PartitionReaderFactory> row_tracking,
                          std::shared_ptr<arrow::Schema> schema)
-      : data_(std::move(data)), row_tracking_(std::move(row_tracking)), schema_(std::move(schema)) {}
+      : data_(std::move(data)),
+        row_tracking_(std::move(row_tracking)),
+        schema_(std::move(schema)) {}
 
   Result<std::unique_ptr<PartitionReader>> CreateReader(
       const InputPartition& partition) const override {
@@ -358,10 +357,8 @@ class ChangelogReaderFactory : public PartitionReaderFactory {
     ARROW_ASSIGN_OR_RAISE(auto data, data_->Serialize());
     ARROW_ASSIGN_OR_RAISE(auto row_tracking, row_tracking_->Serialize());
     ARROW_ASSIGN_OR_RAISE(auto schema, SchemaToDeltaJson(*schema_));
-    return json{{"kind", kFactoryKind},
-                {"data", data},
-                {"rowTracking", row_tracking},
-                {"schema", schema}}
+    return json{
+        {"kind", kFactoryKind}, {"data", data}, {"rowTracking", row_tracking}, {"schema", schema}}
         .dump();
   }
 
@@ -439,8 +436,7 @@ class ChangelogBatch : public Batch {
   }
 
   Result<std::shared_ptr<PartitionReaderFactory>> CreateReaderFactory() override {
-    ARROW_ASSIGN_OR_RAISE(auto data,
-                          MakeDeltaReaderFactory(DataSpec(*table_, *schema_)));
+    ARROW_ASSIGN_OR_RAISE(auto data, MakeDeltaReaderFactory(DataSpec(*table_, *schema_)));
     ARROW_ASSIGN_OR_RAISE(auto row_tracking, MakeDeltaReaderFactory(RowTrackingSpec(*table_)));
     return std::make_shared<ChangelogReaderFactory>(std::move(data), std::move(row_tracking),
                                                     schema_);
@@ -450,8 +446,8 @@ class ChangelogBatch : public Batch {
       std::string_view bytes) const override {
     json in = json::parse(bytes, nullptr, /*allow_exceptions=*/false);
     if (!in.is_object() || in.value("kind", "") != kFactoryKind || !in.contains("data") ||
-        !in["data"].is_string() || !in.contains("rowTracking") ||
-        !in["rowTracking"].is_string() || !in.contains("schema") || !in["schema"].is_string()) {
+        !in["data"].is_string() || !in.contains("rowTracking") || !in["rowTracking"].is_string() ||
+        !in.contains("schema") || !in["schema"].is_string()) {
       return NotSerializable("reader factory");
     }
     ARROW_ASSIGN_OR_RAISE(auto data, DeserializeDeltaReaderFactory(in["data"].get<std::string>()));
@@ -486,8 +482,8 @@ std::optional<std::function<bool(int64_t)>> VersionTest(const Predicate& predica
     op = kFlipped.at(op);
   }
   if (column == nullptr || literal == nullptr || literal->value() == nullptr ||
-      !literal->value()->is_valid || column->field_names() !=
-                                         std::vector<std::string>{kCommitVersionColumn}) {
+      !literal->value()->is_valid ||
+      column->field_names() != std::vector<std::string>{kCommitVersionColumn}) {
     return std::nullopt;
   }
   auto cast = literal->value()->CastTo(arrow::int64());
@@ -565,18 +561,17 @@ class ChangelogScanBuilder : public ScanBuilder,
       for (bool insert : {false, true}) {
         for (auto& pieces : PlanPieces(tasks[insert], split)) {
           auto side = MakeDeltaPartition(std::move(pieces));
-          partitions.push_back(std::make_shared<ChangelogPartition>(
-              insert ? nullptr : side, insert ? side : nullptr, commit.version,
-              commit.timestamp_ms));
+          partitions.push_back(
+              std::make_shared<ChangelogPartition>(insert ? nullptr : side, insert ? side : nullptr,
+                                                   commit.version, commit.timestamp_ms));
         }
       }
     }
-    std::string description = "changelog of " + table.name + ", versions [" +
-                              std::to_string(commits_->front().version) + ", " +
-                              std::to_string(commits_->back().version) + "], " +
-                              std::to_string(commits) + " commits read, " +
-                              std::to_string(files) + " files" +
-                              (drop_carryovers_ ? ", carry-over pairs dropped while reading" : "");
+    std::string description =
+        "changelog of " + table.name + ", versions [" + std::to_string(commits_->front().version) +
+        ", " + std::to_string(commits_->back().version) + "], " + std::to_string(commits) +
+        " commits read, " + std::to_string(files) + " files" +
+        (drop_carryovers_ ? ", carry-over pairs dropped while reading" : "");
     return std::make_shared<ChangelogScan>(table_, std::move(partitions), schema_,
                                            std::move(description));
   }
@@ -616,8 +611,8 @@ class DeltaChangelog : public Changelog {
     return std::make_unique<ChangelogScanBuilder>(table_, commits_, schema_, drop_carryovers_);
   }
   Result<std::vector<std::shared_ptr<NamedReference>>> RowId() const override {
-    return std::vector<std::shared_ptr<NamedReference>>{std::make_shared<NamedReference>(
-        std::vector<std::string>{kMetadataColumn, kRowIdField})};
+    return std::vector<std::shared_ptr<NamedReference>>{
+        std::make_shared<NamedReference>(std::vector<std::string>{kMetadataColumn, kRowIdField})};
   }
   Result<std::shared_ptr<NamedReference>> RowVersion() const override {
     return std::make_shared<NamedReference>(
@@ -632,12 +627,12 @@ class DeltaChangelog : public Changelog {
 };
 
 Result<int64_t> ParseVersion(const std::string& text, const std::string& table) {
-  bool digits = !text.empty() && std::all_of(text.begin(), text.end(), ::isdigit) &&
-                text.size() < 19;
+  bool digits =
+      !text.empty() && std::all_of(text.begin(), text.end(), ::isdigit) && text.size() < 19;
   if (!digits) {
-    return InvalidError("DELTA_INVALID_CDC_RANGE",
-                        "The changelog range of " + table + " names the version '" + text +
-                            "', which is not a non-negative integer.");
+    return InvalidError("DELTA_INVALID_CDC_RANGE", "The changelog range of " + table +
+                                                       " names the version '" + text +
+                                                       "', which is not a non-negative integer.");
   }
   return std::stoll(text);
 }
@@ -668,8 +663,10 @@ Result<int64_t> ActiveVersionAt(const TableState& table, const std::map<int64_t,
   if (times.empty() || ms < times.begin()->second) {
     return InvalidError(
         "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION",
-        "The provided timestamp (" + std::to_string(ms) + " ms) is before the earliest version "
-        "available to " + table.name + "" +
+        "The provided timestamp (" + std::to_string(ms) +
+            " ms) is before the earliest version "
+            "available to " +
+            table.name + "" +
             (times.empty() ? "." : " (" + std::to_string(times.begin()->second) + " ms)."));
   }
   if (ms > times.rbegin()->second && !latest_if_after) {
@@ -711,8 +708,10 @@ Status SchemaChangeInRange(int64_t version) {
       arrow::StatusCode::Invalid, "DELTA_CHANGELOG_SCHEMA_CHANGE_IN_RANGE",
       {{"version", std::to_string(version)}},
       "Delta CDC does not support reading a changelog range that includes a schema change. "
-      "Commit at version " + std::to_string(version) + " changes the table schema. Pick a "
-      "starting/ending version that brackets a single schema.");
+      "Commit at version " +
+          std::to_string(version) +
+          " changes the table schema. Pick a "
+          "starting/ending version that brackets a single schema.");
 }
 
 Status RowTrackingDisabledInRange(int64_t version) {
@@ -720,8 +719,10 @@ Status RowTrackingDisabledInRange(int64_t version) {
       arrow::StatusCode::Invalid, "DELTA_CHANGELOG_ROW_TRACKING_DISABLED_IN_RANGE",
       {{"version", std::to_string(version)}},
       "Delta CDC requires row tracking to remain enabled across the requested range. Commit at "
-      "version " + std::to_string(version) + " disabled row tracking. Pick a starting/ending "
-      "version that brackets a row-tracking-enabled state.");
+      "version " +
+          std::to_string(version) +
+          " disabled row tracking. Pick a starting/ending "
+          "version that brackets a row-tracking-enabled state.");
 }
 
 Result<std::shared_ptr<arrow::Schema>> PlainSchemaOf(const Metadata& metadata) {
@@ -738,7 +739,8 @@ Result<std::pair<int64_t, int64_t>> ResolveRange(const TableState& table,
     case ChangelogRange::Kind::kUnbounded:
       return InvalidError("DELTA_CHANGELOG_UNBOUNDED_RANGE",
                           "Delta CDC does not support unbounded ranges in batch reads of " +
-                              table.name + ". Specify a starting and ending version or "
+                              table.name +
+                              ". Specify a starting and ending version or "
                               "timestamp.");
     case ChangelogRange::Kind::kVersion: {
       ARROW_ASSIGN_OR_RAISE(start, ParseVersion(range.starting_version, table.name));
@@ -761,19 +763,21 @@ Result<std::pair<int64_t, int64_t>> ResolveRange(const TableState& table,
   if (!range.starting_bound_inclusive) ++start;
   if (!range.ending_bound_inclusive) --end;
   if (start > end) {
-    return MakeErrorWithParameters(
-        arrow::StatusCode::Invalid, "DELTA_INVALID_CDC_RANGE",
-        {{"start", std::to_string(start)}, {"end", std::to_string(end)}},
-        "CDC range from start " + std::to_string(start) + " to end " + std::to_string(end) +
-            " was invalid. End cannot be before start.");
+    return MakeErrorWithParameters(arrow::StatusCode::Invalid, "DELTA_INVALID_CDC_RANGE",
+                                   {{"start", std::to_string(start)}, {"end", std::to_string(end)}},
+                                   "CDC range from start " + std::to_string(start) + " to end " +
+                                       std::to_string(end) +
+                                       " was invalid. End cannot be before start.");
   }
   if (start > latest) {
     return MakeErrorWithParameters(
         arrow::StatusCode::Invalid, "DELTA_CDC_START_VERSION_AFTER_LATEST",
         {{"start", std::to_string(start)}, {"latest", std::to_string(latest)}},
         "Provided start version (" + std::to_string(start) + ") for reading the changelog of " +
-            table.name + " is invalid. Start version cannot be greater than the latest version "
-            "of the table (" + std::to_string(latest) + ").");
+            table.name +
+            " is invalid. Start version cannot be greater than the latest version "
+            "of the table (" +
+            std::to_string(latest) + ").");
   }
   if (end > latest) {
     return InvalidError("DELTA_VERSION_NOT_FOUND",
@@ -797,8 +801,9 @@ Result<std::shared_ptr<Changelog>> MakeDeltaChangelog(std::shared_ptr<const Tabl
     return MakeErrorWithParameters(
         arrow::StatusCode::Invalid, "DELTA_CHANGELOG_REQUIRES_ROW_TRACKING",
         {{"tableName", table->name}},
-        "Change data capture via CHANGES on " + table->name + " requires row tracking. Enable "
-        "it by setting TBLPROPERTIES ('delta.enableRowTracking' = 'true').");
+        "Change data capture via CHANGES on " + table->name +
+            " requires row tracking. Enable "
+            "it by setting TBLPROPERTIES ('delta.enableRowTracking' = 'true').");
   }
   ARROW_ASSIGN_OR_RAISE(auto at_start, LoadSnapshot(table->filesystem, table->root, start));
   if (!RowTrackingEnabled(at_start->metadata)) return RowTrackingDisabledInRange(start);

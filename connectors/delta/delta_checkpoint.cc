@@ -39,20 +39,13 @@ Result<json> StructToJson(const arrow::StructArray& array, int64_t row) {
 Result<json> ValueToJson(const arrow::Array& array, int64_t row) {
   if (array.IsNull(row)) return json(nullptr);
   switch (array.type_id()) {
-    case arrow::Type::BOOL:
-      return json(static_cast<const arrow::BooleanArray&>(array).Value(row));
-    case arrow::Type::INT8:
-      return json(static_cast<const arrow::Int8Array&>(array).Value(row));
-    case arrow::Type::INT16:
-      return json(static_cast<const arrow::Int16Array&>(array).Value(row));
-    case arrow::Type::INT32:
-      return json(static_cast<const arrow::Int32Array&>(array).Value(row));
-    case arrow::Type::INT64:
-      return json(static_cast<const arrow::Int64Array&>(array).Value(row));
-    case arrow::Type::FLOAT:
-      return json(static_cast<const arrow::FloatArray&>(array).Value(row));
-    case arrow::Type::DOUBLE:
-      return json(static_cast<const arrow::DoubleArray&>(array).Value(row));
+    case arrow::Type::BOOL: return json(static_cast<const arrow::BooleanArray&>(array).Value(row));
+    case arrow::Type::INT8: return json(static_cast<const arrow::Int8Array&>(array).Value(row));
+    case arrow::Type::INT16: return json(static_cast<const arrow::Int16Array&>(array).Value(row));
+    case arrow::Type::INT32: return json(static_cast<const arrow::Int32Array&>(array).Value(row));
+    case arrow::Type::INT64: return json(static_cast<const arrow::Int64Array&>(array).Value(row));
+    case arrow::Type::FLOAT: return json(static_cast<const arrow::FloatArray&>(array).Value(row));
+    case arrow::Type::DOUBLE: return json(static_cast<const arrow::DoubleArray&>(array).Value(row));
     case arrow::Type::STRING:
     case arrow::Type::BINARY:
       return json(std::string(static_cast<const arrow::BinaryArray&>(array).GetView(row)));

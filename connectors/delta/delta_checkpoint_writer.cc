@@ -29,11 +29,10 @@ std::shared_ptr<arrow::DataType> StringMap() {
 }
 
 std::shared_ptr<arrow::DataType> DeletionVectorType() {
-  return arrow::struct_({arrow::field("storageType", arrow::utf8()),
-                         arrow::field("pathOrInlineDv", arrow::utf8()),
-                         arrow::field("offset", arrow::int32()),
-                         arrow::field("sizeInBytes", arrow::int32()),
-                         arrow::field("cardinality", arrow::int64())});
+  return arrow::struct_(
+      {arrow::field("storageType", arrow::utf8()), arrow::field("pathOrInlineDv", arrow::utf8()),
+       arrow::field("offset", arrow::int32()), arrow::field("sizeInBytes", arrow::int32()),
+       arrow::field("cardinality", arrow::int64())});
 }
 
 std::shared_ptr<arrow::Schema> CheckpointSchema() {
@@ -41,24 +40,21 @@ std::shared_ptr<arrow::Schema> CheckpointSchema() {
   return arrow::schema({
       field("txn", arrow::struct_({field("appId", arrow::utf8()), field("version", arrow::int64()),
                                    field("lastUpdated", arrow::int64())})),
-      field("add", arrow::struct_({field("path", arrow::utf8()),
-                                   field("partitionValues", StringMap()),
-                                   field("size", arrow::int64()),
-                                   field("modificationTime", arrow::int64()),
-                                   field("dataChange", arrow::boolean()),
-                                   field("stats", arrow::utf8()), field("tags", StringMap()),
-                                   field("deletionVector", DeletionVectorType()),
-                                   field("baseRowId", arrow::int64()),
-                                   field("defaultRowCommitVersion", arrow::int64())})),
-      field("remove", arrow::struct_({field("path", arrow::utf8()),
-                                      field("deletionTimestamp", arrow::int64()),
-                                      field("dataChange", arrow::boolean()),
-                                      field("extendedFileMetadata", arrow::boolean()),
-                                      field("partitionValues", StringMap()),
-                                      field("size", arrow::int64()),
-                                      field("deletionVector", DeletionVectorType()),
-                                      field("baseRowId", arrow::int64()),
-                                      field("defaultRowCommitVersion", arrow::int64())})),
+      field("add", arrow::struct_(
+                       {field("path", arrow::utf8()), field("partitionValues", StringMap()),
+                        field("size", arrow::int64()), field("modificationTime", arrow::int64()),
+                        field("dataChange", arrow::boolean()), field("stats", arrow::utf8()),
+                        field("tags", StringMap()), field("deletionVector", DeletionVectorType()),
+                        field("baseRowId", arrow::int64()),
+                        field("defaultRowCommitVersion", arrow::int64())})),
+      field("remove",
+            arrow::struct_(
+                {field("path", arrow::utf8()), field("deletionTimestamp", arrow::int64()),
+                 field("dataChange", arrow::boolean()),
+                 field("extendedFileMetadata", arrow::boolean()),
+                 field("partitionValues", StringMap()), field("size", arrow::int64()),
+                 field("deletionVector", DeletionVectorType()), field("baseRowId", arrow::int64()),
+                 field("defaultRowCommitVersion", arrow::int64())})),
       field("metaData",
             arrow::struct_({field("id", arrow::utf8()), field("name", arrow::utf8()),
                             field("description", arrow::utf8()),
@@ -72,9 +68,9 @@ std::shared_ptr<arrow::Schema> CheckpointSchema() {
                                         field("minWriterVersion", arrow::int32()),
                                         field("readerFeatures", arrow::list(arrow::utf8())),
                                         field("writerFeatures", arrow::list(arrow::utf8()))})),
-      field("domainMetadata", arrow::struct_({field("domain", arrow::utf8()),
-                                              field("configuration", arrow::utf8()),
-                                              field("removed", arrow::boolean())})),
+      field("domainMetadata",
+            arrow::struct_({field("domain", arrow::utf8()), field("configuration", arrow::utf8()),
+                            field("removed", arrow::boolean())})),
   });
 }
 
@@ -89,8 +85,8 @@ Status AppendJson(arrow::ArrayBuilder* builder, const json& value) {
       const std::shared_ptr<arrow::DataType> type = builder->type();
       for (int i = 0; i < type->num_fields(); ++i) {
         auto child = value.find(type->field(i)->name());
-        ARROW_RETURN_NOT_OK(AppendJson(structs->field_builder(i),
-                                       child == value.end() ? json(nullptr) : *child));
+        ARROW_RETURN_NOT_OK(
+            AppendJson(structs->field_builder(i), child == value.end() ? json(nullptr) : *child));
       }
       return Status::OK();
     }
@@ -118,8 +114,7 @@ Status AppendJson(arrow::ArrayBuilder* builder, const json& value) {
       return static_cast<arrow::Int32Builder*>(builder)->Append(value.get<int32_t>());
     case arrow::Type::BOOL:
       return static_cast<arrow::BooleanBuilder*>(builder)->Append(value.get<bool>());
-    default:
-      return Status::NotImplemented("checkpoint column type ", builder->type()->ToString());
+    default: return Status::NotImplemented("checkpoint column type ", builder->type()->ToString());
   }
 }
 

@@ -21,9 +21,9 @@ using nlohmann::json;
 Result<const TableState*> DeltaStateOf(const Table& table, const std::string& operation) {
   const TableState* state = StateOf(table);
   if (state == nullptr) {
-    return InvalidError("DELTA_ONLY_OPERATION",
-                        operation + " is only supported for Delta tables, not for " +
-                            table.name() + ".");
+    return InvalidError(
+        "DELTA_ONLY_OPERATION",
+        operation + " is only supported for Delta tables, not for " + table.name() + ".");
   }
   return state;
 }
@@ -61,7 +61,8 @@ Result<std::shared_ptr<arrow::Table>> DescribeHistory(const Table& table,
   arrow::TimestampBuilder times(TimestampType(), arrow::default_memory_pool());
   arrow::StringBuilder operations, isolation, engine;
   arrow::BooleanBuilder blind;
-  arrow::MapBuilder parameters(arrow::default_memory_pool(), std::make_shared<arrow::StringBuilder>(),
+  arrow::MapBuilder parameters(arrow::default_memory_pool(),
+                               std::make_shared<arrow::StringBuilder>(),
                                std::make_shared<arrow::StringBuilder>());
   arrow::MapBuilder metrics(arrow::default_memory_pool(), std::make_shared<arrow::StringBuilder>(),
                             std::make_shared<arrow::StringBuilder>());
@@ -78,7 +79,7 @@ Result<std::shared_ptr<arrow::Table>> DescribeHistory(const Table& table,
     auto text = [&](const char* key, arrow::StringBuilder* builder) {
       auto value = info.find(key);
       return value != info.end() && value->is_string() ? builder->Append(value->get<std::string>())
-                                                        : builder->AppendNull();
+                                                       : builder->AppendNull();
     };
     ARROW_RETURN_NOT_OK(text("operation", &operations));
     ARROW_RETURN_NOT_OK(AppendStringMap(&parameters, info.value("operationParameters", json())));
@@ -94,15 +95,14 @@ Result<std::shared_ptr<arrow::Table>> DescribeHistory(const Table& table,
     ARROW_RETURN_NOT_OK(AppendStringMap(&metrics, info.value("operationMetrics", json())));
     ARROW_RETURN_NOT_OK(text("engineInfo", &engine));
   }
-  auto schema = arrow::schema({arrow::field("version", arrow::int64()),
-                               arrow::field("timestamp", TimestampType()),
-                               arrow::field("operation", arrow::utf8()),
-                               arrow::field("operationParameters", StringMapType()),
-                               arrow::field("readVersion", arrow::int64()),
-                               arrow::field("isolationLevel", arrow::utf8()),
-                               arrow::field("isBlindAppend", arrow::boolean()),
-                               arrow::field("operationMetrics", StringMapType()),
-                               arrow::field("engineInfo", arrow::utf8())});
+  auto schema = arrow::schema(
+      {arrow::field("version", arrow::int64()), arrow::field("timestamp", TimestampType()),
+       arrow::field("operation", arrow::utf8()),
+       arrow::field("operationParameters", StringMapType()),
+       arrow::field("readVersion", arrow::int64()), arrow::field("isolationLevel", arrow::utf8()),
+       arrow::field("isBlindAppend", arrow::boolean()),
+       arrow::field("operationMetrics", StringMapType()),
+       arrow::field("engineInfo", arrow::utf8())});
   std::vector<std::shared_ptr<arrow::Array>> columns(9);
   ARROW_RETURN_NOT_OK(versions.Finish(&columns[0]));
   ARROW_RETURN_NOT_OK(times.Finish(&columns[1]));
@@ -151,15 +151,15 @@ Result<std::shared_ptr<arrow::Table>> DescribeDetail(const Table& table) {
   ARROW_RETURN_NOT_OK(format.Append("delta"));
   ARROW_RETURN_NOT_OK(id.Append(snapshot.metadata.id));
   ARROW_RETURN_NOT_OK(name.Append(state->name));
-  ARROW_RETURN_NOT_OK(snapshot.metadata.description ? description.Append(*snapshot.metadata.description)
-                                                    : description.AppendNull());
+  ARROW_RETURN_NOT_OK(snapshot.metadata.description
+                          ? description.Append(*snapshot.metadata.description)
+                          : description.AppendNull());
   ARROW_RETURN_NOT_OK(location.Append(state->location));
   ARROW_RETURN_NOT_OK(snapshot.metadata.created_time
                           ? created.Append(*snapshot.metadata.created_time * 1000)
                           : created.AppendNull());
-  ARROW_RETURN_NOT_OK(modified.Append(snapshot.commit_timestamps.empty()
-                                          ? 0
-                                          : snapshot.commit_timestamps.rbegin()->second * 1000));
+  ARROW_RETURN_NOT_OK(modified.Append(
+      snapshot.commit_timestamps.empty() ? 0 : snapshot.commit_timestamps.rbegin()->second * 1000));
   ARROW_RETURN_NOT_OK(partition_list.Append());
   for (const auto& column : snapshot.metadata.partition_columns) {
     ARROW_RETURN_NOT_OK(
@@ -259,9 +259,9 @@ Result<std::shared_ptr<arrow::Table>> Vacuum(const Table& table, const VacuumOpt
       start = slash + 1;
     }
     if (hidden || keep.contains(entry.path())) continue;
-    int64_t mtime = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        entry.mtime().time_since_epoch())
-                        .count();
+    int64_t mtime =
+        std::chrono::duration_cast<std::chrono::milliseconds>(entry.mtime().time_since_epoch())
+            .count();
     if (mtime >= horizon) continue;
     ARROW_RETURN_NOT_OK(paths.Append(entry.path()));
     if (!options.dry_run) ARROW_RETURN_NOT_OK(state->filesystem->DeleteFile(entry.path()));

@@ -11,8 +11,8 @@ namespace parley::delta {
 namespace {
 
 bool IsReservedProperty(const std::string& key) {
-  return key == kPropProvider || key == kPropLocation || key == kPropComment ||
-         key == kPropOwner || key == kPropExternal || key.starts_with(kOptionPrefix);
+  return key == kPropProvider || key == kPropLocation || key == kPropComment || key == kPropOwner ||
+         key == kPropExternal || key.starts_with(kOptionPrefix);
 }
 
 // Give every field (nested ones too) a column mapping id and physical name.
@@ -24,7 +24,8 @@ std::shared_ptr<arrow::DataType> MapType(const std::shared_ptr<arrow::DataType>&
   switch (type->id()) {
     case arrow::Type::STRUCT: {
       arrow::FieldVector fields;
-      for (const auto& child : type->fields()) fields.push_back(AssignColumnMapping(child, next_id));
+      for (const auto& child : type->fields())
+        fields.push_back(AssignColumnMapping(child, next_id));
       return arrow::struct_(std::move(fields));
     }
     case arrow::Type::LIST: {
@@ -37,15 +38,14 @@ std::shared_ptr<arrow::DataType> MapType(const std::shared_ptr<arrow::DataType>&
           map.key_field()->WithType(MapType(map.key_type(), next_id)),
           map.item_field()->WithType(MapType(map.item_type(), next_id)));
     }
-    default:
-      return type;
+    default: return type;
   }
 }
 
 std::shared_ptr<arrow::Field> AssignColumnMapping(const std::shared_ptr<arrow::Field>& field,
                                                   int64_t* next_id) {
-  auto metadata = field->metadata() ? field->metadata()->Copy()
-                                    : std::make_shared<arrow::KeyValueMetadata>();
+  auto metadata =
+      field->metadata() ? field->metadata()->Copy() : std::make_shared<arrow::KeyValueMetadata>();
   int64_t id = (*next_id)++;
   ARROW_UNUSED(metadata->Set(kColumnIdKey, std::to_string(id)));
   ARROW_UNUSED(metadata->Set(kPhysicalNameKey, "col-" + RandomUuid()));
@@ -57,10 +57,8 @@ bool CanPartitionBy(const arrow::DataType& type) {
     case arrow::Type::BINARY:
     case arrow::Type::STRUCT:
     case arrow::Type::LIST:
-    case arrow::Type::MAP:
-      return false;
-    default:
-      return true;
+    case arrow::Type::MAP: return false;
+    default: return true;
   }
 }
 
@@ -84,7 +82,8 @@ Status CheckColumnNames(const arrow::FieldVector& fields, ColumnMappingMode mode
   for (const auto& name : invalid) names += (names.empty() ? "" : ", ") + name;
   return InvalidError("DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES",
                       "Found invalid character(s) among ' ,;{}()\\n\\t=' in the column names "
-                      "of your schema. Invalid column names: " + names +
+                      "of your schema. Invalid column names: " +
+                          names +
                           ". Rename them (an alias in the query), or create the table with "
                           "column mapping ('delta.columnMapping.mode' = 'name').");
 }
@@ -105,8 +104,8 @@ Result<NewTableMetadata> MetadataForCreate(const TableInfo& info,
     if (name != "delta") {
       return InvalidError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
                           "The Delta catalog creates Delta tables only, not USING " +
-                              provider->second + "; read other formats by path, e.g. " +
-                              name + ".`/path`.");
+                              provider->second + "; read other formats by path, e.g. " + name +
+                              ".`/path`.");
     }
   }
   auto comment = info.properties.find(kPropComment);
@@ -135,9 +134,10 @@ Result<NewTableMetadata> MetadataForCreate(const TableInfo& info,
     metadata.configuration["delta.columnMapping.maxColumnId"] = std::to_string(next_id - 1);
   }
   for (const auto& transform : info.partitioning) {
-    const auto* reference = transform->arguments().size() == 1
-                                ? dynamic_cast<const NamedReference*>(transform->arguments()[0].get())
-                                : nullptr;
+    const auto* reference =
+        transform->arguments().size() == 1
+            ? dynamic_cast<const NamedReference*>(transform->arguments()[0].get())
+            : nullptr;
     if (transform->name() != "identity" || reference == nullptr ||
         reference->field_names().size() != 1) {
       return InvalidError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
@@ -147,14 +147,15 @@ Result<NewTableMetadata> MetadataForCreate(const TableInfo& info,
     const std::string& name = reference->field_names()[0];
     auto field = schema->GetFieldByName(name);
     if (field == nullptr) {
-      return InvalidError("DELTA_PARTITION_COLUMN_NOT_FOUND",
-                          "Partition column " + QuoteIdentifier(name) +
-                              " not found in the table's columns.");
+      return InvalidError(
+          "DELTA_PARTITION_COLUMN_NOT_FOUND",
+          "Partition column " + QuoteIdentifier(name) + " not found in the table's columns.");
     }
     if (!CanPartitionBy(*field->type())) {
       return InvalidError("DELTA_INVALID_PARTITION_COLUMN_TYPE",
                           "Using column " + QuoteIdentifier(name) + " of type " +
-                              field->type()->ToString() + " as a partition column is not "
+                              field->type()->ToString() +
+                              " as a partition column is not "
                               "supported.");
     }
     metadata.partition_columns.push_back(name);

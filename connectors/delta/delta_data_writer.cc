@@ -39,11 +39,21 @@ namespace cp = arrow::compute;
 bool NeedsHiveEscape(unsigned char c) {
   if (c < 0x20 || c == 0x7F) return true;
   switch (c) {
-    case '"': case '#': case '%': case '\'': case '*': case '/': case ':': case '=':
-    case '?': case '\\': case '{': case '[': case ']': case '^':
-      return true;
-    default:
-      return false;
+    case '"':
+    case '#':
+    case '%':
+    case '\'':
+    case '*':
+    case '/':
+    case ':':
+    case '=':
+    case '?':
+    case '\\':
+    case '{':
+    case '[':
+    case ']':
+    case '^': return true;
+    default: return false;
   }
 }
 
@@ -64,8 +74,7 @@ std::string Escape(std::string_view text, bool (*needs_escape)(unsigned char)) {
 
 // What a URI path may hold as is; everything else is percent-encoded in the log's `path`.
 bool NeedsUriEscape(unsigned char c) {
-  return !(std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/' ||
-           c == '=');
+  return !(std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/' || c == '=');
 }
 
 // Everything the factory and its writers share; immutable.
@@ -161,9 +170,9 @@ class DeltaDataWriter : public DataWriter {
     ARROW_ASSIGN_OR_RAISE(auto grouper, cp::Grouper::Make(types));
     ARROW_ASSIGN_OR_RAISE(auto ids,
                           grouper->Consume(cp::ExecSpan(cp::ExecBatch(keys, batch.num_rows()))));
-    ARROW_ASSIGN_OR_RAISE(auto groupings,
-                          cp::Grouper::MakeGroupings(*ids.array_as<arrow::UInt32Array>(),
-                                                     grouper->num_groups()));
+    ARROW_ASSIGN_OR_RAISE(
+        auto groupings,
+        cp::Grouper::MakeGroupings(*ids.array_as<arrow::UInt32Array>(), grouper->num_groups()));
     for (uint32_t group = 0; group < grouper->num_groups(); ++group) {
       auto rows = groupings->value_slice(group);
       ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(arrow::Datum(batch.Slice(0)), arrow::Datum(rows)));
@@ -171,7 +180,8 @@ class DeltaDataWriter : public DataWriter {
       std::string directory;
       std::map<std::string, std::optional<std::string>> values;
       for (size_t k = 0; k < context_->partition_indices.size(); ++k) {
-        ARROW_ASSIGN_OR_RAISE(auto scalar, part.column(context_->partition_indices[k])->GetScalar(0));
+        ARROW_ASSIGN_OR_RAISE(auto scalar,
+                              part.column(context_->partition_indices[k])->GetScalar(0));
         ARROW_ASSIGN_OR_RAISE(auto text, FormatPartitionValue(*scalar));
         const std::string& name = context_->partition_physical_names[k];
         values[name] = text;
@@ -236,8 +246,8 @@ class DeltaDataWriter : public DataWriter {
     for (size_t i = 0; i < context_->data_indices.size(); ++i) {
       const auto& column = rows.column(context_->data_indices[i]);
       // Physical names of nested fields differ only in names: a view changes no data.
-      ARROW_ASSIGN_OR_RAISE(auto viewed,
-                            column->View(context_->file_schema->field(static_cast<int>(i))->type()));
+      ARROW_ASSIGN_OR_RAISE(
+          auto viewed, column->View(context_->file_schema->field(static_cast<int>(i))->type()));
       columns.push_back(std::move(viewed));
     }
     auto data = arrow::RecordBatch::Make(context_->file_schema, rows.num_rows(), columns);
@@ -250,8 +260,7 @@ class DeltaDataWriter : public DataWriter {
     OpenFile file;
     char prefix[32];
     const bool change_data = context_->spec.change_data;
-    std::snprintf(prefix, sizeof(prefix), change_data ? "cdc-%05d-" : "part-%05d-",
-                  partition_id_);
+    std::snprintf(prefix, sizeof(prefix), change_data ? "cdc-%05d-" : "part-%05d-", partition_id_);
     file.relative_path = std::string(change_data ? "_change_data/" : "") + directory + prefix +
                          RandomUuid() + ".c000.snappy.parquet";
     file.partition_values = std::move(values);
@@ -266,10 +275,9 @@ class DeltaDataWriter : public DataWriter {
                           .compression(arrow::Compression::SNAPPY)
                           ->enable_store_decimal_as_integer()
                           ->build();
-    ARROW_ASSIGN_OR_RAISE(file.writer,
-                          parquet::arrow::FileWriter::Open(*context_->file_schema,
-                                                           arrow::default_memory_pool(), file.sink,
-                                                           properties));
+    ARROW_ASSIGN_OR_RAISE(file.writer, parquet::arrow::FileWriter::Open(
+                                           *context_->file_schema, arrow::default_memory_pool(),
+                                           file.sink, properties));
     file.stats = std::make_unique<StatisticsCollector>(*context_->file_schema,
                                                        context_->spec.indexed_columns);
     return file;
@@ -294,9 +302,9 @@ json EncodeSpec(const WriteSpec& spec) {
 }
 
 Status NotSerializable(const std::string& what, const std::string& detail) {
-  return InvalidError("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
-                      "The Delta " + what + " could not be rebuilt from its bytes: " + detail +
-                          ".");
+  return InvalidError(
+      "CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
+      "The Delta " + what + " could not be rebuilt from its bytes: " + detail + ".");
 }
 
 class DeltaWriterFactory : public DataWriterFactory {

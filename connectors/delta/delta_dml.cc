@@ -101,9 +101,9 @@ class RowLevelBatchWrite : public DeltaFilesBatchWrite {
                           RewriteTransaction(*table_, command_, *read_, std::move(adds), summary,
                                              PreservesRowTracking(*table_)));
     const std::string change_count = std::to_string(change_files.size());
-    transaction.operation_metrics[command_ == RowLevelCommand::kMerge
-                                      ? "numTargetChangeFilesAdded"
-                                      : "numAddedChangeFiles"] = change_count;
+    transaction.operation_metrics[command_ == RowLevelCommand::kMerge ? "numTargetChangeFilesAdded"
+                                                                      : "numAddedChangeFiles"] =
+        change_count;
     transaction.change_files = std::move(change_files);
     return CommitTransaction(table_->filesystem, table_->root, table_->name,
                              table_->snapshot->version, std::move(transaction))
@@ -131,8 +131,8 @@ class RowLevelWriteBuilder : public WriteBuilder {
   Result<std::shared_ptr<Write>> Build() override {
     auto batch = std::make_shared<RowLevelBatchWrite>(table_, command_, read_);
     return std::make_shared<DeltaFilesWrite>(
-        std::move(batch), std::string("DeltaWrite copy-on-write ") +
-                              RowLevelCommandName(command_) + " of " + table_->name);
+        std::move(batch), std::string("DeltaWrite copy-on-write ") + RowLevelCommandName(command_) +
+                              " of " + table_->name);
   }
 
  private:
@@ -186,16 +186,14 @@ class DeltaRowLevelOperationBuilder : public RowLevelOperationBuilder {
 
 bool PreservesRowTracking(const TableState& table) {
   const Metadata& metadata = table.snapshot->metadata;
-  return RowTrackingSupported(table.snapshot->protocol, metadata) &&
-         RowTrackingEnabled(metadata) &&
+  return RowTrackingSupported(table.snapshot->protocol, metadata) && RowTrackingEnabled(metadata) &&
          metadata.configuration.contains(kMaterializedRowIdColumn) &&
          metadata.configuration.contains(kMaterializedRowCommitVersionColumn) &&
          table.schema->GetFieldByName(kMetadataColumn) == nullptr;
 }
 
 Result<Transaction> RewriteTransaction(const TableState& table, RowLevelCommand command,
-                                       const RowLevelScanRecord& read,
-                                       std::vector<FileAction> adds,
+                                       const RowLevelScanRecord& read, std::vector<FileAction> adds,
                                        const RowLevelWriteSummary& summary, bool preserved) {
   Transaction transaction;
   int64_t removed_bytes = 0, added_bytes = 0, output_rows = 0, removed_dvs = 0;
@@ -219,15 +217,14 @@ Result<Transaction> RewriteTransaction(const TableState& table, RowLevelCommand 
     case RowLevelCommand::kDelete:
     case RowLevelCommand::kUpdate:
       transaction.operation_parameters = {{"predicate", PredicatesJson(predicates)}};
-      transaction.operation_metrics = {
-          {"numRemovedFiles", files_removed},
-          {"numAddedFiles", files_added},
-          {"numCopiedRows", count(summary.copied)},
-          {"numAddedChangeFiles", "0"},
-          {"numRemovedBytes", std::to_string(removed_bytes)},
-          {"numAddedBytes", std::to_string(added_bytes)},
-          {"numDeletionVectorsAdded", "0"},
-          {"numDeletionVectorsRemoved", std::to_string(removed_dvs)}};
+      transaction.operation_metrics = {{"numRemovedFiles", files_removed},
+                                       {"numAddedFiles", files_added},
+                                       {"numCopiedRows", count(summary.copied)},
+                                       {"numAddedChangeFiles", "0"},
+                                       {"numRemovedBytes", std::to_string(removed_bytes)},
+                                       {"numAddedBytes", std::to_string(added_bytes)},
+                                       {"numDeletionVectorsAdded", "0"},
+                                       {"numDeletionVectorsRemoved", std::to_string(removed_dvs)}};
       if (command == RowLevelCommand::kDelete) {
         transaction.operation_metrics["numDeletedRows"] = count(summary.deleted);
       } else {
@@ -302,15 +299,14 @@ Result<int64_t> DeleteFilesWhere(std::shared_ptr<const TableState> table,
   if (transaction.removes.empty()) return 0;
   transaction.operation = "DELETE";
   transaction.operation_parameters = {{"predicate", PredicatesJson(predicates)}};
-  transaction.operation_metrics = {
-      {"numRemovedFiles", std::to_string(transaction.removes.size())},
-      {"numAddedFiles", "0"},
-      {"numCopiedRows", "0"},
-      {"numAddedChangeFiles", "0"},
-      {"numRemovedBytes", std::to_string(bytes)},
-      {"numAddedBytes", "0"},
-      {"numDeletionVectorsAdded", "0"},
-      {"numDeletionVectorsRemoved", std::to_string(dvs)}};
+  transaction.operation_metrics = {{"numRemovedFiles", std::to_string(transaction.removes.size())},
+                                   {"numAddedFiles", "0"},
+                                   {"numCopiedRows", "0"},
+                                   {"numAddedChangeFiles", "0"},
+                                   {"numRemovedBytes", std::to_string(bytes)},
+                                   {"numAddedBytes", "0"},
+                                   {"numDeletionVectorsAdded", "0"},
+                                   {"numDeletionVectorsRemoved", std::to_string(dvs)}};
   if (rows_known) transaction.operation_metrics["numDeletedRows"] = std::to_string(rows);
   transaction.read_predicate = PartitionReadPredicate(*table, predicates);
   transaction.checkpoint_interval = CheckpointInterval(snapshot.protocol, snapshot.metadata);

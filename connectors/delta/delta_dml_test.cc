@@ -43,8 +43,8 @@ class DeltaDmlTest : public ::testing::Test {
     info.columns = {{"id", arrow::int32(), true, "", std::nullopt},
                     {"p", arrow::utf8(), true, "", std::nullopt}};
     if (partitioned) {
-      info.partitioning = {std::make_shared<Transform>(
-          "identity", std::vector<ExpressionPtr>{FieldReference("p")})};
+      info.partitioning = {
+          std::make_shared<Transform>("identity", std::vector<ExpressionPtr>{FieldReference("p")})};
     }
     ASSERT_OK(catalog_->CreateTable(kIdent, info).status());
   }
@@ -88,13 +88,15 @@ class DeltaDmlTest : public ::testing::Test {
 
   Result<Scanned> ScanGroups(RowLevelCommand command, std::vector<PredicatePtr> predicates) {
     auto table = Load();
-    ARROW_ASSIGN_OR_RAISE(auto builder, dynamic_cast<SupportsRowLevelOperations&>(*table)
-                                            .NewRowLevelOperationBuilder({command, {}}));
+    ARROW_ASSIGN_OR_RAISE(
+        auto builder, dynamic_cast<SupportsRowLevelOperations&>(*table).NewRowLevelOperationBuilder(
+                          {command, {}}));
     Scanned scanned;
     ARROW_ASSIGN_OR_RAISE(scanned.operation, builder->Build());
     ARROW_ASSIGN_OR_RAISE(auto scan_builder, scanned.operation->NewScanBuilder({}));
-    ARROW_RETURN_NOT_OK(
-        dynamic_cast<SupportsPushDownV2Filters&>(*scan_builder).PushPredicates(predicates).status());
+    ARROW_RETURN_NOT_OK(dynamic_cast<SupportsPushDownV2Filters&>(*scan_builder)
+                            .PushPredicates(predicates)
+                            .status());
     ARROW_ASSIGN_OR_RAISE(auto scan, scan_builder->Build());
     ARROW_ASSIGN_OR_RAISE(auto run, testing::RunScan(*scan));
     scanned.rows = Strings(*run.rows);
@@ -111,9 +113,9 @@ class DeltaDmlTest : public ::testing::Test {
   // Rows of the table's columns then kRowLevelWriteActionColumn, as a write that
   // RequiresChangeRows() receives them: [id, p, action] each.
   static std::shared_ptr<arrow::RecordBatch> ChangeRows(const std::string& json) {
-    auto schema = arrow::schema({arrow::field("id", arrow::int32()),
-                                 arrow::field("p", arrow::utf8()),
-                                 arrow::field(kRowLevelWriteActionColumn, arrow::int32(), false)});
+    auto schema =
+        arrow::schema({arrow::field("id", arrow::int32()), arrow::field("p", arrow::utf8()),
+                       arrow::field(kRowLevelWriteActionColumn, arrow::int32(), false)});
     auto rows =
         arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()), json).ValueOrDie();
     return arrow::RecordBatch::FromStructArray(rows).ValueOrDie();
@@ -263,7 +265,8 @@ TEST_F(DeltaDmlTest, ChangeDataFeedFilesGoWhenTheCommitFails) {
   ASSERT_OK_AND_ASSIGN(auto won, StageChanges(first, ChangeRows(R"([[1, "a", 2], [2, "b", 0]])")));
   ASSERT_OK(won.first->Commit({won.second}));
   ASSERT_EQ(ChangeDataFiles(), 1u);
-  ASSERT_OK_AND_ASSIGN(auto lost, StageChanges(second, ChangeRows(R"([[1, "a", 2], [2, "b", 0]])")));
+  ASSERT_OK_AND_ASSIGN(auto lost,
+                       StageChanges(second, ChangeRows(R"([[1, "a", 2], [2, "b", 0]])")));
   EXPECT_EQ(ChangeDataFiles(), 2u);
   Status failed = lost.first->Commit({lost.second});
   ASSERT_FALSE(failed.ok());

@@ -10,8 +10,8 @@ namespace {
 // The reader features this connector implements. Writer-only features never stop a read.
 const std::set<std::string>& SupportedReaderFeatures() {
   static const std::set<std::string> kFeatures = {
-      "columnMapping",  "deletionVectors", "timestampNtz",         "v2Checkpoint",
-      "vacuumProtocolCheck", "typeWidening", "typeWidening-preview",
+      "columnMapping",       "deletionVectors", "timestampNtz",         "v2Checkpoint",
+      "vacuumProtocolCheck", "typeWidening",    "typeWidening-preview",
   };
   return kFeatures;
 }
@@ -24,7 +24,8 @@ Status CheckReadSupported(const Protocol& protocol, const std::string& table) {
   if (protocol.min_reader_version < 1 || protocol.min_reader_version > kMaxReaderVersion) {
     return InvalidError("DELTA_INVALID_PROTOCOL_VERSION",
                         "Delta protocol version is not supported by this version of Parley: "
-                        "table " + DisplayPath(table) + " requires reader version " +
+                        "table " +
+                            DisplayPath(table) + " requires reader version " +
                             std::to_string(protocol.min_reader_version) +
                             ", client supports reader versions 1 to " +
                             std::to_string(kMaxReaderVersion) + ".");
@@ -39,7 +40,8 @@ Status CheckReadSupported(const Protocol& protocol, const std::string& table) {
   return InvalidError("DELTA_UNSUPPORTED_FEATURES_FOR_READ",
                       "Unable to read the table " + DisplayPath(table) +
                           " because it requires reader table feature(s) that are unsupported "
-                          "by Parley: " + unsupported + ".");
+                          "by Parley: " +
+                          unsupported + ".");
 }
 
 }  // namespace parley::delta

@@ -203,8 +203,9 @@ struct FileFacts {
 bool IsExactlyEvaluable(const Predicate& predicate, const arrow::Schema& columns);
 
 /// \brief Evaluate an exactly-evaluable predicate over partition values: true, false or NULL.
-std::optional<bool> EvaluateOnPartition(const Predicate& predicate,
-                                        const std::map<std::string, std::shared_ptr<arrow::Scalar>>& values);
+std::optional<bool> EvaluateOnPartition(
+    const Predicate& predicate,
+    const std::map<std::string, std::shared_ptr<arrow::Scalar>>& values);
 
 /// \brief Whether the statistics prove that no row of the file satisfies `predicate`.
 /// Unknown forms and missing statistics never skip.
@@ -342,8 +343,8 @@ std::shared_ptr<arrow::DataType> MetadataStructType(bool row_tracking);
 
 /// \brief MetadataStructType(row_tracking) narrowed to the fields named in `fields` (kept in
 /// its order); all of them when `fields` is empty. Fails when a name is not one of its fields.
-Result<std::shared_ptr<arrow::DataType>> MetadataStructType(
-    bool row_tracking, const std::vector<std::string>& fields);
+Result<std::shared_ptr<arrow::DataType>> MetadataStructType(bool row_tracking,
+                                                            const std::vector<std::string>& fields);
 
 /// \brief The `_metadata` values of `rows` rows of the file of `task`, the first at physical
 /// index `first_row` (rows counted before deletion vectors apply). row_id is the materialized

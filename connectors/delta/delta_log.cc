@@ -2,8 +2,8 @@
 #include "delta_log.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <map>
 #include <set>
@@ -72,8 +72,8 @@ LogName ClassifyLogName(std::string_view name) {
 Status VersionNotFound(const std::string& table_root, int64_t version, int64_t earliest,
                        int64_t latest) {
   return InvalidError("DELTA_VERSION_NOT_FOUND",
-                      "Cannot time travel Delta table " + DisplayPath(table_root) +
-                          " to version " + std::to_string(version) + ". Available versions: [" +
+                      "Cannot time travel Delta table " + DisplayPath(table_root) + " to version " +
+                          std::to_string(version) + ". Available versions: [" +
                           std::to_string(earliest) + ", " + std::to_string(latest) + "].");
 }
 
@@ -111,11 +111,11 @@ struct ReplayState {
 };
 
 Status StateRecoverError(const std::string& what, int64_t version, const std::string& table_root) {
-  return InvalidError("DELTA_STATE_RECOVER_ERROR",
-                      "The " + what + " of your Delta table " + DisplayPath(table_root) +
-                          " could not be recovered while Reconstructing version: " +
-                          std::to_string(version) +
-                          ". Did you manually delete files in the _delta_log directory?");
+  return InvalidError(
+      "DELTA_STATE_RECOVER_ERROR",
+      "The " + what + " of your Delta table " + DisplayPath(table_root) +
+          " could not be recovered while Reconstructing version: " + std::to_string(version) +
+          ". Did you manually delete files in the _delta_log directory?");
 }
 
 }  // namespace
@@ -206,8 +206,7 @@ Result<LogListing> ListLog(arrow::fs::FileSystem& filesystem, const std::string&
       case LogName::kCommit:
         listing.commits.push_back(
             {name.version, entry.path(),
-             std::chrono::duration_cast<std::chrono::milliseconds>(
-                 entry.mtime().time_since_epoch())
+             std::chrono::duration_cast<std::chrono::milliseconds>(entry.mtime().time_since_epoch())
                  .count()});
         break;
       case LogName::kClassicCheckpoint:
@@ -217,8 +216,7 @@ Result<LogListing> ListLog(arrow::fs::FileSystem& filesystem, const std::string&
       case LogName::kPartCheckpoint:
         parts[{name.version, name.parts}][name.part] = entry.path();
         break;
-      case LogName::kOther:
-        break;
+      case LogName::kOther: break;
     }
   }
   for (auto& [key, found] : parts) {
@@ -360,8 +358,8 @@ Result<std::shared_ptr<const Snapshot>> LoadSnapshot(
   return snapshot;
 }
 
-Result<int64_t> VersionAtTimestamp(arrow::fs::FileSystem& filesystem,
-                                   const std::string& table_root, int64_t timestamp_ms) {
+Result<int64_t> VersionAtTimestamp(arrow::fs::FileSystem& filesystem, const std::string& table_root,
+                                   int64_t timestamp_ms) {
   ARROW_ASSIGN_OR_RAISE(LogListing listing, ListLog(filesystem, table_root));
   auto timestamps = CommitTimestamps(listing);
   if (timestamps.empty()) {

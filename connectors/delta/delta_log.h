@@ -204,8 +204,8 @@ Result<std::shared_ptr<const Snapshot>> LoadSnapshot(
 /// file's modification time, monotonized (in-commit timestamps are not consulted yet). Fails with
 /// DELTA_TIMESTAMP_GREATER_THAN_COMMIT past the latest commit and with
 /// DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION before the earliest one.
-Result<int64_t> VersionAtTimestamp(arrow::fs::FileSystem& filesystem,
-                                   const std::string& table_root, int64_t timestamp_ms);
+Result<int64_t> VersionAtTimestamp(arrow::fs::FileSystem& filesystem, const std::string& table_root,
+                                   int64_t timestamp_ms);
 
 /// \brief Monotonized commit timestamps of a listing: a commit whose mtime is not after its
 /// predecessor's takes the predecessor's + 1 ms.

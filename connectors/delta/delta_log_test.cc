@@ -31,8 +31,9 @@ class DeltaLogTest : public testing::DeltaTableTest {
   static std::shared_ptr<arrow::Schema> CheckpointSchema() {
     auto strings = arrow::map(arrow::utf8(), arrow::utf8());
     return arrow::schema(
-        {arrow::field("protocol", arrow::struct_({arrow::field("minReaderVersion", arrow::int32()),
-                                                  arrow::field("minWriterVersion", arrow::int32())})),
+        {arrow::field("protocol",
+                      arrow::struct_({arrow::field("minReaderVersion", arrow::int32()),
+                                      arrow::field("minWriterVersion", arrow::int32())})),
          arrow::field("metaData",
                       arrow::struct_({arrow::field("id", arrow::utf8()),
                                       arrow::field("schemaString", arrow::utf8()),
@@ -56,7 +57,8 @@ class DeltaLogTest : public testing::DeltaTableTest {
 };
 
 TEST_F(DeltaLogTest, ReconcilesAddsAndRemovesByPathAndDeletionVector) {
-  const std::string dv = R"({"storageType":"i","pathOrInlineDv":"wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L","sizeInBytes":40,"cardinality":1})";
+  const std::string dv =
+      R"({"storageType":"i","pathOrInlineDv":"wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L","sizeInBytes":40,"cardinality":1})";
   WriteCommit(0, {ProtocolLine(1, 2), MetadataLine(kIdNameSchema), AddLine("a.parquet", 10),
                   AddLine("b.parquet", 20)});
   WriteCommit(1, {RemoveLine("a.parquet"), AddLine("c.parquet", 30)});
@@ -90,7 +92,8 @@ TEST_F(DeltaLogTest, StartsFromParquetCheckpointThenReplaysLaterCommits) {
   // covers are unreadable, so replay must not touch them.
   WriteParquet("_delta_log/00000000000000000001.checkpoint.parquet", CheckpointSchema(),
                R"([{"protocol":{"minReaderVersion":1,"minWriterVersion":2}},
-                   {"metaData":{"id":"t","schemaString":")" + EscapedSchema() +
+                   {"metaData":{"id":"t","schemaString":")" +
+                   EscapedSchema() +
                    R"(","partitionColumns":[],"configuration":[]}},
                    {"add":{"path":"a.parquet","partitionValues":[],"size":10,
                            "modificationTime":1,"dataChange":false}}])");
@@ -118,8 +121,8 @@ TEST_F(DeltaLogTest, StartsFromACompleteMultiPartCheckpoint) {
   WriteParquet("_delta_log/00000000000000000001.checkpoint.0000000001.0000000002.parquet",
                CheckpointSchema(),
                R"([{"protocol":{"minReaderVersion":1,"minWriterVersion":2}},
-                   {"metaData":{"id":"t","schemaString":")" + EscapedSchema() +
-                   R"(","partitionColumns":[],"configuration":[]}}])");
+                   {"metaData":{"id":"t","schemaString":")" +
+                   EscapedSchema() + R"(","partitionColumns":[],"configuration":[]}}])");
   WriteParquet("_delta_log/00000000000000000001.checkpoint.0000000002.0000000002.parquet",
                CheckpointSchema(),
                R"([{"add":{"path":"a.parquet","partitionValues":[],"size":10,
@@ -131,7 +134,8 @@ TEST_F(DeltaLogTest, StartsFromACompleteMultiPartCheckpoint) {
   EXPECT_EQ(Paths(*snapshot), (std::vector<std::string>{"a.parquet", "b.parquet"}));
 
   // Without its second part the checkpoint is ignored, and the unreadable commits are needed.
-  std::filesystem::remove(Root() + "/_delta_log/00000000000000000001.checkpoint.0000000002."
+  std::filesystem::remove(Root() +
+                          "/_delta_log/00000000000000000001.checkpoint.0000000002."
                           "0000000002.parquet");
   ASSERT_RAISES_CONDITION("FAILED_READ_FILE.NO_HINT", LoadSnapshot(filesystem_, Root()).status());
 }
@@ -164,8 +168,8 @@ TEST_F(DeltaLogTest, TimeTravelsByVersionAndMonotonizedTimestamp) {
     auto since_epoch = std::chrono::seconds(seconds);
     auto now_file = fs::file_time_type::clock::now();
     auto now_system = std::chrono::system_clock::now();
-    fs::last_write_time(path, now_file + (std::chrono::system_clock::time_point(since_epoch) -
-                                          now_system));
+    fs::last_write_time(
+        path, now_file + (std::chrono::system_clock::time_point(since_epoch) - now_system));
   };
   set_mtime(0, 1000);
   set_mtime(1, 2000);
@@ -205,8 +209,8 @@ TEST_F(DeltaLogTest, VersionsBeforeACleanedUpLogCannotBeRead) {
   // Commits 0 and 1 were cleaned up after the checkpoint at 2.
   WriteParquet("_delta_log/00000000000000000002.checkpoint.parquet", CheckpointSchema(),
                R"([{"protocol":{"minReaderVersion":1,"minWriterVersion":2}},
-                   {"metaData":{"id":"t","schemaString":")" + EscapedSchema() +
-                   R"(","partitionColumns":[],"configuration":[]}}])");
+                   {"metaData":{"id":"t","schemaString":")" +
+                   EscapedSchema() + R"(","partitionColumns":[],"configuration":[]}}])");
   WriteCommit(2, {AddLine("a.parquet", 1)});
   WriteCommit(3, {AddLine("b.parquet", 1)});
   ASSERT_OK_AND_ASSIGN(auto snapshot, LoadSnapshot(filesystem_, Root()));
@@ -249,8 +253,8 @@ TEST_F(DeltaLogTest, MissingProtocolOrMetadataFails) {
 }
 
 TEST_F(DeltaLogTest, RefusesUnsupportedReaderFeaturesAndVersions) {
-  WriteCommit(0, {ProtocolLine(3, 7, {"deletionVectors", "futureFeature"}),
-                  MetadataLine(kIdNameSchema)});
+  WriteCommit(
+      0, {ProtocolLine(3, 7, {"deletionVectors", "futureFeature"}), MetadataLine(kIdNameSchema)});
   auto snapshot = LoadSnapshot(filesystem_, Root());
   ASSERT_RAISES_CONDITION("DELTA_UNSUPPORTED_FEATURES_FOR_READ", snapshot);
   EXPECT_NE(snapshot.status().message().find("futureFeature"), std::string::npos);
@@ -259,8 +263,9 @@ TEST_F(DeltaLogTest, RefusesUnsupportedReaderFeaturesAndVersions) {
   WriteCommit(0, {ProtocolLine(4, 7), MetadataLine(kIdNameSchema)});
   ASSERT_RAISES_CONDITION("DELTA_INVALID_PROTOCOL_VERSION", LoadSnapshot(filesystem_, Root()));
 
-  WriteCommit(0, {ProtocolLine(3, 7, {"columnMapping", "timestampNtz", "v2Checkpoint",
-                                      "vacuumProtocolCheck", "typeWidening"}),
+  WriteCommit(0, {ProtocolLine(3, 7,
+                               {"columnMapping", "timestampNtz", "v2Checkpoint",
+                                "vacuumProtocolCheck", "typeWidening"}),
                   MetadataLine(kIdNameSchema)});
   ASSERT_OK(LoadSnapshot(filesystem_, Root()));
 }

@@ -52,13 +52,12 @@ Result<std::shared_ptr<arrow::Array>> Coalesce(const std::shared_ptr<arrow::Int6
 }  // namespace
 
 std::shared_ptr<arrow::DataType> MetadataStructType(bool row_tracking) {
-  arrow::FieldVector fields = {
-      arrow::field("file_path", arrow::utf8(), false),
-      arrow::field("file_name", arrow::utf8(), false),
-      arrow::field("file_size", arrow::int64(), false),
-      arrow::field("file_modification_time", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
-                   false),
-      arrow::field("row_index", arrow::int64(), false)};
+  arrow::FieldVector fields = {arrow::field("file_path", arrow::utf8(), false),
+                               arrow::field("file_name", arrow::utf8(), false),
+                               arrow::field("file_size", arrow::int64(), false),
+                               arrow::field("file_modification_time",
+                                            arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"), false),
+                               arrow::field("row_index", arrow::int64(), false)};
   if (row_tracking) {
     fields.push_back(arrow::field("row_id", arrow::int64(), false));
     fields.push_back(arrow::field("row_commit_version", arrow::int64(), false));

@@ -15,9 +15,9 @@ namespace {
 // Writer features whose presence alone asks nothing of this writer, given the checks below.
 const std::set<std::string>& WritableFeatures() {
   static const std::set<std::string> kFeatures = {
-      "appendOnly",   "invariants",       "columnMapping",      "timestampNtz",
-      "deletionVectors", "changeDataFeed", "domainMetadata",    "vacuumProtocolCheck",
-      "v2Checkpoint", "typeWidening",     "typeWidening-preview", "checkConstraints",
+      "appendOnly",       "invariants",      "columnMapping",        "timestampNtz",
+      "deletionVectors",  "changeDataFeed",  "domainMetadata",       "vacuumProtocolCheck",
+      "v2Checkpoint",     "typeWidening",    "typeWidening-preview", "checkConstraints",
       "generatedColumns", "identityColumns", "rowTracking"};
   return kFeatures;
 }
@@ -101,7 +101,8 @@ Status Unwritable(const std::string& table, const std::string& features) {
   return InvalidError("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE",
                       "Unable to write the table " + table +
                           " because it requires writer table feature(s) that are unsupported by "
-                          "Parley: " + features + ".");
+                          "Parley: " +
+                          features + ".");
 }
 
 }  // namespace
@@ -121,8 +122,8 @@ std::string RandomUuid() {
   return buffer;
 }
 
-int64_t IntProperty(const std::map<std::string, std::string>& configuration,
-                    const std::string& key, int64_t fallback) {
+int64_t IntProperty(const std::map<std::string, std::string>& configuration, const std::string& key,
+                    int64_t fallback) {
   auto it = configuration.find(key);
   if (it == configuration.end() || !IsInteger(it->second)) return fallback;
   return std::stoll(it->second);
@@ -144,9 +145,9 @@ Status ValidateConfiguration(const std::map<std::string, std::string>& configura
     if (!key.starts_with("delta.")) continue;
     if (key.starts_with("delta.feature.")) {
       if (Lower(value) != "supported" && Lower(value) != "enabled") {
-        return InvalidError("DELTA_INVALID_TABLE_PROPERTY_VALUE",
-                            "The table property " + key + " must be 'supported', not '" + value +
-                                "'.");
+        return InvalidError(
+            "DELTA_INVALID_TABLE_PROPERTY_VALUE",
+            "The table property " + key + " must be 'supported', not '" + value + "'.");
       }
       continue;
     }
@@ -178,8 +179,7 @@ Status ValidateConfiguration(const std::map<std::string, std::string>& configura
         valid = Lower(value) == "classic" || Lower(value) == "v2";
         expected = "classic or v2";
         break;
-      case Kind::kText:
-        break;
+      case Kind::kText: break;
     }
     if (!valid) {
       return InvalidError("DELTA_INVALID_TABLE_PROPERTY_VALUE",
@@ -263,7 +263,8 @@ Status CheckWriteSupported(const Protocol& protocol, const Metadata& metadata,
   if (protocol.min_writer_version < 1 || protocol.min_writer_version > 7) {
     return InvalidError("DELTA_INVALID_PROTOCOL_VERSION",
                         "Delta protocol version is not supported by this version of Parley: "
-                        "table " + table + " requires writer version " +
+                        "table " +
+                            table + " requires writer version " +
                             std::to_string(protocol.min_writer_version) +
                             ", client supports writer versions 1 to 7.");
   }

@@ -78,8 +78,7 @@ std::optional<int> Compare(const arrow::Scalar& a, const arrow::Scalar& b) {
     case arrow::Type::BINARY:
       return Order(static_cast<const arrow::BaseBinaryScalar&>(a).view(),
                    static_cast<const arrow::BaseBinaryScalar&>(b).view());
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -108,7 +107,8 @@ std::optional<Comparison> AsComparison(const Predicate& predicate) {
   auto children = predicate.children();
   if (!IsComparison(predicate.name()) || children.size() != 2) return std::nullopt;
   if (const std::string* name = AsColumnName(*children[0])) {
-    if (const Literal* literal = AsLiteral(children[1])) return Comparison{*name, predicate.name(), literal};
+    if (const Literal* literal = AsLiteral(children[1]))
+      return Comparison{*name, predicate.name(), literal};
   }
   if (const std::string* name = AsColumnName(*children[1])) {
     if (const Literal* literal = AsLiteral(children[0])) {
@@ -171,7 +171,8 @@ bool IsExactlyEvaluable(const Predicate& predicate, const arrow::Schema& columns
 }
 
 std::optional<bool> EvaluateOnPartition(
-    const Predicate& predicate, const std::map<std::string, std::shared_ptr<arrow::Scalar>>& values) {
+    const Predicate& predicate,
+    const std::map<std::string, std::shared_ptr<arrow::Scalar>>& values) {
   const std::string& name = predicate.name();
   auto children = predicate.children();
   auto value_of = [&](const std::string& column) -> std::shared_ptr<arrow::Scalar> {

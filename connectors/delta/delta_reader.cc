@@ -134,12 +134,9 @@ json PieceToJson(const ReadTask& task) {
   for (const auto& [key, value] : task.partition_values) {
     values[key] = value ? json(*value) : json(nullptr);
   }
-  json out = {{"path", task.path},
-              {"size", task.size},
-              {"partitionValues", std::move(values)},
-              {"start", task.start},
-              {"length", task.length},
-              {"modificationTime", task.modification_time}};
+  json out = {
+      {"path", task.path},   {"size", task.size},     {"partitionValues", std::move(values)},
+      {"start", task.start}, {"length", task.length}, {"modificationTime", task.modification_time}};
   if (task.deletion_vector) out["deletionVector"] = DeletionVectorToJson(*task.deletion_vector);
   if (task.base_row_id) out["baseRowId"] = *task.base_row_id;
   if (task.default_row_commit_version) {
@@ -149,10 +146,10 @@ json PieceToJson(const ReadTask& task) {
 }
 
 Result<ReadTask> PieceFromJson(const json& in) {
-  if (!in.is_object() || !in.contains("path") || !in["path"].is_string() ||
-      !in.contains("size") || !in["size"].is_number_integer() ||
-      !in.contains("partitionValues") || !in["partitionValues"].is_object() ||
-      !in.contains("start") || !in["start"].is_number_integer() || !in.contains("length") ||
+  if (!in.is_object() || !in.contains("path") || !in["path"].is_string() || !in.contains("size") ||
+      !in["size"].is_number_integer() || !in.contains("partitionValues") ||
+      !in["partitionValues"].is_object() || !in.contains("start") ||
+      !in["start"].is_number_integer() || !in.contains("length") ||
       !in["length"].is_number_integer() || !in.contains("modificationTime") ||
       !in["modificationTime"].is_number_integer() ||
       (in.contains("baseRowId") && !in["baseRowId"].is_number_integer()) ||
@@ -244,7 +241,8 @@ Result<std::shared_ptr<const ReaderContext>> MakeContext(ReadSpec spec) {
       context->with_metadata = true;
       continue;
     }
-    if (index < 0) return Status::Invalid("read column ", QuoteIdentifier(name), " is not in the table");
+    if (index < 0)
+      return Status::Invalid("read column ", QuoteIdentifier(name), " is not in the table");
     context->read_fields.push_back(context->annotated_schema->field(index));
     context->is_partition.push_back(std::find(spec.partition_columns.begin(),
                                               spec.partition_columns.end(),
@@ -315,9 +313,8 @@ class PieceReader {
     std::string file = DisplayPath(task_.path);
     std::string condition = ErrorCondition(status);
     if (condition.empty()) {
-      return InvalidError("FAILED_READ_FILE.NO_HINT",
-                          "Encountered error while reading file " + file + ": " +
-                              status.message() + ".");
+      return InvalidError("FAILED_READ_FILE.NO_HINT", "Encountered error while reading file " +
+                                                          file + ": " + status.message() + ".");
     }
     if (status.message().find(task_.path) != std::string::npos) return status;
     std::string message = status.message();
@@ -361,20 +358,20 @@ class PieceReader {
         auto raw = task_.partition_values.find(PhysicalName(field, context_->spec.mode));
         std::optional<std::string> value;
         if (raw != task_.partition_values.end()) value = raw->second;
-        ARROW_ASSIGN_OR_RAISE(auto scalar, ParsePartitionValue(value, PlainType(field.type()),
-                                                               field.name()));
+        ARROW_ASSIGN_OR_RAISE(auto scalar,
+                              ParsePartitionValue(value, PlainType(field.type()), field.name()));
         partition_values_[i] = std::move(scalar);
         continue;
       }
-      int index = FindFileField(file_schema->fields(), *context_->read_fields[i],
-                                context_->spec.mode);
+      int index =
+          FindFileField(file_schema->fields(), *context_->read_fields[i], context_->spec.mode);
       if (index < 0) continue;  // a column the file lacks reads as null
       file_columns_[i] = file_schema->field(index)->name();
       CollectLeaves(reader_->manifest().schema_fields[index], &leaves);
     }
     if (context_->with_metadata && context_->spec.row_tracking) {
-      for (const auto* name : {&context_->spec.materialized_row_id,
-                               &context_->spec.materialized_row_commit_version}) {
+      for (const auto* name :
+           {&context_->spec.materialized_row_id, &context_->spec.materialized_row_commit_version}) {
         int index = file_schema->GetFieldIndex(*name);
         if (index < 0) continue;  // absent: every row has its fresh value
         materialized_.push_back(*name);
@@ -500,21 +497,19 @@ class PieceReader {
       const auto& field = *context_->read_fields[i];
       std::shared_ptr<arrow::Array> column;
       if (context_->is_partition[i]) {
-        ARROW_ASSIGN_OR_RAISE(column,
-                              arrow::MakeArrayFromScalar(*partition_values_.at(i), rows));
-      } else if (file_columns_[i].empty() ||
-                 batch.GetColumnByName(file_columns_[i]) == nullptr) {
+        ARROW_ASSIGN_OR_RAISE(column, arrow::MakeArrayFromScalar(*partition_values_.at(i), rows));
+      } else if (file_columns_[i].empty() || batch.GetColumnByName(file_columns_[i]) == nullptr) {
         ARROW_ASSIGN_OR_RAISE(column, arrow::MakeArrayOfNull(PlainType(field.type()), rows));
       } else {
-        ARROW_ASSIGN_OR_RAISE(column, ConformColumn(batch.GetColumnByName(file_columns_[i]),
-                                                    field, context_->spec.mode));
+        ARROW_ASSIGN_OR_RAISE(column, ConformColumn(batch.GetColumnByName(file_columns_[i]), field,
+                                                    context_->spec.mode));
       }
       columns.push_back(std::move(column));
     }
     if (context_->with_metadata) {
       auto stored = [&](const std::string& name) -> std::shared_ptr<arrow::Array> {
-        bool present = std::find(materialized_.begin(), materialized_.end(), name) !=
-                       materialized_.end();
+        bool present =
+            std::find(materialized_.begin(), materialized_.end(), name) != materialized_.end();
         return present ? batch.GetColumnByName(name) : nullptr;
       };
       ARROW_ASSIGN_OR_RAISE(
@@ -530,8 +525,8 @@ class PieceReader {
   // Drop the rows whose physical index (first_row + position) is in the deletion vector.
   Result<std::shared_ptr<arrow::RecordBatch>> ApplyDeletionVector(
       std::shared_ptr<arrow::RecordBatch> batch, int64_t first_row) {
-    auto begin = std::lower_bound(deleted_.begin(), deleted_.end(),
-                                  static_cast<uint64_t>(first_row));
+    auto begin =
+        std::lower_bound(deleted_.begin(), deleted_.end(), static_cast<uint64_t>(first_row));
     auto end = std::lower_bound(deleted_.begin(), deleted_.end(),
                                 static_cast<uint64_t>(first_row + batch->num_rows()));
     if (begin == end) return batch;
@@ -707,8 +702,7 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeDeltaReaderFactory(
 std::vector<std::shared_ptr<CustomMetric>> DeltaMetrics() {
   return {std::make_shared<CustomSumMetric>(kBytesReadMetric, "bytes read from data files"),
           std::make_shared<CustomSumMetric>(kFilesReadMetric, "data files read"),
-          std::make_shared<CustomSumMetric>(kDeletedRowsMetric,
-                                            "rows dropped by deletion vectors"),
+          std::make_shared<CustomSumMetric>(kDeletedRowsMetric, "rows dropped by deletion vectors"),
           std::make_shared<CustomSumMetric>(kRowsFilteredMetric,
                                             "rows dropped by pushed predicates while decoding")};
 }

@@ -29,11 +29,11 @@ Result<std::shared_ptr<arrow::RecordBatch>> MaterializeRowTracking(const arrow::
   }
   const auto& metadata = static_cast<const arrow::StructArray&>(*batch.column(columns));
   const auto& actions = static_cast<const arrow::Int32Array&>(*batch.column(columns + 1));
-  ARROW_ASSIGN_OR_RAISE(auto ids, metadata.GetFlattenedField(
-                                      metadata.struct_type()->GetFieldIndex("row_id")));
-  ARROW_ASSIGN_OR_RAISE(auto versions,
-                        metadata.GetFlattenedField(
-                            metadata.struct_type()->GetFieldIndex("row_commit_version")));
+  ARROW_ASSIGN_OR_RAISE(
+      auto ids, metadata.GetFlattenedField(metadata.struct_type()->GetFieldIndex("row_id")));
+  ARROW_ASSIGN_OR_RAISE(
+      auto versions,
+      metadata.GetFlattenedField(metadata.struct_type()->GetFieldIndex("row_commit_version")));
   const auto& version_values = static_cast<const arrow::Int64Array&>(*versions);
   arrow::Int64Builder kept;
   ARROW_RETURN_NOT_OK(kept.Reserve(batch.num_rows()));
@@ -128,8 +128,8 @@ Result<int64_t> ParseHighWaterMark(const DomainMetadata& domain) {
 }
 
 DomainMetadata HighWaterMarkDomain(int64_t high_water_mark) {
-  return {kRowTrackingDomain,
-          nlohmann::json{{"rowIdHighWaterMark", high_water_mark}}.dump(), false};
+  return {kRowTrackingDomain, nlohmann::json{{"rowIdHighWaterMark", high_water_mark}}.dump(),
+          false};
 }
 
 Result<std::optional<int64_t>> ReadHighWaterMarkFor(const Protocol& protocol,
@@ -148,8 +148,7 @@ void NameMaterializedColumns(Metadata* metadata) {
     configuration[kMaterializedRowIdColumn] = "_row-id-col-" + RandomUuid();
   }
   if (!configuration.contains(kMaterializedRowCommitVersionColumn)) {
-    configuration[kMaterializedRowCommitVersionColumn] =
-        "_row-commit-version-col-" + RandomUuid();
+    configuration[kMaterializedRowCommitVersionColumn] = "_row-commit-version-col-" + RandomUuid();
   }
 }
 

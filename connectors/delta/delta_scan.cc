@@ -44,18 +44,12 @@ std::string JoinPredicates(const std::vector<PredicatePtr>& predicates) {
 std::optional<int64_t> OrderedValue(const arrow::Scalar& scalar) {
   if (!scalar.is_valid) return std::nullopt;
   switch (scalar.type->id()) {
-    case arrow::Type::INT8:
-      return static_cast<const arrow::Int8Scalar&>(scalar).value;
-    case arrow::Type::INT16:
-      return static_cast<const arrow::Int16Scalar&>(scalar).value;
-    case arrow::Type::INT32:
-      return static_cast<const arrow::Int32Scalar&>(scalar).value;
-    case arrow::Type::INT64:
-      return static_cast<const arrow::Int64Scalar&>(scalar).value;
-    case arrow::Type::DATE32:
-      return static_cast<const arrow::Date32Scalar&>(scalar).value;
-    default:
-      return std::nullopt;
+    case arrow::Type::INT8: return static_cast<const arrow::Int8Scalar&>(scalar).value;
+    case arrow::Type::INT16: return static_cast<const arrow::Int16Scalar&>(scalar).value;
+    case arrow::Type::INT32: return static_cast<const arrow::Int32Scalar&>(scalar).value;
+    case arrow::Type::INT64: return static_cast<const arrow::Int64Scalar&>(scalar).value;
+    case arrow::Type::DATE32: return static_cast<const arrow::Date32Scalar&>(scalar).value;
+    default: return std::nullopt;
   }
 }
 
@@ -123,9 +117,8 @@ std::vector<std::vector<ReadTask>> PlanPieces(const std::vector<ReadTask>& files
     }
   }
   auto bytes = [](const ReadTask& piece) { return piece.length < 0 ? piece.size : piece.length; };
-  std::stable_sort(pieces.begin(), pieces.end(), [&](const ReadTask& a, const ReadTask& b) {
-    return bytes(a) > bytes(b);
-  });
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [&](const ReadTask& a, const ReadTask& b) { return bytes(a) > bytes(b); });
   std::vector<std::vector<ReadTask>> partitions;
   std::vector<ReadTask> current;
   int64_t current_bytes = 0;
@@ -202,8 +195,8 @@ Result<DeltaScanPlan> PlanDeltaScan(const TableState& table, const DeltaScanInpu
   std::map<std::string, ColumnBounds> bounds;
   std::map<std::string, std::shared_ptr<arrow::DataType>> bound_columns;
   for (const auto& field : table.annotated_schema->fields()) {
-    bool read = std::find(inputs.read_columns.begin(), inputs.read_columns.end(),
-                          field->name()) != inputs.read_columns.end();
+    bool read = std::find(inputs.read_columns.begin(), inputs.read_columns.end(), field->name()) !=
+                inputs.read_columns.end();
     if (!read || !HasOrderedBounds(*field->type())) continue;
     bounds[field->name()];
     bound_columns[PhysicalName(*field, table.mode)] = PlainType(field->type());
@@ -235,9 +228,12 @@ Result<DeltaScanPlan> PlanDeltaScan(const TableState& table, const DeltaScanInpu
         ParseStatistics(file.stats, data_filters.empty() ? bound_columns : stat_columns);
     facts.stats.num_records = physical.num_records;
     facts.stats.tight_bounds = physical.tight_bounds;
-    for (auto& [name, value] : physical.min_values) facts.stats.min_values[logical_of[name]] = value;
-    for (auto& [name, value] : physical.max_values) facts.stats.max_values[logical_of[name]] = value;
-    for (auto& [name, count] : physical.null_counts) facts.stats.null_counts[logical_of[name]] = count;
+    for (auto& [name, value] : physical.min_values)
+      facts.stats.min_values[logical_of[name]] = value;
+    for (auto& [name, value] : physical.max_values)
+      facts.stats.max_values[logical_of[name]] = value;
+    for (auto& [name, count] : physical.null_counts)
+      facts.stats.null_counts[logical_of[name]] = count;
     for (const auto& [name, value] : facts.partition_values) {
       // A partition column is constant in its file: its value bounds every row.
       if (value->is_valid) {
@@ -260,8 +256,8 @@ Result<DeltaScanPlan> PlanDeltaScan(const TableState& table, const DeltaScanInpu
     }
     bytes += file.size;
     if (facts.stats.num_records) {
-      rows += *facts.stats.num_records -
-              (file.deletion_vector ? file.deletion_vector->cardinality : 0);
+      rows +=
+          *facts.stats.num_records - (file.deletion_vector ? file.deletion_vector->cardinality : 0);
     } else {
       rows_known = false;
     }
@@ -295,11 +291,10 @@ Result<DeltaScanPlan> PlanDeltaScan(const TableState& table, const DeltaScanInpu
     spec.materialized_row_commit_version = name(kMaterializedRowCommitVersionColumn);
   }
   std::string& description = plan.description;
-  description =
-      "version " + std::to_string(snapshot.version) + ", files " +
-      std::to_string(tasks.size()) + " of " + std::to_string(snapshot.files.size()) +
-      ", partition filters " + JoinPredicates(inputs.partition_filters) + ", data filters " +
-      JoinPredicates(inputs.data_filters);
+  description = "version " + std::to_string(snapshot.version) + ", files " +
+                std::to_string(tasks.size()) + " of " + std::to_string(snapshot.files.size()) +
+                ", partition filters " + JoinPredicates(inputs.partition_filters) +
+                ", data filters " + JoinPredicates(inputs.data_filters);
   if (!inputs.runtime_filters.empty()) {
     description += ", runtime filters " + JoinPredicates(inputs.runtime_filters);
   }
@@ -412,8 +407,7 @@ class DeltaScanBuilder : public ScanBuilder,
     DeltaScanInputs inputs{read_columns_, partition_filters_, data_filters_, {}};
     ARROW_ASSIGN_OR_RAISE(auto plan, PlanDeltaScan(*table_, inputs, record_.get()));
     if (record_) return std::make_shared<DeltaScan>(table_, std::move(inputs), std::move(plan));
-    return std::make_shared<RuntimeFilteringDeltaScan>(table_, std::move(inputs),
-                                                       std::move(plan));
+    return std::make_shared<RuntimeFilteringDeltaScan>(table_, std::move(inputs), std::move(plan));
   }
 
   std::shared_ptr<const TableState> table_;

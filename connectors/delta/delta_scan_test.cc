@@ -3,12 +3,12 @@
 #include <nlohmann/json.hpp>
 
 #include "arrow/compute/api.h"
-#include "parquet/file_reader.h"
 #include "connectors/delta/deletion_vector.h"
 #include "connectors/delta/delta_internal.h"
 #include "connectors/delta/delta_table.h"
 #include "connectors/delta/delta_test_util.h"
 #include "parley/connector/api.h"
+#include "parquet/file_reader.h"
 #include "testing/scan_harness.h"
 
 namespace parley::delta {
@@ -30,15 +30,18 @@ class DeltaScanTest : public testing::DeltaTableTest {
     auto data = arrow::schema({arrow::field("id", arrow::int64())});
     int64_t a = WriteParquet("part=1/a.parquet", data, R"([{"id":1},{"id":2},{"id":3}])");
     int64_t b = WriteParquet("part=2/b.parquet", data, R"([{"id":10},{"id":11},{"id":12}])");
-    int64_t c = WriteParquet("part=__HIVE_DEFAULT_PARTITION__/c%20d.parquet", data,
-                             R"([{"id":20}])");
-    WriteCommit(0, {ProtocolLine(1, 2), MetadataLine(kPartitionedSchema, {"part"}),
-                    AddLine("part=1/a.parquet", a, R"({"part":"1"})",
-                            R"({"numRecords":3,"minValues":{"id":1},"maxValues":{"id":3},"nullCount":{"id":0}})"),
-                    AddLine("part=2/b.parquet", b, R"({"part":"2"})",
-                            R"({"numRecords":3,"minValues":{"id":10},"maxValues":{"id":12},"nullCount":{"id":0}})"),
-                    AddLine("part=__HIVE_DEFAULT_PARTITION__/c%2520d.parquet", c,
-                            R"({"part":null})")});
+    int64_t c =
+        WriteParquet("part=__HIVE_DEFAULT_PARTITION__/c%20d.parquet", data, R"([{"id":20}])");
+    WriteCommit(
+        0,
+        {ProtocolLine(1, 2), MetadataLine(kPartitionedSchema, {"part"}),
+         AddLine(
+             "part=1/a.parquet", a, R"({"part":"1"})",
+             R"({"numRecords":3,"minValues":{"id":1},"maxValues":{"id":3},"nullCount":{"id":0}})"),
+         AddLine(
+             "part=2/b.parquet", b, R"({"part":"2"})",
+             R"({"numRecords":3,"minValues":{"id":10},"maxValues":{"id":12},"nullCount":{"id":0}})"),
+         AddLine("part=__HIVE_DEFAULT_PARTITION__/c%2520d.parquet", c, R"({"part":null})")});
   }
 
   Result<std::shared_ptr<Table>> OpenTable(const std::string& suffix = "") {
@@ -55,7 +58,8 @@ class DeltaScanTest : public testing::DeltaTableTest {
   // Six rows (ids 0..5, names a..f) in three row groups of two, with a deletion vector
   // deleting rows 1 and 4. Returns the data file's size.
   int64_t WriteTableWithDeletionVector() {
-  auto data = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
+    auto data =
+        arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
     int64_t size = WriteParquet("a.parquet", data,
                                 R"([{"id":0,"name":"a"},{"id":1,"name":"b"},{"id":2,"name":"c"},
                                     {"id":3,"name":"d"},{"id":4,"name":"e"},{"id":5,"name":"f"}])");
@@ -64,8 +68,16 @@ class DeltaScanTest : public testing::DeltaTableTest {
     auto le = [&](uint64_t v, int width) {
       for (int i = 0; i < width; ++i) bitmap.push_back(static_cast<char>(v >> (8 * i)));
     };
-    le(1681511377, 4); le(1, 8); le(0, 4); le(12346, 4); le(1, 4); le(0, 2); le(1, 2); le(0, 4);
-    le(1, 2); le(4, 2);
+    le(1681511377, 4);
+    le(1, 8);
+    le(0, 4);
+    le(12346, 4);
+    le(1, 4);
+    le(0, 2);
+    le(1, 2);
+    le(0, 4);
+    le(1, 2);
+    le(4, 2);
     std::string file(1, '\x01');
     auto be = [&](uint64_t v) {
       for (int i = 3; i >= 0; --i) file.push_back(static_cast<char>(v >> (8 * i)));
@@ -74,8 +86,9 @@ class DeltaScanTest : public testing::DeltaTableTest {
     file += bitmap;
     be(DeletionVectorChecksum(bitmap));
     WriteFile("deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin", file);
-    std::string dv = R"({"storageType":"u","pathOrInlineDv":"^-aqEH.-t@S}K{vb[*k^","offset":1,"sizeInBytes":)" +
-                     std::to_string(bitmap.size()) + R"(,"cardinality":2})";
+    std::string dv =
+        R"({"storageType":"u","pathOrInlineDv":"^-aqEH.-t@S}K{vb[*k^","offset":1,"sizeInBytes":)" +
+        std::to_string(bitmap.size()) + R"(,"cardinality":2})";
     WriteCommit(0, {ProtocolLine(3, 7, {"deletionVectors"}), MetadataLine(testing::kIdNameSchema),
                     AddLine("a.parquet", size, "{}", R"({"numRecords":6})", dv)});
     return size;
@@ -111,15 +124,15 @@ TEST_F(DeltaScanTest, ReadsPartitionValuesAndReportsStatistics) {
   EXPECT_EQ(Ids(*run.rows), (std::vector<int64_t>{1, 2, 3, 10, 11, 12, 20}));
   EXPECT_GT(run.metrics.at(kBytesReadMetric), 0);
   // part is 1 for the first file's rows and NULL for the file with a null partition value.
-  auto sorted = arrow::compute::SortIndices(arrow::Datum(run.rows),
-                                            arrow::compute::SortOptions({arrow::compute::SortKey("id")}))
-                    .ValueOrDie();
-  auto ordered = arrow::compute::Take(arrow::Datum(run.rows), arrow::Datum(sorted))
-                     .ValueOrDie()
-                     .table();
+  auto sorted =
+      arrow::compute::SortIndices(arrow::Datum(run.rows),
+                                  arrow::compute::SortOptions({arrow::compute::SortKey("id")}))
+          .ValueOrDie();
+  auto ordered =
+      arrow::compute::Take(arrow::Datum(run.rows), arrow::Datum(sorted)).ValueOrDie().table();
   ASSERT_OK_AND_ASSIGN(auto part, arrow::Concatenate(ordered->GetColumnByName("part")->chunks()));
-  ASSERT_OK_AND_ASSIGN(auto expected_part, arrow::json::ArrayFromJSONString(
-                                               arrow::int32(), "[1,1,1,2,2,2,null]"));
+  ASSERT_OK_AND_ASSIGN(auto expected_part,
+                       arrow::json::ArrayFromJSONString(arrow::int32(), "[1,1,1,2,2,2,null]"));
   EXPECT_TRUE(part->Equals(*expected_part)) << part->ToString();
   // Statistics need numRecords for every file; the third has none.
   auto* report = dynamic_cast<SupportsReportStatistics*>(scan.get());
@@ -159,8 +172,8 @@ TEST_F(DeltaScanTest, PartitionPredicatesPruneExactlyAndAreNotReturned) {
   // IS NULL selects the null partition only.
   ASSERT_OK_AND_ASSIGN(builder, NewBuilder(*table));
   filters = dynamic_cast<SupportsPushDownV2Filters*>(builder.get());
-  ASSERT_OK_AND_ASSIGN(remaining, filters->PushPredicates(
-                                      {MakePredicate("IS_NULL", {FieldReference("part")})}));
+  ASSERT_OK_AND_ASSIGN(
+      remaining, filters->PushPredicates({MakePredicate("IS_NULL", {FieldReference("part")})}));
   EXPECT_TRUE(remaining.empty());
   ASSERT_OK_AND_ASSIGN(scan, builder->Build());
   ASSERT_OK_AND_ASSIGN(run, parley::testing::RunScan(*scan));
@@ -214,7 +227,8 @@ TEST_F(DeltaScanTest, PrunesColumnsAndAppliesDeletionVectors) {
 
   // Reading no column at all (COUNT(*)) still drops the deleted rows.
   ASSERT_OK_AND_ASSIGN(builder, NewBuilder(*table));
-  ASSERT_OK(dynamic_cast<SupportsPushDownRequiredColumns&>(*builder).PruneColumns(arrow::schema({})));
+  ASSERT_OK(
+      dynamic_cast<SupportsPushDownRequiredColumns&>(*builder).PruneColumns(arrow::schema({})));
   ASSERT_OK_AND_ASSIGN(scan, builder->Build());
   ASSERT_OK_AND_ASSIGN(run, parley::testing::RunScan(*scan));
   EXPECT_EQ(run.rows->num_rows(), 4);
@@ -286,20 +300,22 @@ TEST(DeltaPlanPiecesTest, SplitsLargeFilesAndPacksSmallOnes) {
   // Split size min(100, max(10, 450 bytes with open costs / 1 core)) = 100: "big" is cut into
   // 100 + 100 + 50; pieces, largest first, fill partitions of up to 100 bytes, each piece
   // costing its bytes plus the open cost.
-  auto partitions = PlanPieces({file("big", 250), file("a", 30), file("b", 30), file("c", 30),
-                                file("d", 60)},
-                               options);
+  auto partitions = PlanPieces(
+      {file("big", 250), file("a", 30), file("b", 30), file("c", 30), file("d", 60)}, options);
   std::vector<std::string> layout;
   for (const auto& pieces : partitions) {
     std::string text;
     for (const auto& piece : pieces) {
-      text += piece.path + (piece.length < 0 ? "" : "@" + std::to_string(piece.start) + "+" +
-                                                        std::to_string(piece.length)) + " ";
+      text += piece.path +
+              (piece.length < 0
+                   ? ""
+                   : "@" + std::to_string(piece.start) + "+" + std::to_string(piece.length)) +
+              " ";
     }
     layout.push_back(text);
   }
-  EXPECT_EQ(layout, (std::vector<std::string>{"big@0+100 ", "big@100+100 ", "d ",
-                                              "big@200+50 a ", "b c "}));
+  EXPECT_EQ(layout, (std::vector<std::string>{"big@0+100 ", "big@100+100 ", "d ", "big@200+50 a ",
+                                              "b c "}));
   // More cores shrink the split size to spread the bytes: max(10, 260 / 20) = 13.
   options.cores = 20;
   partitions = PlanPieces({file("big", 250)}, options);
@@ -311,10 +327,12 @@ TEST(DeltaPlanPiecesTest, SplitsLargeFilesAndPacksSmallOnes) {
 }
 
 TEST_F(DeltaScanTest, TimeTravelsThroughThePathSuffixAndOptions) {
-  auto data = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
+  auto data =
+      arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
   int64_t a = WriteParquet("a.parquet", data, R"([{"id":1,"name":"a"}])");
   int64_t b = WriteParquet("b.parquet", data, R"([{"id":2,"name":"b"}])");
-  WriteCommit(0, {ProtocolLine(1, 2), MetadataLine(testing::kIdNameSchema), AddLine("a.parquet", a)});
+  WriteCommit(0,
+              {ProtocolLine(1, 2), MetadataLine(testing::kIdNameSchema), AddLine("a.parquet", a)});
   WriteCommit(1, {AddLine("b.parquet", b)});
   for (const auto& [suffix, expected] :
        std::vector<std::pair<std::string, std::vector<int64_t>>>{{"", {1, 2}}, {"@v0", {1}}}) {
@@ -327,7 +345,8 @@ TEST_F(DeltaScanTest, TimeTravelsThroughThePathSuffixAndOptions) {
   ASSERT_RAISES_CONDITION("DELTA_VERSION_NOT_FOUND", OpenTable("@v5"));
   ASSERT_RAISES_CONDITION("DELTA_TIMESTAMP_INVALID", OpenTable("@yesterday"));
   auto provider = MakeDeltaTableProvider();
-  ASSERT_OK_AND_ASSIGN(auto schema, provider->InferSchema({{"path", Root()}, {"versionasof", "0"}}));
+  ASSERT_OK_AND_ASSIGN(auto schema,
+                       provider->InferSchema({{"path", Root()}, {"versionasof", "0"}}));
   EXPECT_EQ(schema->num_fields(), 2);
   ASSERT_RAISES_CONDITION("DELTA_UNSUPPORTED_TIME_TRAVEL_MULTIPLE_FORMATS",
                           provider->InferSchema({{"path", Root() + "@v0"}, {"versionasof", "0"}}));
@@ -336,12 +355,13 @@ TEST_F(DeltaScanTest, TimeTravelsThroughThePathSuffixAndOptions) {
 // Pushed data predicates travel to the readers in the factory's bytes and drop rows of every
 // row group while decoding; the engine still applies them, so they are all returned.
 TEST_F(DeltaScanTest, PushedDataPredicatesDropRowsWhileReading) {
-  auto data = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
+  auto data =
+      arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
   int64_t size = WriteParquet("a.parquet", data,
                               R"([{"id":0,"name":"a"},{"id":1,"name":"b"},{"id":2,"name":"c"},
                                   {"id":3,"name":"d"},{"id":4,"name":"e"},{"id":5,"name":"f"}])");
-  WriteCommit(0, {ProtocolLine(1, 2), MetadataLine(testing::kIdNameSchema),
-                  AddLine("a.parquet", size)});
+  WriteCommit(
+      0, {ProtocolLine(1, 2), MetadataLine(testing::kIdNameSchema), AddLine("a.parquet", size)});
   ASSERT_OK_AND_ASSIGN(auto table, OpenTable());
   ASSERT_OK_AND_ASSIGN(auto builder, NewBuilder(*table));
   ASSERT_OK(dynamic_cast<SupportsPushDownRequiredColumns&>(*builder).PruneColumns(
@@ -349,8 +369,9 @@ TEST_F(DeltaScanTest, PushedDataPredicatesDropRowsWhileReading) {
   std::vector<PredicatePtr> predicates = {Compare(">=", "id", arrow::MakeScalar(int64_t{1})),
                                           Compare("<", "id", arrow::MakeScalar(int64_t{5})),
                                           Compare("<>", "id", arrow::MakeScalar(int64_t{3}))};
-  ASSERT_OK_AND_ASSIGN(auto remaining,
-                       dynamic_cast<SupportsPushDownV2Filters&>(*builder).PushPredicates(predicates));
+  ASSERT_OK_AND_ASSIGN(
+      auto remaining,
+      dynamic_cast<SupportsPushDownV2Filters&>(*builder).PushPredicates(predicates));
   EXPECT_EQ(remaining.size(), 3u);
   ASSERT_OK_AND_ASSIGN(auto scan, builder->Build());
   ASSERT_OK_AND_ASSIGN(auto run, parley::testing::RunScan(*scan));
@@ -363,8 +384,8 @@ TEST_F(DeltaScanTest, PushedDataPredicatesDropRowsWhileReading) {
   ASSERT_OK_AND_ASSIGN(auto bytes, factory->Serialize());
   auto encoded = nlohmann::json::parse(bytes);
   ASSERT_TRUE(encoded["rowFilter"].is_string());
-  for (const auto& bad : {nlohmann::json("bm90IGFuIGV4cHJlc3Npb24="), nlohmann::json("#"),
-                          nlohmann::json(1)}) {
+  for (const auto& bad :
+       {nlohmann::json("bm90IGFuIGV4cHJlc3Npb24="), nlohmann::json("#"), nlohmann::json(1)}) {
     auto broken = encoded;
     broken["rowFilter"] = bad;
     ASSERT_RAISES_CONDITION("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
@@ -396,7 +417,8 @@ TEST_F(DeltaScanTest, DeletionVectorFilesKeepEveryRowUntilTheVectorApplies) {
 }
 
 TEST_F(DeltaScanTest, MissingDataFileFailsNamingIt) {
-  WriteCommit(0, {ProtocolLine(1, 2), MetadataLine(testing::kIdNameSchema), AddLine("gone.parquet", 10)});
+  WriteCommit(
+      0, {ProtocolLine(1, 2), MetadataLine(testing::kIdNameSchema), AddLine("gone.parquet", 10)});
   ASSERT_OK_AND_ASSIGN(auto table, OpenTable());
   ASSERT_OK_AND_ASSIGN(auto builder, NewBuilder(*table));
   ASSERT_OK_AND_ASSIGN(auto scan, builder->Build());

@@ -25,8 +25,7 @@ using nlohmann::json;
 
 Status UnsupportedType(const std::string& column, const std::string& type) {
   return InvalidError("DELTA_UNSUPPORTED_DATA_TYPES",
-                      "Found columns using unsupported data types: " + column + " (" + type +
-                          ").");
+                      "Found columns using unsupported data types: " + column + " (" + type + ").");
 }
 
 Status BadSchema(const std::string& detail) {
@@ -40,11 +39,16 @@ Result<std::shared_ptr<arrow::DataType>> ParseType(const json& type, const std::
   if (type.is_string()) {
     const std::string& name = type.get_ref<const std::string&>();
     static const std::map<std::string, std::shared_ptr<arrow::DataType>> kPrimitives = {
-        {"byte", arrow::int8()},       {"short", arrow::int16()},
-        {"integer", arrow::int32()},   {"long", arrow::int64()},
-        {"float", arrow::float32()},   {"double", arrow::float64()},
-        {"boolean", arrow::boolean()}, {"string", arrow::utf8()},
-        {"binary", arrow::binary()},   {"date", arrow::date32()},
+        {"byte", arrow::int8()},
+        {"short", arrow::int16()},
+        {"integer", arrow::int32()},
+        {"long", arrow::int64()},
+        {"float", arrow::float32()},
+        {"double", arrow::float64()},
+        {"boolean", arrow::boolean()},
+        {"string", arrow::utf8()},
+        {"binary", arrow::binary()},
+        {"date", arrow::date32()},
         {"timestamp", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC")},
         {"timestamp_ntz", arrow::timestamp(arrow::TimeUnit::MICRO)},
     };
@@ -79,7 +83,8 @@ Result<std::shared_ptr<arrow::DataType>> ParseType(const json& type, const std::
     return arrow::struct_(std::move(fields));
   }
   if (kind == "array") {
-    if (!type.contains("elementType")) return BadSchema("the array " + column + " has no elementType");
+    if (!type.contains("elementType"))
+      return BadSchema("the array " + column + " has no elementType");
     ARROW_ASSIGN_OR_RAISE(auto element, ParseType(type["elementType"], column + ".element"));
     bool contains_null = !type.contains("containsNull") || type["containsNull"] != false;
     return arrow::list(arrow::field("element", std::move(element), contains_null));
@@ -128,8 +133,8 @@ Result<json> FieldToJson(const arrow::Field& field, const std::string& path) {
       const std::string& key = field.metadata()->key(i);
       const std::string& value = field.metadata()->value(i);
       if (key == kParquetFieldIdKey) continue;
-      json parsed = key == "comment" ? json(json::value_t::discarded)
-                                    : json::parse(value, nullptr, false);
+      json parsed =
+          key == "comment" ? json(json::value_t::discarded) : json::parse(value, nullptr, false);
       metadata[key] = parsed.is_discarded() || parsed.is_string() ? json(value) : parsed;
     }
   }
@@ -186,8 +191,7 @@ Result<json> TypeToJson(const arrow::DataType& type, const std::string& column) 
       }
       return json{{"type", "struct"}, {"fields", std::move(fields)}};
     }
-    default:
-      return UnsupportedType(column, type.ToString());
+    default: return UnsupportedType(column, type.ToString());
   }
 }
 
@@ -221,11 +225,9 @@ std::shared_ptr<arrow::DataType> PhysicalType(const std::shared_ptr<arrow::DataT
       const auto& map = static_cast<const arrow::MapType&>(*type);
       return std::make_shared<arrow::MapType>(
           arrow::field("key", PhysicalType(map.key_type(), mode), false),
-          arrow::field("value", PhysicalType(map.item_type(), mode),
-                       map.item_field()->nullable()));
+          arrow::field("value", PhysicalType(map.item_type(), mode), map.item_field()->nullable()));
     }
-    default:
-      return type;
+    default: return type;
   }
 }
 
@@ -236,13 +238,12 @@ std::shared_ptr<arrow::Field> PhysicalField(const arrow::Field& field, ColumnMap
       metadata = arrow::key_value_metadata({kParquetFieldIdKey}, {*id});
     }
   }
-  return arrow::field(PhysicalName(field, mode), PhysicalType(field.type(), mode),
-                      field.nullable(), std::move(metadata));
+  return arrow::field(PhysicalName(field, mode), PhysicalType(field.type(), mode), field.nullable(),
+                      std::move(metadata));
 }
 
 bool EqualsIgnoreCase(const std::string& a, const std::string& b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
@@ -265,9 +266,9 @@ Result<ColumnMappingMode> ColumnMappingModeOf(
   if (it == configuration.end() || it->second == "none") return ColumnMappingMode::kNone;
   if (it->second == "name") return ColumnMappingMode::kName;
   if (it->second == "id") return ColumnMappingMode::kId;
-  return InvalidError("DELTA_MODE_NOT_SUPPORTED",
-                      "Specified mode '" + it->second +
-                          "' is not supported. Supported modes are: none, name, id");
+  return InvalidError(
+      "DELTA_MODE_NOT_SUPPORTED",
+      "Specified mode '" + it->second + "' is not supported. Supported modes are: none, name, id");
 }
 
 Result<std::shared_ptr<arrow::Schema>> SchemaFromDeltaJson(const std::string& schema_string) {
@@ -310,8 +311,7 @@ std::shared_ptr<arrow::DataType> PlainType(const std::shared_ptr<arrow::DataType
       return std::make_shared<arrow::MapType>(PlainField(*map.key_field()),
                                               PlainField(*map.item_field()));
     }
-    default:
-      return type;
+    default: return type;
   }
 }
 
@@ -332,8 +332,7 @@ std::string PhysicalName(const arrow::Field& field, ColumnMappingMode mode) {
   return MetadataValue(field, kPhysicalNameKey).value_or(field.name());
 }
 
-std::shared_ptr<arrow::Schema> PhysicalSchema(const arrow::Schema& schema,
-                                              ColumnMappingMode mode) {
+std::shared_ptr<arrow::Schema> PhysicalSchema(const arrow::Schema& schema, ColumnMappingMode mode) {
   arrow::FieldVector fields;
   for (const auto& field : schema.fields()) fields.push_back(PhysicalField(*field, mode));
   return arrow::schema(std::move(fields));
@@ -390,8 +389,8 @@ Result<std::shared_ptr<arrow::Array>> ConformColumn(const std::shared_ptr<arrow:
       const auto& list = static_cast<const arrow::ListArray&>(*column);
       const auto& element = *static_cast<const arrow::ListType&>(*table_type).value_field();
       ARROW_ASSIGN_OR_RAISE(auto values, ConformColumn(list.values(), element, mode));
-      auto out = arrow::ArrayData::Make(plain, data.length, data.buffers, data.null_count,
-                                        data.offset);
+      auto out =
+          arrow::ArrayData::Make(plain, data.length, data.buffers, data.null_count, data.offset);
       out->child_data = {values->data()};
       return arrow::MakeArray(out);
     }
@@ -404,8 +403,8 @@ Result<std::shared_ptr<arrow::Array>> ConformColumn(const std::shared_ptr<arrow:
       const auto& plain_map = static_cast<const arrow::MapType&>(*plain);
       auto entries = arrow::ArrayData::Make(plain_map.value_type(), keys->length(), {nullptr}, 0);
       entries->child_data = {keys->data(), items->data()};
-      auto out = arrow::ArrayData::Make(plain, data.length, data.buffers, data.null_count,
-                                        data.offset);
+      auto out =
+          arrow::ArrayData::Make(plain, data.length, data.buffers, data.null_count, data.offset);
       out->child_data = {entries};
       return arrow::MakeArray(out);
     }
@@ -420,8 +419,8 @@ Result<std::shared_ptr<arrow::Array>> ConformColumn(const std::shared_ptr<arrow:
   }
   return InvalidError("FAILED_READ_FILE.PARQUET_COLUMN_DATA_TYPE_MISMATCH",
                       "The data file column for " + QuoteIdentifier(table_field.name()) +
-                          " has type " + column->type()->ToString() +
-                          ", which cannot be read as " + plain->ToString() + ".");
+                          " has type " + column->type()->ToString() + ", which cannot be read as " +
+                          plain->ToString() + ".");
 }
 
 }  // namespace parley::delta

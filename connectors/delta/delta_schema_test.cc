@@ -90,15 +90,15 @@ TEST(DeltaSchemaTest, ColumnMappingUsesPhysicalNamesAndIds) {
   EXPECT_EQ(file_st->metadata()->Get(kParquetFieldIdKey).ValueOrDie(), "6");
 
   // In id mode a file field is found by its field_id even under another name.
-  arrow::FieldVector file_fields = {
-      arrow::field("renamed", arrow::int32(), true, arrow::key_value_metadata({kParquetFieldIdKey}, {"6"}))};
+  arrow::FieldVector file_fields = {arrow::field(
+      "renamed", arrow::int32(), true, arrow::key_value_metadata({kParquetFieldIdKey}, {"6"}))};
   EXPECT_EQ(FindFileField(file_fields, st, ColumnMappingMode::kId), 0);
   EXPECT_EQ(FindFileField(file_fields, st, ColumnMappingMode::kName), -1);
 }
 
 TEST(DeltaSchemaTest, ConformsFileColumnsToTableTypes) {
   ASSERT_OK_AND_ASSIGN(auto schema, SchemaFromDeltaJson(
-      R"({"type":"struct","fields":[
+                                        R"({"type":"struct","fields":[
         {"name":"st","type":{"type":"struct","fields":[
           {"name":"x","type":"long","nullable":true,"metadata":{"delta.columnMapping.physicalName":"col-x"}},
           {"name":"y","type":"string","nullable":true,"metadata":{"delta.columnMapping.physicalName":"col-y"}}]},
@@ -109,8 +109,8 @@ TEST(DeltaSchemaTest, ConformsFileColumnsToTableTypes) {
                        arrow::json::ArrayFromJSONString(file_type, R"([{"col-x": 1}, null])"));
   ASSERT_OK_AND_ASSIGN(auto conformed,
                        ConformColumn(file_column, *schema->field(0), ColumnMappingMode::kName));
-  auto expected_type = arrow::struct_({arrow::field("x", arrow::int64()),
-                                       arrow::field("y", arrow::utf8())});
+  auto expected_type =
+      arrow::struct_({arrow::field("x", arrow::int64()), arrow::field("y", arrow::utf8())});
   ASSERT_OK_AND_ASSIGN(auto expected, arrow::json::ArrayFromJSONString(
                                           expected_type, R"([{"x": 1, "y": null}, null])"));
   EXPECT_TRUE(conformed->Equals(*expected)) << conformed->ToString();
@@ -139,10 +139,10 @@ TEST(DeltaValuesTest, ParsesPartitionValuesPerType) {
 
 TEST(DeltaValuesTest, ParsesStatisticsWideningTimestampMaxima) {
   auto ts = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
-  FileStatistics stats = ParseStatistics(
-      R"({"numRecords":3,"minValues":{"a":1,"t":"2021-01-01T00:00:00.000Z"},)"
-      R"("maxValues":{"a":9,"t":"2021-01-01T00:00:01.000Z"},"nullCount":{"a":0}})",
-      {{"a", arrow::int64()}, {"t", ts}});
+  FileStatistics stats =
+      ParseStatistics(R"({"numRecords":3,"minValues":{"a":1,"t":"2021-01-01T00:00:00.000Z"},)"
+                      R"("maxValues":{"a":9,"t":"2021-01-01T00:00:01.000Z"},"nullCount":{"a":0}})",
+                      {{"a", arrow::int64()}, {"t", ts}});
   EXPECT_EQ(stats.num_records, 3);
   EXPECT_EQ(stats.min_values.at("a")->ToString(), "1");
   EXPECT_EQ(stats.max_values.at("a")->ToString(), "9");

@@ -37,7 +37,8 @@ CivilTime CivilFromDays(int64_t days) {
   const int64_t day_of_era = days - era * 146097;
   const int64_t year_of_era =
       (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const int64_t day_of_year =
+      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
   const int64_t mp = (5 * day_of_year + 2) / 153;
   const int64_t day = day_of_year - (153 * mp + 2) / 5 + 1;
   const int64_t month = mp < 10 ? mp + 3 : mp - 9;
@@ -56,14 +57,10 @@ std::string FormatDate(int64_t days) {
 
 int64_t ToMicros(int64_t value, arrow::TimeUnit::type unit) {
   switch (unit) {
-    case arrow::TimeUnit::SECOND:
-      return value * 1000000;
-    case arrow::TimeUnit::MILLI:
-      return value * 1000;
-    case arrow::TimeUnit::MICRO:
-      return value;
-    case arrow::TimeUnit::NANO:
-      return FloorDiv(value, 1000);
+    case arrow::TimeUnit::SECOND: return value * 1000000;
+    case arrow::TimeUnit::MILLI: return value * 1000;
+    case arrow::TimeUnit::MICRO: return value;
+    case arrow::TimeUnit::NANO: return FloorDiv(value, 1000);
   }
   return value;
 }
@@ -92,18 +89,12 @@ json StatJson(const arrow::Scalar& scalar, bool is_max) {
   if (!scalar.is_valid) return nullptr;
   const auto& type = *scalar.type;
   switch (type.id()) {
-    case arrow::Type::INT8:
-      return static_cast<const arrow::Int8Scalar&>(scalar).value;
-    case arrow::Type::INT16:
-      return static_cast<const arrow::Int16Scalar&>(scalar).value;
-    case arrow::Type::INT32:
-      return static_cast<const arrow::Int32Scalar&>(scalar).value;
-    case arrow::Type::INT64:
-      return static_cast<const arrow::Int64Scalar&>(scalar).value;
-    case arrow::Type::FLOAT:
-      return static_cast<const arrow::FloatScalar&>(scalar).value;
-    case arrow::Type::DOUBLE:
-      return static_cast<const arrow::DoubleScalar&>(scalar).value;
+    case arrow::Type::INT8: return static_cast<const arrow::Int8Scalar&>(scalar).value;
+    case arrow::Type::INT16: return static_cast<const arrow::Int16Scalar&>(scalar).value;
+    case arrow::Type::INT32: return static_cast<const arrow::Int32Scalar&>(scalar).value;
+    case arrow::Type::INT64: return static_cast<const arrow::Int64Scalar&>(scalar).value;
+    case arrow::Type::FLOAT: return static_cast<const arrow::FloatScalar&>(scalar).value;
+    case arrow::Type::DOUBLE: return static_cast<const arrow::DoubleScalar&>(scalar).value;
     case arrow::Type::DECIMAL128: {
       const auto& decimal = static_cast<const arrow::Decimal128Type&>(type);
       if (decimal.precision() > kMaxDecimalStatsPrecision) return nullptr;
@@ -127,14 +118,13 @@ json StatJson(const arrow::Scalar& scalar, bool is_max) {
       return FormatDate(static_cast<const arrow::Date32Scalar&>(scalar).value);
     case arrow::Type::TIMESTAMP: {
       const auto& ts_type = static_cast<const arrow::TimestampType&>(type);
-      int64_t micros = ToMicros(static_cast<const arrow::TimestampScalar&>(scalar).value,
-                                ts_type.unit());
+      int64_t micros =
+          ToMicros(static_cast<const arrow::TimestampScalar&>(scalar).value, ts_type.unit());
       // Milliseconds, truncated; readers widen the maximum by 999 µs.
       micros = FloorDiv(micros, 1000) * 1000;
       return FormatTimestamp(micros, 'T', 3) + (HasTimeZone(type) ? "Z" : "");
     }
-    default:
-      return nullptr;
+    default: return nullptr;
   }
 }
 
@@ -149,10 +139,8 @@ bool HasBounds(const arrow::DataType& type) {
     case arrow::Type::DECIMAL128:
     case arrow::Type::STRING:
     case arrow::Type::DATE32:
-    case arrow::Type::TIMESTAMP:
-      return true;
-    default:
-      return false;
+    case arrow::Type::TIMESTAMP: return true;
+    default: return false;
   }
 }
 
@@ -230,9 +218,8 @@ struct StatisticsCollector::Column {
       current = value;
       return Status::OK();
     }
-    ARROW_ASSIGN_OR_RAISE(auto compared,
-                          arrow::compute::CallFunction(is_max ? "greater" : "less",
-                                                       {value, current}));
+    ARROW_ASSIGN_OR_RAISE(
+        auto compared, arrow::compute::CallFunction(is_max ? "greater" : "less", {value, current}));
     const auto& flag = static_cast<const arrow::BooleanScalar&>(*compared.scalar());
     if (flag.is_valid && flag.value) current = value;
     return Status::OK();
@@ -241,8 +228,7 @@ struct StatisticsCollector::Column {
   void Render(json* mins, json* maxes, json* nulls) const {
     const std::string& name = field->name();
     if (!children.empty()) {
-      json child_mins = json::object(), child_maxes = json::object(),
-           child_nulls = json::object();
+      json child_mins = json::object(), child_maxes = json::object(), child_nulls = json::object();
       for (const auto& child : children) child.Render(&child_mins, &child_maxes, &child_nulls);
       if (!child_mins.empty()) (*mins)[name] = std::move(child_mins);
       if (!child_maxes.empty()) (*maxes)[name] = std::move(child_maxes);
@@ -302,8 +288,8 @@ Result<std::optional<std::string>> FormatPartitionValue(const arrow::Scalar& val
       return FormatDate(static_cast<const arrow::Date32Scalar&>(value).value);
     case arrow::Type::TIMESTAMP: {
       const auto& ts_type = static_cast<const arrow::TimestampType&>(type);
-      int64_t micros = ToMicros(static_cast<const arrow::TimestampScalar&>(value).value,
-                                ts_type.unit());
+      int64_t micros =
+          ToMicros(static_cast<const arrow::TimestampScalar&>(value).value, ts_type.unit());
       if (HasTimeZone(type)) return FormatTimestamp(micros, 'T', 6) + "Z";
       return FormatTimestamp(micros, ' ', 6);
     }
@@ -314,12 +300,11 @@ Result<std::optional<std::string>> FormatPartitionValue(const arrow::Scalar& val
     case arrow::Type::INT64:
     case arrow::Type::FLOAT:
     case arrow::Type::DOUBLE:
-    case arrow::Type::DECIMAL128:
-      return value.ToString();
+    case arrow::Type::DECIMAL128: return value.ToString();
     default:
-      return InvalidError("DELTA_INVALID_PARTITION_COLUMN_TYPE",
-                          "Using a column of type " + type.ToString() +
-                              " as a partition column is not supported.");
+      return InvalidError(
+          "DELTA_INVALID_PARTITION_COLUMN_TYPE",
+          "Using a column of type " + type.ToString() + " as a partition column is not supported.");
   }
 }
 

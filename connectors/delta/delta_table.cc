@@ -14,9 +14,9 @@
 #include "arrow/type.h"
 #include "delta_internal.h"
 #include "delta_write_internal.h"
+#include "parley/connector/filesystem.h"
 #include "parley/connector/metadata_columns.h"
 #include "parley/connector/table.h"
-#include "parley/connector/filesystem.h"
 
 namespace parley::delta {
 namespace {
@@ -177,8 +177,7 @@ Result<std::shared_ptr<const TableState>> CompleteTableState(std::shared_ptr<Tab
     if (state->schema->GetFieldIndex(name) < 0) {
       return InvalidError("DELTA_PARTITION_COLUMN_NOT_FOUND",
                           "Partition column " + QuoteIdentifier(name) +
-                              " not found in the schema of " + DisplayPath(state->location) +
-                              ".");
+                              " not found in the schema of " + DisplayPath(state->location) + ".");
     }
   }
   for (const auto& field : state->schema->fields()) {
@@ -219,9 +218,8 @@ class DeltaTable : public Table,
   std::set<TableCapability> capabilities() const override {
     // A time-travelled snapshot is read-only.
     if (state_->time_travel) return {TableCapability::kBatchRead};
-    return {TableCapability::kBatchRead, TableCapability::kBatchWrite,
-            TableCapability::kTruncate, TableCapability::kOverwriteByFilter,
-            TableCapability::kOverwriteDynamic};
+    return {TableCapability::kBatchRead, TableCapability::kBatchWrite, TableCapability::kTruncate,
+            TableCapability::kOverwriteByFilter, TableCapability::kOverwriteDynamic};
   }
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options&) override {
     return MakeDeltaScanBuilder(state_);
@@ -280,8 +278,8 @@ class DeltaTable : public Table,
   }
 
   Result<std::shared_ptr<const TableState>> LatestState() const {
-    ARROW_ASSIGN_OR_RAISE(auto latest, LoadTableState(state_->location, state_->name,
-                                                      std::nullopt, std::nullopt));
+    ARROW_ASSIGN_OR_RAISE(
+        auto latest, LoadTableState(state_->location, state_->name, std::nullopt, std::nullopt));
     if (latest->snapshot->metadata.schema_string != state_->snapshot->metadata.schema_string ||
         latest->snapshot->metadata.partition_columns !=
             state_->snapshot->metadata.partition_columns) {
@@ -331,8 +329,8 @@ std::vector<std::shared_ptr<Transform>> IdentityPartitioning(
     const std::vector<std::string>& columns) {
   std::vector<std::shared_ptr<Transform>> out;
   for (const auto& column : columns) {
-    out.push_back(std::make_shared<Transform>(
-        "identity", std::vector<ExpressionPtr>{FieldReference(column)}));
+    out.push_back(std::make_shared<Transform>("identity",
+                                              std::vector<ExpressionPtr>{FieldReference(column)}));
   }
   return out;
 }

@@ -57,13 +57,12 @@ class DeltaTableTest : public ::testing::Test {
                        const std::string& json_rows) {
     fs::path path = root_ / relative;
     fs::create_directories(path.parent_path());
-    auto rows = arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()), json_rows)
-                    .ValueOrDie();
+    auto rows =
+        arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()), json_rows).ValueOrDie();
     auto batch = arrow::RecordBatch::FromStructArray(rows).ValueOrDie();
     auto table = arrow::Table::FromRecordBatches({batch}).ValueOrDie();
     auto out = arrow::io::FileOutputStream::Open(path.string()).ValueOrDie();
-    PARQUET_THROW_NOT_OK(
-        parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 2));
+    PARQUET_THROW_NOT_OK(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 2));
     EXPECT_TRUE(out->Close().ok());
     return static_cast<int64_t>(fs::file_size(path));
   }
@@ -95,9 +94,12 @@ inline std::string MetadataLine(const std::string& schema_json,
     escaped.push_back(c);
   }
   std::string partitions;
-  for (const auto& p : partition_columns) partitions += (partitions.empty() ? "\"" : ",\"") + p + "\"";
-  return "{\"metaData\":{\"id\":\"test-table\",\"format\":{\"provider\":\"parquet\",\"options\":{}},"
-         "\"schemaString\":\"" + escaped + "\",\"partitionColumns\":[" + partitions +
+  for (const auto& p : partition_columns)
+    partitions += (partitions.empty() ? "\"" : ",\"") + p + "\"";
+  return "{\"metaData\":{\"id\":\"test-table\",\"format\":{\"provider\":\"parquet\",\"options\":{}}"
+         ","
+         "\"schemaString\":\"" +
+         escaped + "\",\"partitionColumns\":[" + partitions +
          "],\"configuration\":" + configuration_json + ",\"createdTime\":1}}";
 }
 
@@ -106,9 +108,9 @@ inline std::string MetadataLine(const std::string& schema_json,
 inline std::string AddLine(const std::string& path, int64_t size,
                            const std::string& partition_values_json = "{}",
                            const std::string& stats_json = "", const std::string& dv_json = "") {
-  std::string line = "{\"add\":{\"path\":\"" + path + "\",\"partitionValues\":" +
-                     partition_values_json + ",\"size\":" + std::to_string(size) +
-                     ",\"modificationTime\":1,\"dataChange\":true";
+  std::string line =
+      "{\"add\":{\"path\":\"" + path + "\",\"partitionValues\":" + partition_values_json +
+      ",\"size\":" + std::to_string(size) + ",\"modificationTime\":1,\"dataChange\":true";
   if (!stats_json.empty()) {
     std::string escaped;
     for (char c : stats_json) {
@@ -123,8 +125,8 @@ inline std::string AddLine(const std::string& path, int64_t size,
 
 /// \brief A remove action line.
 inline std::string RemoveLine(const std::string& path, const std::string& dv_json = "") {
-  std::string line = "{\"remove\":{\"path\":\"" + path +
-                     "\",\"deletionTimestamp\":2,\"dataChange\":true";
+  std::string line =
+      "{\"remove\":{\"path\":\"" + path + "\",\"deletionTimestamp\":2,\"dataChange\":true";
   if (!dv_json.empty()) line += ",\"deletionVector\":" + dv_json;
   return line + "}}";
 }

@@ -141,9 +141,9 @@ Status CheckConflicts(const Transaction& transaction, const CommitActions& winne
   for (const auto& change : winner.file_changes) {
     if (!change.is_add || !change.file.data_change || transaction.blind_append) continue;
     if (!transaction.read_predicate || transaction.read_predicate(change.file)) {
-      return Conflict("DELTA_CONCURRENT_APPEND", table, winner.version,
-                      "added files (" + PercentDecode(change.file.path) +
-                          ") to data this one read");
+      return Conflict(
+          "DELTA_CONCURRENT_APPEND", table, winner.version,
+          "added files (" + PercentDecode(change.file.path) + ") to data this one read");
     }
   }
   std::set<std::string> removed_here;
@@ -151,9 +151,9 @@ Status CheckConflicts(const Transaction& transaction, const CommitActions& winne
   for (const auto& change : winner.file_changes) {
     if (change.is_add || !change.file.data_change) continue;
     if (removed_here.contains(change.file.Key())) {
-      return Conflict("DELTA_CONCURRENT_DELETE_DELETE", table, winner.version,
-                      "removed a file this one also removes (" +
-                          PercentDecode(change.file.path) + ")");
+      return Conflict(
+          "DELTA_CONCURRENT_DELETE_DELETE", table, winner.version,
+          "removed a file this one also removes (" + PercentDecode(change.file.path) + ")");
     }
     if (!transaction.blind_append &&
         (!transaction.read_predicate || transaction.read_predicate(change.file))) {

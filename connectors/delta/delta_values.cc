@@ -25,13 +25,13 @@ Result<std::shared_ptr<arrow::Scalar>> ParseDecimal(const std::string& text,
     return Status::Invalid(text, " does not fit decimal(", type.precision(), ",", type.scale(),
                            ")");
   }
-  return std::make_shared<arrow::Decimal128Scalar>(value, arrow::decimal128(type.precision(),
-                                                                            type.scale()));
+  return std::make_shared<arrow::Decimal128Scalar>(
+      value, arrow::decimal128(type.precision(), type.scale()));
 }
 
 // Timestamps come as `YYYY-MM-DD HH:MM:SS[.ffffff]`, ISO `...T...[Z|+hh:mm]`, or a date.
-Result<std::shared_ptr<arrow::Scalar>> ParseTimestamp(std::string text,
-                                                      const std::shared_ptr<arrow::DataType>& type) {
+Result<std::shared_ptr<arrow::Scalar>> ParseTimestamp(
+    std::string text, const std::shared_ptr<arrow::DataType>& type) {
   auto parsed = arrow::Scalar::Parse(type, text);
   if (parsed.ok()) return parsed;
   if (!text.empty() && (text.back() == 'Z' || text.back() == 'z')) {
@@ -44,19 +44,15 @@ Result<std::shared_ptr<arrow::Scalar>> ParseTimestamp(std::string text,
 Result<std::shared_ptr<arrow::Scalar>> ParseText(const std::string& text,
                                                  const std::shared_ptr<arrow::DataType>& type) {
   switch (type->id()) {
-    case arrow::Type::STRING:
-      return std::make_shared<arrow::StringScalar>(text);
-    case arrow::Type::BINARY:
-      return std::make_shared<arrow::BinaryScalar>(text);
+    case arrow::Type::STRING: return std::make_shared<arrow::StringScalar>(text);
+    case arrow::Type::BINARY: return std::make_shared<arrow::BinaryScalar>(text);
     case arrow::Type::DECIMAL128:
       return ParseDecimal(text, static_cast<const arrow::Decimal128Type&>(*type));
-    case arrow::Type::TIMESTAMP:
-      return ParseTimestamp(text, type);
+    case arrow::Type::TIMESTAMP: return ParseTimestamp(text, type);
     case arrow::Type::BOOL:
       if (text == "true" || text == "false") return arrow::MakeScalar(text == "true");
       return Status::Invalid("not a boolean");
-    default:
-      return arrow::Scalar::Parse(type, text);
+    default: return arrow::Scalar::Parse(type, text);
   }
 }
 

@@ -23,7 +23,6 @@ namespace {
 
 enum class Mode { kAppend, kTruncate, kOverwrite, kDynamic };
 
-
 std::string PartitionKey(const FileAction& file) {
   std::string key;
   for (const auto& [name, value] : file.partition_values) {
@@ -70,8 +69,7 @@ class DeltaBatchWrite : public DeltaFilesBatchWrite {
                                      {"numOutputRows", std::to_string(rows)},
                                      {"numOutputBytes", std::to_string(bytes)}};
     if (mode_ != Mode::kAppend) {
-      transaction.operation_metrics["numRemovedFiles"] =
-          std::to_string(transaction.removes.size());
+      transaction.operation_metrics["numRemovedFiles"] = std::to_string(transaction.removes.size());
     }
     if (txn_) transaction.txn = *txn_;
     transaction.checkpoint_interval =
@@ -119,19 +117,16 @@ class DeltaBatchWrite : public DeltaFilesBatchWrite {
   Status ChooseRemoves(const std::vector<FileAction>& adds, Transaction* transaction) {
     const auto& files = table_->snapshot->files;
     switch (mode_) {
-      case Mode::kAppend:
-        transaction->blind_append = true;
-        return Status::OK();
-      case Mode::kTruncate:
-        transaction->removes = files;
-        return Status::OK();
+      case Mode::kAppend: transaction->blind_append = true; return Status::OK();
+      case Mode::kTruncate: transaction->removes = files; return Status::OK();
       case Mode::kOverwrite: {
         for (const auto& add : adds) {
           ARROW_ASSIGN_OR_RAISE(bool matches, MatchesPredicates(add));
           if (!matches) {
             return InvalidError("DELTA_REPLACE_WHERE_MISMATCH",
                                 "Written data does not conform to the partial table overwrite "
-                                "condition " + PredicatesText() + " of " + table_->name +
+                                "condition " +
+                                    PredicatesText() + " of " + table_->name +
                                     ": a row falls in the partition " +
                                     PercentDecode(add.path.substr(0, add.path.rfind('/'))) + ".");
           }
@@ -220,8 +215,8 @@ class DeltaWriteBuilder : public WriteBuilder,
       std::optional<int64_t> txn_version = ParseInt64(text);
       if (!txn_version || !std::all_of(text.begin(), text.end(), ::isdigit)) {
         return InvalidError("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
-                            "Invalid options for idempotent Dataframe writes: txnVersion '" +
-                                text + "' is not a non-negative integer.");
+                            "Invalid options for idempotent Dataframe writes: txnVersion '" + text +
+                                "' is not a non-negative integer.");
       }
       batch->txn_ = SetTransaction{app->second, *txn_version, std::nullopt};
     }
@@ -297,8 +292,8 @@ WriteSpec WriteSpecFor(const TableState& table) {
   spec.schema_json = table.snapshot->metadata.schema_string;
   spec.mode = table.mode;
   spec.partition_columns = table.partition_columns;
-  spec.indexed_columns = static_cast<int>(IntProperty(
-      table.snapshot->metadata.configuration, "delta.dataSkippingNumIndexedCols", 32));
+  spec.indexed_columns = static_cast<int>(
+      IntProperty(table.snapshot->metadata.configuration, "delta.dataSkippingNumIndexedCols", 32));
   if (spec.indexed_columns < 0) spec.indexed_columns = 1 << 20;
   return spec;
 }
@@ -321,8 +316,7 @@ Result<std::unique_ptr<WriteBuilder>> MakeDeltaWriteBuilder(std::shared_ptr<cons
     ARROW_RETURN_NOT_OK(
         CheckWriteSupported(table->snapshot->protocol, table->snapshot->metadata, table->name));
   }
-  return std::make_unique<DeltaWriteBuilder>(std::move(table), std::move(info),
-                                             std::move(staged));
+  return std::make_unique<DeltaWriteBuilder>(std::move(table), std::move(info), std::move(staged));
 }
 
 }  // namespace parley::delta

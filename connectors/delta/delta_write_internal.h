@@ -14,8 +14,8 @@
 
 #include <functional>
 #include <map>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -261,8 +261,7 @@ std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableSta
 /// and `tags` says whether the rewrite preserved the rows' stable ids (`preserved`: the files
 /// materialize them, PreservesRowTracking()).
 Result<Transaction> RewriteTransaction(const TableState& table, RowLevelCommand command,
-                                       const RowLevelScanRecord& read,
-                                       std::vector<FileAction> adds,
+                                       const RowLevelScanRecord& read, std::vector<FileAction> adds,
                                        const RowLevelWriteSummary& summary, bool preserved);
 
 /// \brief Whether a copy-on-write rewrite of `table` preserves row ids and row commit
@@ -350,8 +349,8 @@ Status CheckWriteSupported(const Protocol& protocol, const Metadata& metadata,
 int64_t CheckpointInterval(const Protocol& protocol, const Metadata& metadata);
 
 /// \brief An integer table property, or `fallback` when unset or malformed.
-int64_t IntProperty(const std::map<std::string, std::string>& configuration,
-                    const std::string& key, int64_t fallback);
+int64_t IntProperty(const std::map<std::string, std::string>& configuration, const std::string& key,
+                    int64_t fallback);
 
 /// \brief A random UUID (version 4), lower-case.
 std::string RandomUuid();

@@ -11,13 +11,13 @@
 #include <thread>
 
 #include "arrow/api.h"
+#include "arrow/filesystem/localfs.h"
 #include "arrow/json/from_string.h"
 #include "connectors/delta/delta_catalog.h"
 #include "connectors/delta/delta_internal.h"
-#include "connectors/delta/delta_write_internal.h"
 #include "connectors/delta/delta_log.h"
 #include "connectors/delta/delta_table.h"
-#include "arrow/filesystem/localfs.h"
+#include "connectors/delta/delta_write_internal.h"
 #include "parley/connector/write.h"
 #include "testing/gtest_util.h"
 #include "testing/scan_harness.h"
@@ -44,8 +44,8 @@ class DeltaWriteTest : public ::testing::Test {
     info.columns = {{"id", arrow::int32(), true, "", std::nullopt},
                     {"p", arrow::utf8(), true, "", std::nullopt}};
     if (partitioned) {
-      info.partitioning = {std::make_shared<Transform>(
-          "identity", std::vector<ExpressionPtr>{FieldReference("p")})};
+      info.partitioning = {
+          std::make_shared<Transform>("identity", std::vector<ExpressionPtr>{FieldReference("p")})};
     }
     if (!properties_key.empty()) info.properties[properties_key] = value;
     ASSERT_OK(catalog_->CreateTable(kIdent, info).status());
@@ -54,8 +54,10 @@ class DeltaWriteTest : public ::testing::Test {
   std::shared_ptr<Table> Load() { return catalog_->LoadTable(kIdent).ValueOrDie(); }
 
   static std::shared_ptr<arrow::RecordBatch> Rows(const std::string& json) {
-    auto schema = arrow::schema({arrow::field("id", arrow::int32()), arrow::field("p", arrow::utf8())});
-    auto rows = arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()), json).ValueOrDie();
+    auto schema =
+        arrow::schema({arrow::field("id", arrow::int32()), arrow::field("p", arrow::utf8())});
+    auto rows =
+        arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()), json).ValueOrDie();
     return arrow::RecordBatch::FromStructArray(rows).ValueOrDie();
   }
 
@@ -164,12 +166,12 @@ TEST_F(DeltaWriteTest, WritesStartFromTheLatestVersion) {
 TEST_F(DeltaWriteTest, OverwritesOfDisjointPartitionsDoNotConflict) {
   Create("", "", /*partitioned=*/true);
   ASSERT_OK(Write(*Load(), Rows(R"([[1, "a"], [2, "b"]])")));
-  ASSERT_OK_AND_ASSIGN(auto first,
-                       Prepare(*Load(), Rows(R"([[3, "a"]])"),
-                               [](WriteBuilder& b) { return OverwritePartition(b, "a"); }));
-  ASSERT_OK_AND_ASSIGN(auto second,
-                       Prepare(*Load(), Rows(R"([[4, "b"]])"),
-                               [](WriteBuilder& b) { return OverwritePartition(b, "b"); }));
+  ASSERT_OK_AND_ASSIGN(auto first, Prepare(*Load(), Rows(R"([[3, "a"]])"), [](WriteBuilder& b) {
+                         return OverwritePartition(b, "a");
+                       }));
+  ASSERT_OK_AND_ASSIGN(auto second, Prepare(*Load(), Rows(R"([[4, "b"]])"), [](WriteBuilder& b) {
+                         return OverwritePartition(b, "b");
+                       }));
   ASSERT_OK(first.Commit());
   ASSERT_OK(second.Commit());
   EXPECT_EQ(Read(*Load()), (std::multiset<std::string>{"3:a", "4:b"}));
@@ -240,8 +242,7 @@ TEST_F(DeltaWriteTest, FilesCarryStatistics) {
   Create();
   ASSERT_OK(Write(*Load(), Rows(R"([[5, "m"], [null, "a"], [9, null]])")));
   auto filesystem = std::make_shared<arrow::fs::LocalFileSystem>();
-  auto snapshot =
-      LoadSnapshot(filesystem, (warehouse_ / "default" / "t").string()).ValueOrDie();
+  auto snapshot = LoadSnapshot(filesystem, (warehouse_ / "default" / "t").string()).ValueOrDie();
   ASSERT_EQ(snapshot->files.size(), 1u);
   EXPECT_EQ(snapshot->files[0].stats,
             R"({"maxValues":{"id":9,"p":"m"},"minValues":{"id":5,"p":"a"},)"
@@ -254,7 +255,8 @@ TEST_F(DeltaWriteTest, VacuumDeletesOnlyExpiredUnreferencedFiles) {
   ASSERT_OK(Write(*Load(), Rows(R"([[2, "b"]])"), Truncate));
   VacuumOptions options;
   options.retain_hours = 0;
-  ASSERT_RAISES_CONDITION("DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT", Vacuum(*Load(), options).status());
+  ASSERT_RAISES_CONDITION("DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT",
+                          Vacuum(*Load(), options).status());
   options.check_retention = false;
   // A file goes only once it is older than the horizon (now - retention), to the millisecond:
   // let a few pass after the overwrite.
@@ -274,7 +276,8 @@ TEST_F(DeltaWriteTest, VacuumDeletesOnlyExpiredUnreferencedFiles) {
   EXPECT_FALSE(fs::exists(victim));
   EXPECT_EQ(Read(*Load()), (std::multiset<std::string>{"2:b"}));
   auto old = catalog_->LoadTableAtVersion(kIdent, "1").ValueOrDie();
-  auto scan = dynamic_cast<SupportsRead&>(*old).NewScanBuilder({}).ValueOrDie()->Build().ValueOrDie();
+  auto scan =
+      dynamic_cast<SupportsRead&>(*old).NewScanBuilder({}).ValueOrDie()->Build().ValueOrDie();
   ASSERT_RAISES_CONDITION("FAILED_READ_FILE.FILE_NOT_EXIST", testing::RunScan(*scan).status());
 }
 
@@ -311,9 +314,8 @@ class DeltaRowTrackingTest : public DeltaWriteTest {
     const auto snapshot = Latest();
     for (const auto& file : snapshot->files) {
       out.insert((file.base_row_id ? std::to_string(*file.base_row_id) : "-") + "/" +
-                 (file.default_row_commit_version
-                      ? std::to_string(*file.default_row_commit_version)
-                      : "-"));
+                 (file.default_row_commit_version ? std::to_string(*file.default_row_commit_version)
+                                                  : "-"));
     }
     return out;
   }
@@ -325,9 +327,9 @@ TEST_F(DeltaRowTrackingTest, CreateAddsTheFeaturesAndNamesTheMaterializedColumns
   auto snapshot = Latest();
   EXPECT_EQ(snapshot->protocol.min_reader_version, 1);
   EXPECT_EQ(snapshot->protocol.min_writer_version, 7);
-  EXPECT_EQ(*snapshot->protocol.writer_features,
-            (std::vector<std::string>{"appendOnly", "domainMetadata", "invariants",
-                                      "rowTracking"}));
+  EXPECT_EQ(
+      *snapshot->protocol.writer_features,
+      (std::vector<std::string>{"appendOnly", "domainMetadata", "invariants", "rowTracking"}));
   const auto& configuration = snapshot->metadata.configuration;
   EXPECT_TRUE(configuration.at(kMaterializedRowIdColumn).starts_with("_row-id-col-"));
   EXPECT_TRUE(configuration.at(kMaterializedRowCommitVersionColumn)
@@ -391,10 +393,11 @@ TEST_F(DeltaWriteTest, ChangeDataFilesAreCommittedAndReadAsTheFeed) {
   // The changes of an update of id 1 to 10 and an insert of 5, as a rewrite would give them.
   auto schema = arrow::schema({arrow::field("id", arrow::int32()), arrow::field("p", arrow::utf8()),
                                arrow::field("_change_type", arrow::utf8())});
-  auto rows = arrow::json::ArrayFromJSONString(
-                  arrow::struct_(schema->fields()),
-                  R"([[1, "a", "update_preimage"], [10, "a", "update_postimage"], [5, "b", "insert"]])")
-                  .ValueOrDie();
+  auto rows =
+      arrow::json::ArrayFromJSONString(
+          arrow::struct_(schema->fields()),
+          R"([[1, "a", "update_preimage"], [10, "a", "update_postimage"], [5, "b", "insert"]])")
+          .ValueOrDie();
   auto changes = arrow::RecordBatch::FromStructArray(rows).ValueOrDie();
   ASSERT_OK_AND_ASSIGN(auto files, WriteChangeData(*state, {changes}));
   ASSERT_EQ(files.size(), 2u);
@@ -407,8 +410,8 @@ TEST_F(DeltaWriteTest, ChangeDataFilesAreCommittedAndReadAsTheFeed) {
   Transaction transaction;
   transaction.change_files = files;
   transaction.operation = "UPDATE";
-  ASSERT_OK(CommitTransaction(state->filesystem, state->root, state->name,
-                              state->snapshot->version, transaction)
+  ASSERT_OK(CommitTransaction(state->filesystem, state->root, state->name, state->snapshot->version,
+                              transaction)
                 .status());
   ASSERT_OK_AND_ASSIGN(state, LoadTableState(location, "t", std::nullopt, std::nullopt));
   ChangelogInfo info;
@@ -427,9 +430,9 @@ TEST_F(DeltaWriteTest, ChangeDataFilesAreCommittedAndReadAsTheFeed) {
     seen.insert(text);
   }
   // Version 1 has no change files: its adds are inserts. Version 2 reads its change files only.
-  EXPECT_EQ(seen, (std::multiset<std::string>{"1:a:insert:1:", "2:b:insert:1:",
-                                              "1:a:update_preimage:2:", "10:a:update_postimage:2:",
-                                              "5:b:insert:2:"}));
+  EXPECT_EQ(seen,
+            (std::multiset<std::string>{"1:a:insert:1:", "2:b:insert:1:", "1:a:update_preimage:2:",
+                                        "10:a:update_postimage:2:", "5:b:insert:2:"}));
 }
 
 TEST_F(DeltaWriteTest, ChangeDataRowsMustHaveTheTableColumnsAndAKnownChangeType) {
@@ -440,9 +443,9 @@ TEST_F(DeltaWriteTest, ChangeDataRowsMustHaveTheTableColumnsAndAKnownChangeType)
                           WriteChangeData(*state, {Rows(R"([[1, "a"]])")}).status());
   auto schema = arrow::schema({arrow::field("id", arrow::int32()), arrow::field("p", arrow::utf8()),
                                arrow::field("_change_type", arrow::utf8())});
-  auto rows = arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()),
-                                               R"([[1, "a", "upsert"]])")
-                  .ValueOrDie();
+  auto rows =
+      arrow::json::ArrayFromJSONString(arrow::struct_(schema->fields()), R"([[1, "a", "upsert"]])")
+          .ValueOrDie();
   auto changes = arrow::RecordBatch::FromStructArray(rows).ValueOrDie();
   ASSERT_RAISES_CONDITION("DELTA_CHANGE_DATA_INVALID_ROWS",
                           WriteChangeData(*state, {changes}).status());

@@ -38,8 +38,8 @@
 #include <string_view>
 
 #include "arrow/buffer.h"
-#include "parley/connector/fault_injection.h"
 #include "arrow/io/interfaces.h"
+#include "parley/connector/fault_injection.h"
 
 namespace parley::files {
 namespace {
@@ -83,8 +83,7 @@ Status TolerateGone(afs::FileSystem& filesystem, const std::string& path, const 
 Status DeleteDirConcurrently(afs::FileSystem& filesystem, const std::string& path) {
   static std::atomic<uint64_t> counter{0};
   const std::string private_name =
-      ParentOf(path) + "/.deleting-" + std::to_string(::getpid()) + "-" +
-      std::to_string(counter++);
+      ParentOf(path) + "/.deleting-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
   Status moved = TolerateGone(filesystem, path, filesystem.Move(path, private_name));
   if (!moved.ok()) return moved;
   return TolerateGone(filesystem, private_name, filesystem.DeleteDir(private_name));
@@ -171,8 +170,7 @@ Status WriteFileAtomically(afs::FileSystem& filesystem, const std::string& root,
   std::random_device random;
   const std::string directory = ParentOf(relative);
   const std::string name = relative.substr(directory.size() + 1);
-  const std::string temporary =
-      directory + "/." + name + "." + std::to_string(random()) + ".tmp";
+  const std::string temporary = directory + "/." + name + "." + std::to_string(random()) + ".tmp";
   ARROW_RETURN_NOT_OK(filesystem.CreateDir(Join(root, directory), /*recursive=*/true));
   ARROW_ASSIGN_OR_RAISE(auto output, filesystem.OpenOutputStream(Join(root, temporary)));
   ARROW_RETURN_NOT_OK(output->Write(content));
@@ -315,8 +313,8 @@ Status RemoveAbandonedStaging(afs::FileSystem& filesystem, const std::string& ro
     if (!staging_dir && !unfinished_manifest) continue;
     ARROW_ASSIGN_OR_RAISE(auto newest, NewestModification(filesystem, entry));
     if (newest >= write_start) continue;
-    Status removed = staging_dir ? filesystem.DeleteDir(entry.path())
-                                 : filesystem.DeleteFile(entry.path());
+    Status removed =
+        staging_dir ? filesystem.DeleteDir(entry.path()) : filesystem.DeleteFile(entry.path());
     ARROW_RETURN_NOT_OK(TolerateGone(filesystem, entry.path(), removed));
   }
   return Status::OK();

@@ -67,8 +67,8 @@ Result<int64_t> BytesOption(const Options& options, const std::string& key, int6
   int64_t number = 0;
   auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
   std::string unit = value.substr(static_cast<size_t>(end - value.data()));
-  static const std::map<std::string, int> kShifts = {
-      {"", 0}, {"b", 0}, {"k", 10}, {"kb", 10}, {"m", 20}, {"mb", 20}, {"g", 30}, {"gb", 30}};
+  static const std::map<std::string, int> kShifts = {{"", 0},   {"b", 0},   {"k", 10}, {"kb", 10},
+                                                     {"m", 20}, {"mb", 20}, {"g", 30}, {"gb", 30}};
   auto shift = kShifts.find(unit);
   if (error != std::errc() || number < 0 || shift == kShifts.end() ||
       number > (INT64_MAX >> shift->second)) {
@@ -163,8 +163,8 @@ Result<std::shared_ptr<arrow::DataType>> MergeTypes(const std::string& column,
     return arrow::struct_(std::move(fields));
   }
   if (a->id() == arrow::Type::LIST && b->id() == arrow::Type::LIST) {
-    ARROW_ASSIGN_OR_RAISE(auto value, MergeTypes(column, a->field(0)->type(), b->field(0)->type(),
-                                                 string_fallback));
+    ARROW_ASSIGN_OR_RAISE(
+        auto value, MergeTypes(column, a->field(0)->type(), b->field(0)->type(), string_fallback));
     return arrow::list(a->field(0)->WithType(std::move(value)));
   }
   if (string_fallback) return arrow::utf8();
@@ -196,28 +196,22 @@ arrow::FieldVector NormalizeFields(const arrow::FieldVector& fields, const Norma
 std::shared_ptr<arrow::DataType> Normalize(const std::shared_ptr<arrow::DataType>& type,
                                            const NormalizeRules& rules) {
   switch (type->id()) {
-    case arrow::Type::NA:
-      return arrow::utf8();
-    case arrow::Type::TIMESTAMP:
-      return rules.timestamps_as_strings ? arrow::utf8() : type;
+    case arrow::Type::NA: return arrow::utf8();
+    case arrow::Type::TIMESTAMP: return rules.timestamps_as_strings ? arrow::utf8() : type;
     case arrow::Type::DICTIONARY:
       return Normalize(static_cast<const arrow::DictionaryType&>(*type).value_type(), rules);
     // Spark has one string and one binary type; files from arrow-rs writers (DataFusion,
     // Polars, delta-rs) carry the view and large layouts, which readers cast back.
     case arrow::Type::STRING_VIEW:
-    case arrow::Type::LARGE_STRING:
-      return arrow::utf8();
+    case arrow::Type::LARGE_STRING: return arrow::utf8();
     case arrow::Type::BINARY_VIEW:
-    case arrow::Type::LARGE_BINARY:
-      return arrow::binary();
-    case arrow::Type::STRUCT:
-      return arrow::struct_(NormalizeFields(type->fields(), rules));
+    case arrow::Type::LARGE_BINARY: return arrow::binary();
+    case arrow::Type::STRUCT: return arrow::struct_(NormalizeFields(type->fields(), rules));
     case arrow::Type::LIST: {
       const auto& item = type->field(0);
       return arrow::list(item->WithType(Normalize(item->type(), rules)));
     }
-    default:
-      return type;
+    default: return type;
   }
 }
 
@@ -313,9 +307,8 @@ Result<std::shared_ptr<arrow::Schema>> InferCsv(const ReadOptions& options,
   format->default_fragment_scan_options =
       MakeCsvScanOptions(options, *text_schema, options.header ? 1 : 0);
   // Inference must not be steered by the text types: drop them.
-  auto& convert =
-      static_cast<ds::CsvFragmentScanOptions&>(*format->default_fragment_scan_options)
-          .convert_options;
+  auto& convert = static_cast<ds::CsvFragmentScanOptions&>(*format->default_fragment_scan_options)
+                      .convert_options;
   convert.column_types.clear();
   std::vector<std::shared_ptr<arrow::Schema>> schemas;
   for (const auto& file : listing.files) {
@@ -331,8 +324,8 @@ Result<std::shared_ptr<arrow::Schema>> InferCsv(const ReadOptions& options,
 Result<std::shared_ptr<arrow::Schema>> InferWithArrow(const ReadOptions& options,
                                                       const Listing& listing) {
   ARROW_ASSIGN_OR_RAISE(auto format, MakeArrowFormat(options));
-  const bool binary = options.format == FileFormatKind::kParquet ||
-                      options.format == FileFormatKind::kOrc;
+  const bool binary =
+      options.format == FileFormatKind::kParquet || options.format == FileFormatKind::kOrc;
   const size_t count = binary && !options.merge_schema ? 1 : listing.files.size();
   std::vector<std::shared_ptr<arrow::Schema>> schemas;
   for (size_t i = 0; i < count; ++i) {
@@ -416,10 +409,8 @@ Result<ReadOptions> ParseReadOptions(FileFormatKind format, const Options& optio
 
 Result<std::shared_ptr<ds::FileFormat>> MakeArrowFormat(const ReadOptions& options) {
   switch (options.format) {
-    case FileFormatKind::kParquet:
-      return std::make_shared<ds::ParquetFileFormat>();
-    case FileFormatKind::kOrc:
-      return std::make_shared<ds::OrcFileFormat>();
+    case FileFormatKind::kParquet: return std::make_shared<ds::ParquetFileFormat>();
+    case FileFormatKind::kOrc: return std::make_shared<ds::OrcFileFormat>();
     case FileFormatKind::kJson: {
       auto format = std::make_shared<ds::JsonFileFormat>();
       auto scan_options = std::make_shared<ds::JsonFragmentScanOptions>();

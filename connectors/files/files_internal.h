@@ -94,8 +94,8 @@ Result<Listing> ListFiles(const ReadOptions& options, bool allow_missing = false
 
 /// \brief Append every non-hidden file under `dir` (recursively) to `out`; empty files only
 /// with `include_empty`.
-Status ListDirectory(arrow::fs::FileSystem& filesystem, const std::string& dir,
-                     bool include_empty, std::vector<arrow::fs::FileInfo>* out);
+Status ListDirectory(arrow::fs::FileSystem& filesystem, const std::string& dir, bool include_empty,
+                     std::vector<arrow::fs::FileInfo>* out);
 
 /// \brief How a path of `filesystem` is shown in messages: the local path, or a URI.
 std::string DisplayPath(const arrow::fs::FileSystem& filesystem, const std::string& path);

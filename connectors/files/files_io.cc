@@ -123,8 +123,7 @@ class CountingFileSystem : public ForwardingFileSystem {
     ARROW_ASSIGN_OR_RAISE(auto file, base()->OpenInputFile(path));
     return std::make_shared<CountingFile>(std::move(file), counter_);
   }
-  Result<std::shared_ptr<aio::RandomAccessFile>> OpenInputFile(
-      const afs::FileInfo& info) override {
+  Result<std::shared_ptr<aio::RandomAccessFile>> OpenInputFile(const afs::FileInfo& info) override {
     ARROW_ASSIGN_OR_RAISE(auto file, base()->OpenInputFile(info));
     return std::make_shared<CountingFile>(std::move(file), counter_);
   }
@@ -213,8 +212,8 @@ std::shared_ptr<afs::FileSystem> MakeCountingFileSystem(std::shared_ptr<afs::Fil
 }
 
 Result<std::shared_ptr<aio::RandomAccessFile>> OpenLineRange(
-    std::shared_ptr<aio::RandomAccessFile> file, int64_t file_size, int64_t offset,
-    int64_t length, bool skip_first_line) {
+    std::shared_ptr<aio::RandomAccessFile> file, int64_t file_size, int64_t offset, int64_t length,
+    bool skip_first_line) {
   int64_t first = offset == 0 && skip_first_line ? 1 : offset;
   ARROW_ASSIGN_OR_RAISE(int64_t begin, LineStartAtOrAfter(*file, file_size, first));
   int64_t last = std::min(file_size, offset + length);

@@ -7,21 +7,21 @@
 // `_key=value` directories) and `*._COPYING_` files are skipped, and empty files carry no
 // rows and are left out. A path naming one directory is a table: pending commits are completed
 // before it is listed (files_commit.h).
-#include <cerrno>
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "arrow/util/io_util.h"
 #include "arrow/filesystem/filesystem.h"
+#include "arrow/util/io_util.h"
 #include "files_commit.h"
 #include "files_internal.h"
-#include "parley/connector/status.h"
 #include "parley/connector/filesystem.h"
+#include "parley/connector/status.h"
 
 namespace parley::files {
 namespace {
@@ -262,8 +262,7 @@ Status ListDirectory(afs::FileSystem& filesystem, const std::string& dir, bool i
 namespace {
 
 // Add what `info` names: the file itself, or the files under a directory.
-Status AddMatch(afs::FileSystem& filesystem, afs::FileInfo info,
-                std::vector<afs::FileInfo>* out) {
+Status AddMatch(afs::FileSystem& filesystem, afs::FileInfo info, std::vector<afs::FileInfo>* out) {
   if (info.IsDirectory()) {
     return ListDirectory(filesystem, info.path(), /*include_empty=*/false, out);
   }
@@ -327,16 +326,16 @@ std::string DisplayPath(const afs::FileSystem& filesystem, const std::string& pa
 // A file listed for the scan and gone when read: an overwrite committed meanwhile.
 Status FileVanished(const std::string& display_path) {
   return MakeError(arrow::StatusCode::IOError, "FAILED_READ_FILE.FILE_NOT_EXIST",
-                   "Encountered error while reading file " + display_path + ". File does not "
-                   "exist. It is possible the underlying files have been updated: an overwrite "
-                   "committed while this query read the table. Run the query again.");
+                   "Encountered error while reading file " + display_path +
+                       ". File does not "
+                       "exist. It is possible the underlying files have been updated: an overwrite "
+                       "committed while this query read the table. Run the query again.");
 }
 
 Status FileReadError(const std::string& display_path, const Status& cause) {
   if (arrow::internal::ErrnoFromStatus(cause) == ENOENT) return FileVanished(display_path);
   return MakeError(arrow::StatusCode::IOError, "FAILED_READ_FILE.NO_HINT",
-                   "Encountered error while reading file " + display_path + ". " +
-                       cause.message());
+                   "Encountered error while reading file " + display_path + ". " + cause.message());
 }
 
 Status FooterReadError(const std::string& display_path, const Status& cause) {
@@ -376,8 +375,8 @@ Result<Listing> ListFiles(const ReadOptions& options, bool allow_missing) {
       ARROW_RETURN_NOT_OK(AddMatch(*listing.filesystem, std::move(info), &listing.files));
     }
   } else {
-    ARROW_ASSIGN_OR_RAISE(auto matched, ExpandGlob(*listing.filesystem, prefix_path,
-                                                   split.patterns, split.is_uri));
+    ARROW_ASSIGN_OR_RAISE(
+        auto matched, ExpandGlob(*listing.filesystem, prefix_path, split.patterns, split.is_uri));
     if (matched.empty()) return PathNotFound(options.path);
     listing.partition_base_dir = prefix_path;
     for (auto& info : matched) {

@@ -113,9 +113,8 @@ class FilesTable : public Table,
 
   std::set<TableCapability> capabilities() const override {
     if (data_->root_dir.empty()) return {TableCapability::kBatchRead};
-    return {TableCapability::kBatchRead, TableCapability::kBatchWrite,
-            TableCapability::kTruncate, TableCapability::kOverwriteByFilter,
-            TableCapability::kOverwriteDynamic};
+    return {TableCapability::kBatchRead, TableCapability::kBatchWrite, TableCapability::kTruncate,
+            TableCapability::kOverwriteByFilter, TableCapability::kOverwriteDynamic};
   }
 
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) override {

@@ -23,9 +23,9 @@
 // dictionaries (connectors/common/parquet_dictionary.h). Shape() then names, casts and
 // completes the columns. ORC and CSV pieces go through Arrow Dataset: a
 // fragment of the format (a CSV fragment over a line range) scanned with a projection of the
-// read columns. JSON pieces use Arrow's JSON reader directly with the table's data columns as its explicit
-// schema: Arrow's JSON fragment derives that schema from each file's first block, which would
-// silently drop fields first seen later in a file. Every file is opened through a counting
+// read columns. JSON pieces use Arrow's JSON reader directly with the table's data columns as its
+// explicit schema: Arrow's JSON fragment derives that schema from each file's first block, which
+// would silently drop fields first seen later in a file. Every file is opened through a counting
 // filesystem, whose total is the task's bytesRead.
 #include <algorithm>
 #include <charconv>
@@ -52,12 +52,12 @@
 #include "connectors/common/parquet_dictionary.h"
 #include "connectors/common/parquet_filtered_reader.h"
 #include "files_internal.h"
+#include "parley/connector/filesystem.h"
+#include "parley/connector/metrics.h"
+#include "parley/connector/status.h"
 #include "parquet/arrow/reader.h"
 #include "parquet/arrow/schema.h"
 #include "parquet/exception.h"
-#include "parley/connector/metrics.h"
-#include "parley/connector/status.h"
-#include "parley/connector/filesystem.h"
 
 namespace parley::files {
 namespace {
@@ -254,8 +254,7 @@ Result<std::shared_ptr<const ReaderContext>> MakeContext(TaskSpec spec) {
   context->data_schema = arrow::schema(std::move(data_fields));
   context->read_data_schema = arrow::schema(std::move(read_data_fields));
   ARROW_ASSIGN_OR_RAISE(context->format, MakeArrowFormat(spec.options));
-  ARROW_ASSIGN_OR_RAISE(context->filesystem,
-                        OpenFileSystem(spec.filesystem_uri));
+  ARROW_ASSIGN_OR_RAISE(context->filesystem, OpenFileSystem(spec.filesystem_uri));
   context->spec = std::move(spec);
   return context;
 }
@@ -264,8 +263,7 @@ Result<std::shared_ptr<const ReaderContext>> MakeContext(TaskSpec spec) {
 
 class FilesPartitionReader : public PartitionReader {
  public:
-  FilesPartitionReader(std::shared_ptr<const ReaderContext> context,
-                       std::vector<FilePiece> pieces)
+  FilesPartitionReader(std::shared_ptr<const ReaderContext> context, std::vector<FilePiece> pieces)
       : context_(std::move(context)),
         pieces_(std::move(pieces)),
         bytes_read_(std::make_shared<std::atomic<int64_t>>(0)),
@@ -356,8 +354,8 @@ class FilesPartitionReader : public PartitionReader {
     if (options.format == FileFormatKind::kParquet) return OpenParquet(piece);
 
     ARROW_ASSIGN_OR_RAISE(int64_t range_size, range ? range->GetSize() : Result<int64_t>(0));
-    ds::FileSource source = range ? ds::FileSource(range, range_size)
-                                  : ds::FileSource(Info(piece), filesystem_);
+    ds::FileSource source =
+        range ? ds::FileSource(range, range_size) : ds::FileSource(Info(piece), filesystem_);
     ARROW_ASSIGN_OR_RAISE(auto fragment, context_->format->MakeFragment(source, piece.partition));
     ds::ScannerBuilder builder(context_->spec.table_schema, std::move(fragment),
                                std::make_shared<ds::ScanOptions>());
@@ -392,10 +390,10 @@ class FilesPartitionReader : public PartitionReader {
         }
       }
       std::sort(leaves.begin(), leaves.end());
-      ARROW_ASSIGN_OR_RAISE(auto filtered,
-                            MakeFilteredParquetReader(reader, piece.row_groups, leaves,
-                                                      context_->spec.row_filter,
-                                                      kParquetBatchRows, rows_dropped_.get()));
+      ARROW_ASSIGN_OR_RAISE(
+          auto filtered,
+          MakeFilteredParquetReader(reader, piece.row_groups, leaves, context_->spec.row_filter,
+                                    kParquetBatchRows, rows_dropped_.get()));
       if (filtered != nullptr) return filtered;
       ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::RecordBatchReader> batches,
                             reader->GetRecordBatchReader(piece.row_groups, leaves));
@@ -420,8 +418,8 @@ class FilesPartitionReader : public PartitionReader {
         AddLeaves(child, nullptr, leaves);
         continue;
       }
-      auto kept = static_cast<const arrow::StructType&>(*wanted).GetFieldByName(
-          child.field->name());
+      auto kept =
+          static_cast<const arrow::StructType&>(*wanted).GetFieldByName(child.field->name());
       if (kept != nullptr) AddLeaves(child, kept->type().get(), leaves);
     }
   }
@@ -459,8 +457,8 @@ class FilesPartitionReader : public PartitionReader {
     parse.explicit_schema = context_->read_data_schema;
     parse.unexpected_field_behavior = arrow::json::UnexpectedFieldBehavior::Ignore;
     parse.newlines_in_values = context_->spec.options.multi_line;
-    ARROW_ASSIGN_OR_RAISE(auto reader, arrow::json::StreamingReader::Make(std::move(input), read,
-                                                                          parse));
+    ARROW_ASSIGN_OR_RAISE(auto reader,
+                          arrow::json::StreamingReader::Make(std::move(input), read, parse));
     return reader;
   }
 
@@ -497,8 +495,8 @@ class FilesPartitionReader : public PartitionReader {
   std::vector<FilePiece> pieces_;
   std::shared_ptr<std::atomic<int64_t>> bytes_read_;
   std::shared_ptr<std::atomic<int64_t>> rows_dropped_;  // by the filtered Parquet reader
-  std::shared_ptr<arrow::fs::FileSystem> filesystem_;  // counts into bytes_read_
-  int64_t remaining_;                                  // rows left under the limit; -1: none
+  std::shared_ptr<arrow::fs::FileSystem> filesystem_;   // counts into bytes_read_
+  int64_t remaining_;                                   // rows left under the limit; -1: none
   size_t next_piece_ = 0;
   std::shared_ptr<arrow::RecordBatchReader> current_;
   std::map<std::string, std::shared_ptr<arrow::Scalar>> known_;  // the piece's partition
@@ -639,8 +637,7 @@ Result<std::shared_ptr<PartitionReaderFactory>> DeserializeReaderFactory(std::st
   auto options = ParseReadOptions(*format, raw);
   if (!options.ok()) return NotSerializable("reader factory", bytes, options.status().message());
   spec.options = *std::move(options);
-  arrow::io::BufferReader schema_reader(
-      arrow::Buffer::FromString(std::string(schema_bytes)));
+  arrow::io::BufferReader schema_reader(arrow::Buffer::FromString(std::string(schema_bytes)));
   arrow::ipc::DictionaryMemo memo;
   auto schema = arrow::ipc::ReadSchema(&schema_reader, &memo);
   if (!schema.ok()) return NotSerializable("reader factory", bytes, schema.status().message());

@@ -52,11 +52,11 @@
 #include "connectors/common/parquet_conjuncts.h"
 #include "connectors/common/predicate_conversion.h"
 #include "files_internal.h"
+#include "parley/connector/status.h"
 #include "parquet/arrow/reader.h"
 #include "parquet/metadata.h"
 #include "parquet/schema.h"
 #include "parquet/statistics.h"
-#include "parley/connector/status.h"
 
 namespace parley::files {
 namespace {
@@ -99,7 +99,7 @@ bool Narrows(const arrow::DataType& whole, const arrow::DataType& narrow) {
 // A file kept by pruning, with what will be read of it.
 struct PlannedFile {
   const DataFile* file = nullptr;
-  std::vector<int> row_groups;          // Parquet: the kept row groups
+  std::vector<int> row_groups;           // Parquet: the kept row groups
   std::vector<int64_t> row_group_bytes;  // Parquet: compressed bytes of the read columns
   std::vector<int64_t> row_group_rows;   // Parquet
   int64_t bytes = 0;                     // what the planner weighs: the bytes to read
@@ -418,9 +418,9 @@ Result<ScanPlan> PlanScan(const TableData& table, const ScanRequest& request) {
   std::vector<const DataFile*> files;
   for (const DataFile* file : candidates) {
     if (filtering && file->fragment->partition_expression() != cp::literal(true)) {
-      ARROW_ASSIGN_OR_RAISE(auto simplified,
-                            cp::SimplifyWithGuarantee(data_filter,
-                                                      file->fragment->partition_expression()));
+      ARROW_ASSIGN_OR_RAISE(
+          auto simplified,
+          cp::SimplifyWithGuarantee(data_filter, file->fragment->partition_expression()));
       if (!simplified.IsSatisfiable()) continue;
     }
     files.push_back(file);
@@ -443,9 +443,8 @@ Result<ScanPlan> PlanScan(const TableData& table, const ScanRequest& request) {
       if (!loaded.ok()) return FooterReadError(display, loaded);
       // Parquet's metadata accessors throw on malformed metadata.
       try {
-        return MeasureRowGroups(fragment, filtering ? &row_group_filter : nullptr,
-                                *table.schema, read_data, display,
-                                &planned[i], &row_group_counts[i]);
+        return MeasureRowGroups(fragment, filtering ? &row_group_filter : nullptr, *table.schema,
+                                read_data, display, &planned[i], &row_group_counts[i]);
       } catch (const std::exception& error) {
         return FooterReadError(display, Status::IOError(error.what()));
       }
@@ -567,8 +566,8 @@ class FilesScan : public Scan,
     std::string out = std::string("format=") + FormatName(request_.options.format) +
                       ", location=" + request_.options.path + ", partitionFilters=[" +
                       Join(partition_filters) + "], pushedPredicates=[" + Join(pushed) +
-                      "], readSchema=[" + Join(ReadColumnTexts()) + "], files=" +
-                      std::to_string(plan_.files.size()) + "/" +
+                      "], readSchema=[" + Join(ReadColumnTexts()) +
+                      "], files=" + std::to_string(plan_.files.size()) + "/" +
                       std::to_string(table_->files.size());
     if (request_.options.format == FileFormatKind::kParquet) {
       int64_t row_groups = 0;
@@ -613,8 +612,7 @@ class FilesScan : public Scan,
       const Use use = Classify(*table_, request_.options, *predicate);
       if (use == Use::kNone) continue;
       AcceptedPredicate accepted{predicate, *ToArrowExpression(*predicate)};
-      (use == Use::kExact ? planning.partition_filters : planning.data_filters)
-          .push_back(accepted);
+      (use == Use::kExact ? planning.partition_filters : planning.data_filters).push_back(accepted);
       runtime_filters_.push_back(std::move(accepted));
     }
     ARROW_ASSIGN_OR_RAISE(plan_, PlanScan(*table_, planning));
@@ -634,9 +632,9 @@ class FilesScan : public Scan,
     const int64_t open_cost = options.open_cost_in_bytes;
     int64_t total = 0;
     for (const auto& file : plan_.files) total += file.bytes + open_cost;
-    const int64_t split = std::max<int64_t>(
-        1, std::min(options.max_partition_bytes,
-                    std::max(open_cost, total / options.min_partition_num)));
+    const int64_t split =
+        std::max<int64_t>(1, std::min(options.max_partition_bytes,
+                                      std::max(open_cost, total / options.min_partition_num)));
 
     struct Weighed {
       FilePiece piece;
@@ -731,8 +729,7 @@ class FilesScanBuilder : public ScanBuilder,
     request_.read_columns = table_->schema->field_names();
   }
 
-  Result<std::vector<PredicatePtr>> PushPredicates(
-      std::vector<PredicatePtr> predicates) override {
+  Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> predicates) override {
     request_.partition_filters.clear();
     request_.data_filters.clear();
     pushed_.clear();
@@ -748,9 +745,7 @@ class FilesScanBuilder : public ScanBuilder,
           pushed_.push_back(predicate);
           residual.push_back(std::move(predicate));
           break;
-        case Use::kNone:
-          residual.push_back(std::move(predicate));
-          break;
+        case Use::kNone: residual.push_back(std::move(predicate)); break;
       }
     }
     return residual;
@@ -764,10 +759,9 @@ class FilesScanBuilder : public ScanBuilder,
     for (const auto& field : required_schema->fields()) {
       auto table_field = table_->schema->GetFieldByName(field->name());
       if (table_field == nullptr) {
-        return InvalidError("INTERNAL_ERROR", "Column pruning asked " + table_->name +
-                                                  " for the column " +
-                                                  QuoteIdentifier(field->name()) +
-                                                  ", which it does not have.");
+        return InvalidError("INTERNAL_ERROR",
+                            "Column pruning asked " + table_->name + " for the column " +
+                                QuoteIdentifier(field->name()) + ", which it does not have.");
       }
       required.insert(field->name());
       // Parquet reads only the leaf columns of the fields kept; other formats read it whole.

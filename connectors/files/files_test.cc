@@ -15,8 +15,8 @@
 #include "arrow/json/from_string.h"
 #include "arrow/util/compression.h"
 #include "connectors/files/files_provider.h"
-#include "parquet/arrow/writer.h"
 #include "parley/connector/api.h"
+#include "parquet/arrow/writer.h"
 #include "testing/gtest_util.h"
 #include "testing/scan_harness.h"
 
@@ -74,9 +74,9 @@ Result<std::shared_ptr<arrow::Table>> MakeRows(int64_t first, int64_t count) {
   ARROW_ASSIGN_OR_RAISE(auto id_array, ids.Finish());
   ARROW_ASSIGN_OR_RAISE(auto payload_array, payloads.Finish());
   ARROW_ASSIGN_OR_RAISE(auto score_array, scores.Finish());
-  auto schema = arrow::schema({arrow::field("id", arrow::int64()),
-                               arrow::field("payload", arrow::utf8()),
-                               arrow::field("score", arrow::float64())});
+  auto schema =
+      arrow::schema({arrow::field("id", arrow::int64()), arrow::field("payload", arrow::utf8()),
+                     arrow::field("score", arrow::float64())});
   return arrow::Table::Make(schema, {id_array, payload_array, score_array});
 }
 
@@ -144,8 +144,8 @@ class FilesTest : public ::testing::Test {
     fs::create_directories(fs::path(Path(relative)).parent_path());
     auto out = arrow::io::FileOutputStream::Open(Path(relative));
     ASSERT_OK(out.status());
-    ASSERT_OK(parquet::arrow::WriteTable(table, arrow::default_memory_pool(), *out,
-                                         row_group_rows));
+    ASSERT_OK(
+        parquet::arrow::WriteTable(table, arrow::default_memory_pool(), *out, row_group_rows));
     ASSERT_OK((*out)->Close());
   }
 
@@ -230,10 +230,9 @@ TEST_F(FilesTest, DiscoversHivePartitionsAndSkipsHiddenFiles) {
   WritePartitionedTable();
   ASSERT_OK_AND_ASSIGN(auto table, Open("parquet", {{"path", Path("t")}}));
   EXPECT_EQ(table->name(), "parquet.`" + Path("t") + "`");
-  EXPECT_TRUE(table->schema()->Equals(*arrow::schema({arrow::field("id", arrow::int64()),
-                                                      arrow::field("payload", arrow::utf8()),
-                                                      arrow::field("score", arrow::float64()),
-                                                      arrow::field("year", arrow::int32())})))
+  EXPECT_TRUE(table->schema()->Equals(*arrow::schema(
+      {arrow::field("id", arrow::int64()), arrow::field("payload", arrow::utf8()),
+       arrow::field("score", arrow::float64()), arrow::field("year", arrow::int32())})))
       << table->schema()->ToString();
   ASSERT_EQ(table->partitioning().size(), 1u);
   EXPECT_EQ(table->partitioning()[0]->ToString(), "identity(year)");
@@ -318,9 +317,8 @@ TEST_F(FilesTest, PredicatesTheConnectorCannotApplyAreReturned) {
   auto unknown_column = P("=", {Col("nope"), I64(3)});
   auto prefix = P("STARTS_WITH", {Col("payload"), Str("a")});
   auto mixed = P("OR", {P("=", {Col("year"), I32(2023)}), P(">", {Col("id"), I64(6500)})});
-  ASSERT_OK_AND_ASSIGN(auto negotiated,
-                       Negotiate(*table, {arithmetic, on_float, type_mismatch, unknown_column,
-                                          prefix, mixed}));
+  ASSERT_OK_AND_ASSIGN(auto negotiated, Negotiate(*table, {arithmetic, on_float, type_mismatch,
+                                                           unknown_column, prefix, mixed}));
   EXPECT_EQ(Render(negotiated.residual),
             Render({arithmetic, on_float, type_mismatch, unknown_column, prefix, mixed}));
   // Data predicates are kept for pruning (the mixed one prunes files by partition value and
@@ -441,8 +439,8 @@ TEST_F(FilesTest, ColumnPruningReadsOnlyTheRequiredColumns) {
 
   std::vector<std::string> columns = {"year", "id"};  // required in any order
   ASSERT_OK_AND_ASSIGN(auto pruned, Negotiate(*table, {}, &columns));
-  EXPECT_TRUE(pruned.scan->ReadSchema()->Equals(*arrow::schema(
-      {arrow::field("id", arrow::int64()), arrow::field("year", arrow::int32())})));
+  EXPECT_TRUE(pruned.scan->ReadSchema()->Equals(
+      *arrow::schema({arrow::field("id", arrow::int64()), arrow::field("year", arrow::int32())})));
   ASSERT_OK_AND_ASSIGN(auto result, ReadScan(*pruned.scan));
   EXPECT_EQ(Int64s(*result.rows, "id"), Range(0, 7000));
   EXPECT_LT(result.metrics["bytesRead"], all.metrics["bytesRead"] / 2);
@@ -461,17 +459,17 @@ TEST_F(FilesTest, PartitionsArePlannedFromRowGroups) {
   ASSERT_OK_AND_ASSIGN(auto table, Open("parquet", {{"path", Path("big.parquet")}}));
 
   // A split smaller than a row group: one partition per row group.
-  ASSERT_OK_AND_ASSIGN(auto small, Negotiate(*table, {}, nullptr, -1,
-                                             {{"maxpartitionbytes", "1"},
-                                              {"opencostinbytes", "0"}}));
+  ASSERT_OK_AND_ASSIGN(
+      auto small,
+      Negotiate(*table, {}, nullptr, -1, {{"maxpartitionbytes", "1"}, {"opencostinbytes", "0"}}));
   ASSERT_OK_AND_ASSIGN(auto read_small, ReadScan(*small.scan));
   EXPECT_EQ(read_small.partitions, 10);
   EXPECT_EQ(Int64s(*read_small.rows, "id"), Range(0, 10000));
 
   // The default 128 MiB target still spreads a file over minPartitionNum partitions.
-  ASSERT_OK_AND_ASSIGN(auto spread, Negotiate(*table, {}, nullptr, -1,
-                                              {{"minpartitionnum", "4"},
-                                               {"opencostinbytes", "0"}}));
+  ASSERT_OK_AND_ASSIGN(
+      auto spread,
+      Negotiate(*table, {}, nullptr, -1, {{"minpartitionnum", "4"}, {"opencostinbytes", "0"}}));
   ASSERT_OK_AND_ASSIGN(auto read_spread, ReadScan(*spread.scan));
   EXPECT_GE(read_spread.partitions, 3);
   EXPECT_LE(read_spread.partitions, 5);
@@ -489,8 +487,8 @@ TEST_F(FilesTest, MergeSchemaUnifiesParquetFiles) {
   WriteParquet("merge/b.parquet", *wide);
   ASSERT_OK_AND_ASSIGN(auto first_only, Open("parquet", {{"path", Path("merge")}}));
   EXPECT_EQ(first_only->schema()->ToString(), "id: int32");
-  ASSERT_OK_AND_ASSIGN(auto table, Open("parquet", {{"path", Path("merge")},
-                                                    {"mergeschema", "true"}}));
+  ASSERT_OK_AND_ASSIGN(auto table,
+                       Open("parquet", {{"path", Path("merge")}, {"mergeschema", "true"}}));
   EXPECT_EQ(table->schema()->ToString(), "id: int64\nextra: string");
   ASSERT_OK_AND_ASSIGN(auto negotiated, Negotiate(*table, {P(">", {Col("id"), I64(1)})}));
   ASSERT_OK_AND_ASSIGN(auto result, ReadScan(*negotiated.scan));
@@ -506,8 +504,8 @@ TEST_F(FilesTest, SmallFilesShareAPartition) {
     ASSERT_OK_AND_ASSIGN(auto rows, MakeRows(i * 100, 100));
     WriteParquet("small/part-" + std::to_string(i) + ".parquet", *rows);
   }
-  ASSERT_OK_AND_ASSIGN(auto table, Open("parquet", {{"path", Path("small")},
-                                                    {"minpartitionnum", "1"}}));
+  ASSERT_OK_AND_ASSIGN(auto table,
+                       Open("parquet", {{"path", Path("small")}, {"minpartitionnum", "1"}}));
   ASSERT_OK_AND_ASSIGN(auto negotiated, Negotiate(*table));
   ASSERT_OK_AND_ASSIGN(auto result, ReadScan(*negotiated.scan));
   EXPECT_EQ(result.partitions, 1);
@@ -544,8 +542,7 @@ TEST_F(FilesTest, StatisticsComeFromParquetMetadata) {
   EXPECT_EQ(id.max->ToString(), "9999");
 
   std::vector<std::string> columns = {"id"};
-  ASSERT_OK_AND_ASSIGN(auto pruned,
-                       Negotiate(*table, {P(">=", {Col("id"), I64(9500)})}, &columns));
+  ASSERT_OK_AND_ASSIGN(auto pruned, Negotiate(*table, {P(">=", {Col("id"), I64(9500)})}, &columns));
   ASSERT_OK_AND_ASSIGN(auto narrow,
                        dynamic_cast<SupportsReportStatistics&>(*pruned.scan).EstimateStatistics());
   EXPECT_EQ(narrow.num_rows, 1000);
@@ -565,8 +562,8 @@ TEST_F(FilesTest, DecimalStatisticsComeFromParquetMetadata) {
   for (int64_t cents : {350, -125, 200}) ASSERT_OK(prices.Append(arrow::Decimal128(cents)));
   ASSERT_OK(prices.AppendNull());
   ASSERT_OK_AND_ASSIGN(auto price, prices.Finish());
-  auto rows = arrow::Table::Make(arrow::schema({arrow::field("price", arrow::decimal128(9, 2))}),
-                                 {price});
+  auto rows =
+      arrow::Table::Make(arrow::schema({arrow::field("price", arrow::decimal128(9, 2))}), {price});
   WriteParquet("prices.parquet", *rows);
   ASSERT_OK_AND_ASSIGN(auto table, Open("parquet", {{"path", Path("prices.parquet")}}));
   ASSERT_OK_AND_ASSIGN(auto full, Negotiate(*table));
@@ -589,20 +586,19 @@ TEST_F(FilesTest, CsvFollowsSparkOptions) {
                                                 {"header", "true"},
                                                 {"delimiter", ";"},
                                                 {"inferschema", "true"}}));
-  EXPECT_TRUE(typed->schema()->Equals(*arrow::schema({arrow::field("id", arrow::int64()),
-                                                      arrow::field("name", arrow::utf8()),
-                                                      arrow::field("score", arrow::float64())})))
+  EXPECT_TRUE(typed->schema()->Equals(
+      *arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8()),
+                      arrow::field("score", arrow::float64())})))
       << typed->schema()->ToString();
   ASSERT_OK_AND_ASSIGN(auto negotiated, Negotiate(*typed));
   ASSERT_OK_AND_ASSIGN(auto result, ReadScan(*negotiated.scan));
-  ASSERT_OK_AND_ASSIGN(auto expected,
-                       arrow::Table::FromRecordBatches({arrow::RecordBatch::Make(
-                           typed->schema(), 3,
-                           {*arrow::json::ArrayFromJSONString(arrow::int64(), "[1, 2, 3]"),
-                            *arrow::json::ArrayFromJSONString(arrow::utf8(),
-                                                              R"(["alice", null, "carol"])"),
-                            *arrow::json::ArrayFromJSONString(arrow::float64(),
-                                                              "[1.5, 2.5, null]")})}));
+  ASSERT_OK_AND_ASSIGN(
+      auto expected,
+      arrow::Table::FromRecordBatches({arrow::RecordBatch::Make(
+          typed->schema(), 3,
+          {*arrow::json::ArrayFromJSONString(arrow::int64(), "[1, 2, 3]"),
+           *arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["alice", null, "carol"])"),
+           *arrow::json::ArrayFromJSONString(arrow::float64(), "[1.5, 2.5, null]")})}));
   EXPECT_TRUE(result.rows->Equals(*expected)) << result.rows->ToString();
   auto& reporter = dynamic_cast<SupportsReportStatistics&>(*negotiated.scan);
   ASSERT_OK_AND_ASSIGN(auto stats, reporter.EstimateStatistics());
@@ -622,8 +618,8 @@ TEST_F(FilesTest, CsvFollowsSparkOptions) {
 
   // PERMISSIVE rows: a short row is padded with NULLs, a long one loses its extra fields.
   WriteText("ragged.csv", "a,b\n1\n2,3,4\n");
-  ASSERT_OK_AND_ASSIGN(auto ragged, Open("csv", {{"path", Path("ragged.csv")},
-                                                 {"header", "true"}}));
+  ASSERT_OK_AND_ASSIGN(auto ragged,
+                       Open("csv", {{"path", Path("ragged.csv")}, {"header", "true"}}));
   ASSERT_OK_AND_ASSIGN(auto ragged_scan, Negotiate(*ragged));
   ASSERT_OK_AND_ASSIGN(auto ragged_rows, ReadScan(*ragged_scan.scan));
   auto ragged_expected = arrow::Table::Make(
@@ -690,10 +686,12 @@ TEST_F(FilesTest, LargeTextFilesSplitIntoLineRanges) {
 }
 
 TEST_F(FilesTest, JsonLinesInferTypesLikeSpark) {
-  WriteText("j/a.json",
-            R"({"b": 1, "a": "x", "s": {"z": 1, "y": "q"}, "t": "2024-01-02T03:04:05"})" "\n"
-            R"({"b": 2.5, "a": null})" "\n");
-  WriteText("j/b.json", R"({"a": "z", "c": [1, 2], "late": true})" "\n");
+  WriteText("j/a.json", R"({"b": 1, "a": "x", "s": {"z": 1, "y": "q"}, "t": "2024-01-02T03:04:05"})"
+                        "\n"
+                        R"({"b": 2.5, "a": null})"
+                        "\n");
+  WriteText("j/b.json", R"({"a": "z", "c": [1, 2], "late": true})"
+                        "\n");
   ASSERT_OK_AND_ASSIGN(auto table, Open("json", {{"path", Path("j")}}));
   EXPECT_EQ(table->schema()->ToString(),
             "a: string\nb: double\nc: list<item: int64>\nlate: bool\n"
@@ -701,15 +699,14 @@ TEST_F(FilesTest, JsonLinesInferTypesLikeSpark) {
   std::vector<std::string> columns = {"a", "b", "late", "t"};
   ASSERT_OK_AND_ASSIGN(auto negotiated, Negotiate(*table, {}, &columns));
   ASSERT_OK_AND_ASSIGN(auto result, ReadScan(*negotiated.scan));
-  ASSERT_OK_AND_ASSIGN(auto expected,
-                       arrow::Table::FromRecordBatches({arrow::RecordBatch::Make(
-                           negotiated.scan->ReadSchema(), 3,
-                           {*arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["x", null, "z"])"),
-                            *arrow::json::ArrayFromJSONString(arrow::float64(), "[1, 2.5, null]"),
-                            *arrow::json::ArrayFromJSONString(arrow::boolean(),
-                                                              "[null, null, true]"),
-                            *arrow::json::ArrayFromJSONString(
-                                arrow::utf8(), R"(["2024-01-02T03:04:05", null, null])")})}));
+  ASSERT_OK_AND_ASSIGN(
+      auto expected, arrow::Table::FromRecordBatches({arrow::RecordBatch::Make(
+                         negotiated.scan->ReadSchema(), 3,
+                         {*arrow::json::ArrayFromJSONString(arrow::utf8(), R"(["x", null, "z"])"),
+                          *arrow::json::ArrayFromJSONString(arrow::float64(), "[1, 2.5, null]"),
+                          *arrow::json::ArrayFromJSONString(arrow::boolean(), "[null, null, true]"),
+                          *arrow::json::ArrayFromJSONString(
+                              arrow::utf8(), R"(["2024-01-02T03:04:05", null, null])")})}));
   ASSERT_OK_AND_ASSIGN(auto combined, result.rows->CombineChunks());
   EXPECT_TRUE(combined->Equals(*expected)) << combined->ToString();
 
@@ -828,8 +825,8 @@ TEST_F(FilesTest, TaskBytesAreValidated) {
   ASSERT_OK_AND_ASSIGN(auto factory, batch->CreateReaderFactory());
   ASSERT_OK_AND_ASSIGN(auto partitions, batch->PlanInputPartitions());
   ASSERT_OK_AND_ASSIGN(auto bytes, partitions[0]->Serialize());
-  for (const std::string& bad : {std::string("garbage"), bytes.substr(0, bytes.size() / 2),
-                                 bytes + "3:xyz"}) {
+  for (const std::string& bad :
+       {std::string("garbage"), bytes.substr(0, bytes.size() / 2), bytes + "3:xyz"}) {
     ASSERT_RAISES_CONDITION("CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
                             factory->DeserializePartition(bad));
   }

@@ -175,9 +175,8 @@ class FilesBatchWrite : public BatchWrite {
     auto& filesystem = *table.filesystem;
     // A manifest on storage means the write committed (Commit failed after its commit point):
     // it rolls forward instead.
-    ARROW_ASSIGN_OR_RAISE(bool committed,
-                          CompleteCommitIfPending(filesystem, table.root_dir,
-                                                  plan_->info.query_id));
+    ARROW_ASSIGN_OR_RAISE(
+        bool committed, CompleteCommitIfPending(filesystem, table.root_dir, plan_->info.query_id));
     if (committed) return Status::OK();
     for (const auto& message : messages) {
       if (message == nullptr) continue;
@@ -186,8 +185,7 @@ class FilesBatchWrite : public BatchWrite {
         ARROW_RETURN_NOT_OK(DeleteIfPresent(JoinPath(table.root_dir, file.staged_path), false));
       }
     }
-    return DeleteIfPresent(JoinPath(table.root_dir, QueryStagingDir(plan_->info.query_id)),
-                           true);
+    return DeleteIfPresent(JoinPath(table.root_dir, QueryStagingDir(plan_->info.query_id)), true);
   }
 
  private:
@@ -293,7 +291,8 @@ class FilesWriteBuilder : public WriteBuilder,
     if (!filter) {
       return InvalidError("UNSUPPORTED_OVERWRITE.TABLE",
                           "Table " + plan_->table->name + " cannot overwrite the rows where " +
-                              shown + ": only predicates on its partition columns can be "
+                              shown +
+                              ": only predicates on its partition columns can be "
                               "overwritten.");
     }
     plan_->mode = WriteMode::kOverwriteByFilter;

@@ -20,8 +20,8 @@
 #include "connectors/files/files_commit.h"
 #include "connectors/files/files_internal.h"
 #include "connectors/files/files_provider.h"
-#include "parquet/arrow/reader.h"
 #include "parley/connector/api.h"
+#include "parquet/arrow/reader.h"
 #include "testing/gtest_util.h"
 #include "testing/scan_harness.h"
 
@@ -189,9 +189,8 @@ class FilesWriteTest : public ::testing::Test {
     ARROW_ASSIGN_OR_RAISE(auto job, Start(*table, query));
     std::vector<CommitMessagePtr> messages;
     for (size_t i = 0; i < batches.size(); ++i) {
-      ARROW_ASSIGN_OR_RAISE(auto message,
-                            RunTask(job, static_cast<int>(i), static_cast<int64_t>(i),
-                                    {batches[i]}));
+      ARROW_ASSIGN_OR_RAISE(
+          auto message, RunTask(job, static_cast<int>(i), static_cast<int64_t>(i), {batches[i]}));
       messages.push_back(std::move(message));
     }
     return job.batch->Commit(messages);
@@ -217,11 +216,11 @@ std::shared_ptr<arrow::RecordBatch> Rows(int64_t first, int64_t count,
 TEST_F(FilesWriteTest, AppendIsInvisibleUntilTheDriverCommits) {
   ASSERT_OK(Append("parquet", "t", "q-old", {Rows(0, 5)}));
   ASSERT_OK_AND_ASSIGN(auto table, OpenTable("parquet", "t"));
-  EXPECT_EQ(table->capabilities(),
-            (std::set<TableCapability>{TableCapability::kBatchRead, TableCapability::kBatchWrite,
-                                       TableCapability::kTruncate,
-                                       TableCapability::kOverwriteByFilter,
-                                       TableCapability::kOverwriteDynamic}));
+  EXPECT_EQ(
+      table->capabilities(),
+      (std::set<TableCapability>{TableCapability::kBatchRead, TableCapability::kBatchWrite,
+                                 TableCapability::kTruncate, TableCapability::kOverwriteByFilter,
+                                 TableCapability::kOverwriteDynamic}));
   EXPECT_NE(dynamic_cast<TruncatableTable*>(table.get()), nullptr);
   ASSERT_OK_AND_ASSIGN(auto job, Start(*table, "q-new"));
   EXPECT_TRUE(Contains(job.write->description(), "append")) << job.write->description();
@@ -246,8 +245,8 @@ TEST_F(FilesWriteTest, AppendIsInvisibleUntilTheDriverCommits) {
   for (const auto& metric : job.write->SupportedCustomMetrics()) {
     declared.push_back(metric->name());
   }
-  EXPECT_EQ(declared, (std::vector<std::string>{kBytesWrittenMetric, kFilesWrittenMetric,
-                                                "rowsWritten"}));
+  EXPECT_EQ(declared,
+            (std::vector<std::string>{kBytesWrittenMetric, kFilesWrittenMetric, "rowsWritten"}));
 
   ASSERT_OK(job.batch->Commit({first, second}));
   ASSERT_OK_AND_ASSIGN(auto after, Read("parquet", "t"));
@@ -260,9 +259,8 @@ TEST_F(FilesWriteTest, AppendIsInvisibleUntilTheDriverCommits) {
 TEST_F(FilesWriteTest, CommitMessageNamesExactlyTheAttemptsFiles) {
   ASSERT_OK_AND_ASSIGN(auto table, OpenTable("parquet", "t", /*partitioned=*/true));
   ASSERT_OK_AND_ASSIGN(auto job, Start(*table, "q1"));
-  ASSERT_OK_AND_ASSIGN(auto message, RunTask(job, 3, 42,
-                                             {Rows(0, 4, 2023), Rows(4, 6, 2024),
-                                              Rows(10, 1, 2024)}));
+  ASSERT_OK_AND_ASSIGN(
+      auto message, RunTask(job, 3, 42, {Rows(0, 4, 2023), Rows(4, 6, 2024), Rows(10, 1, 2024)}));
   const auto& files = static_cast<const FilesCommitMessage&>(*message).files;
   ASSERT_EQ(files.size(), 2u);
   EXPECT_EQ(files[0].partition_dir, "year=2023");
@@ -270,8 +268,7 @@ TEST_F(FilesWriteTest, CommitMessageNamesExactlyTheAttemptsFiles) {
   EXPECT_EQ(files[0].staged_path, "_temporary/q1/42/year=2023/" + files[0].name);
   EXPECT_EQ(files[1].FinalPath(), "year=2024/" + files[1].name);
   EXPECT_EQ(files[1].rows, 7);
-  EXPECT_EQ(files[1].bytes,
-            static_cast<int64_t>(fs::file_size(Path("t/" + files[1].staged_path))));
+  EXPECT_EQ(files[1].bytes, static_cast<int64_t>(fs::file_size(Path("t/" + files[1].staged_path))));
   EXPECT_EQ(static_cast<const FilesCommitMessage&>(*message).partition_id, 3);
 }
 
@@ -280,8 +277,8 @@ TEST_F(FilesWriteTest, EachFormatWritesWhatItsReaderReads) {
     SCOPED_TRACE(format);
     Options options;
     if (format == "csv") options["header"] = "true";
-    ASSERT_OK(Append(format, format, "q-" + format, {Rows(0, 3), Rows(3, 2, std::nullopt)},
-                     false, options));
+    ASSERT_OK(Append(format, format, "q-" + format, {Rows(0, 3), Rows(3, 2, std::nullopt)}, false,
+                     options));
     ASSERT_OK_AND_ASSIGN(auto back, Read(format, format, false, options));
     EXPECT_EQ(back.ids, Range(0, 5));
     EXPECT_EQ(back.names[4], "n4");
@@ -302,8 +299,8 @@ TEST_F(FilesWriteTest, EachFormatWritesWhatItsReaderReads) {
 }
 
 TEST_F(FilesWriteTest, PartitionedWriteCreatesHiveDirectoriesWithoutPartitionColumns) {
-  ASSERT_OK(Append("parquet", "new/t", "q1", {Rows(0, 3, 2023), Rows(3, 4, 2024),
-                                              Rows(7, 1, std::nullopt)},
+  ASSERT_OK(Append("parquet", "new/t", "q1",
+                   {Rows(0, 3, 2023), Rows(3, 4, 2024), Rows(7, 1, std::nullopt)},
                    /*partitioned=*/true));
   auto files = FilesUnder("new/t");
   ASSERT_EQ(files.size(), 3u);
@@ -335,8 +332,8 @@ TEST_F(FilesWriteTest, TruncateDeletesOldFilesOnlyInsideCommit) {
   ASSERT_OK(Append("parquet", "t", "q-old", {Rows(0, 10)}));
   ASSERT_OK_AND_ASSIGN(auto table, OpenTable("parquet", "t"));
   ASSERT_OK_AND_ASSIGN(auto job, Start(*table, "q-new", [](WriteBuilder& builder) {
-    return dynamic_cast<SupportsTruncate&>(builder).Truncate();
-  }));
+                         return dynamic_cast<SupportsTruncate&>(builder).Truncate();
+                       }));
   ASSERT_OK_AND_ASSIGN(auto message, RunTask(job, 0, 1, {Rows(100, 3)}));
   ASSERT_OK_AND_ASSIGN(auto before, Read("parquet", "t"));
   EXPECT_EQ(before.ids, Range(0, 10));  // old rows stay until the driver commits
@@ -351,8 +348,8 @@ TEST_F(FilesWriteTest, AbortedOverwriteKeepsOldFilesAndRemovesStaging) {
   auto old_files = FilesUnder("t");
   ASSERT_OK_AND_ASSIGN(auto table, OpenTable("parquet", "t"));
   ASSERT_OK_AND_ASSIGN(auto job, Start(*table, "q-new", [](WriteBuilder& builder) {
-    return dynamic_cast<SupportsTruncate&>(builder).Truncate();
-  }));
+                         return dynamic_cast<SupportsTruncate&>(builder).Truncate();
+                       }));
   ASSERT_OK_AND_ASSIGN(auto message, RunTask(job, 0, 1, {Rows(100, 3)}));
   ASSERT_OK_AND_ASSIGN(auto killed, StageTask(job, 1, 2, {Rows(200, 3)}));  // never commits
   EXPECT_EQ(FilesUnder("t/_temporary/q-new").size(), 2u);
@@ -379,12 +376,12 @@ TEST_F(FilesWriteTest, OverwriteByPartitionPredicateReplacesOnlyThatPartition) {
   auto year_2023 = MakePredicate("=", {FieldReference("year"), I32(2023)});
   auto on_id = MakePredicate("=", {FieldReference("id"), I32(1)});
   ASSERT_OK_AND_ASSIGN(auto job, Start(*table, "q-new", [&](WriteBuilder& builder) {
-    auto& overwrite = dynamic_cast<SupportsOverwriteV2&>(builder);
-    EXPECT_FALSE(overwrite.CanOverwrite({on_id}));
-    EXPECT_FALSE(overwrite.CanOverwrite({year_2023, on_id}));
-    EXPECT_TRUE(overwrite.CanOverwrite({year_2023}));
-    return overwrite.Overwrite({year_2023});
-  }));
+                         auto& overwrite = dynamic_cast<SupportsOverwriteV2&>(builder);
+                         EXPECT_FALSE(overwrite.CanOverwrite({on_id}));
+                         EXPECT_FALSE(overwrite.CanOverwrite({year_2023, on_id}));
+                         EXPECT_TRUE(overwrite.CanOverwrite({year_2023}));
+                         return overwrite.Overwrite({year_2023});
+                       }));
   EXPECT_TRUE(Contains(job.write->description(), "overwrite where")) << job.write->description();
   ASSERT_OK_AND_ASSIGN(auto message, RunTask(job, 0, 1, {Rows(100, 2, 2023)}));
   ASSERT_OK_AND_ASSIGN(auto before, Read("parquet", "t"));
@@ -398,9 +395,10 @@ TEST_F(FilesWriteTest, OverwriteByPartitionPredicateReplacesOnlyThatPartition) {
 TEST_F(FilesWriteTest, DynamicOverwriteReplacesOnlyWrittenPartitions) {
   WritePartitionedTable();
   ASSERT_OK_AND_ASSIGN(auto table, OpenTable("parquet", "t"));
-  ASSERT_OK_AND_ASSIGN(auto job, Start(*table, "q-new", [](WriteBuilder& builder) {
-    return dynamic_cast<SupportsDynamicOverwrite&>(builder).OverwriteDynamicPartitions();
-  }));
+  ASSERT_OK_AND_ASSIGN(
+      auto job, Start(*table, "q-new", [](WriteBuilder& builder) {
+        return dynamic_cast<SupportsDynamicOverwrite&>(builder).OverwriteDynamicPartitions();
+      }));
   ASSERT_OK_AND_ASSIGN(auto first, RunTask(job, 0, 1, {Rows(100, 2, 2024)}));
   ASSERT_OK_AND_ASSIGN(auto second, RunTask(job, 1, 2, {Rows(200, 2, 2025)}));
   ASSERT_OK(job.batch->Commit({first, second}));
@@ -466,8 +464,8 @@ TEST_F(FilesWriteTest, ReaderCompletesACommitKilledBeforeItsRenames) {
   }
   arrow::fs::LocalFileSystem local;
   ASSERT_OK(WriteManifest(local, Path("t"), manifest));
-  ASSERT_OK(local.Move(Path("t/" + manifest.renames[0].first),
-                       Path("t/" + manifest.renames[0].second)));
+  ASSERT_OK(
+      local.Move(Path("t/" + manifest.renames[0].first), Path("t/" + manifest.renames[0].second)));
   ASSERT_TRUE(fs::exists(Path("t/_temporary/q-new.commit")));
 
   ASSERT_OK_AND_ASSIGN(auto back, Read("parquet", "t"));
@@ -648,8 +646,8 @@ TEST_F(FilesWriteTest, OverwriteOnADataColumnIsRefused) {
   ASSERT_OK_AND_ASSIGN(auto flat_builder,
                        dynamic_cast<SupportsWrite&>(*flat).NewWriteBuilder(info));
   auto& flat_overwrite = dynamic_cast<SupportsOverwriteV2&>(*flat_builder);
-  EXPECT_FALSE(flat_overwrite.CanOverwrite(
-      {MakePredicate("=", {FieldReference("year"), I32(2023)})}));
+  EXPECT_FALSE(
+      flat_overwrite.CanOverwrite({MakePredicate("=", {FieldReference("year"), I32(2023)})}));
   EXPECT_TRUE(flat_overwrite.CanOverwrite({MakePredicate("ALWAYS_TRUE", {})}));
 }
 
@@ -659,12 +657,11 @@ TEST_F(FilesWriteTest, BatchesThatDoNotMatchTheTableAreRejected) {
   ASSERT_OK_AND_ASSIGN(auto factory, job.batch->DeserializeWriterFactory(job.factory_bytes));
   ASSERT_OK_AND_ASSIGN(auto writer, factory->CreateWriter(0, 0));
   auto rows = Rows(0, 2);
-  ASSERT_OK_AND_ASSIGN(auto as_text,
-                       cp::Cast(rows->column(2), arrow::utf8()));
-  auto wrong_type = arrow::RecordBatch::Make(
-      arrow::schema({rows->schema()->field(0), rows->schema()->field(1),
-                     arrow::field("year", arrow::utf8())}),
-      2, {rows->column(0), rows->column(1), as_text.make_array()});
+  ASSERT_OK_AND_ASSIGN(auto as_text, cp::Cast(rows->column(2), arrow::utf8()));
+  auto wrong_type =
+      arrow::RecordBatch::Make(arrow::schema({rows->schema()->field(0), rows->schema()->field(1),
+                                              arrow::field("year", arrow::utf8())}),
+                               2, {rows->column(0), rows->column(1), as_text.make_array()});
   auto status = writer->Write(*wrong_type);
   ASSERT_RAISES_CONDITION("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST", status);
   EXPECT_TRUE(Contains(status.message(), "`year`")) << status.ToString();

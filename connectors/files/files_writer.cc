@@ -29,10 +29,10 @@
 #include "arrow/util/base64.h"
 #include "files_commit.h"
 #include "files_internal.h"
+#include "parley/connector/filesystem.h"
 #include "parley/connector/metrics.h"
 #include "parquet/arrow/writer.h"
 #include "parquet/properties.h"
-#include "parley/connector/filesystem.h"
 
 namespace parley::files {
 namespace {
@@ -78,9 +78,9 @@ class ParquetWriter : public FormatWriter {
     auto properties =
         parquet::WriterProperties::Builder().compression(arrow::Compression::SNAPPY)->build();
     auto arrow_properties = parquet::ArrowWriterProperties::Builder().store_schema()->build();
-    ARROW_ASSIGN_OR_RAISE(auto writer,
-                          parquet::arrow::FileWriter::Open(*schema, arrow::default_memory_pool(),
-                                                           sink, properties, arrow_properties));
+    ARROW_ASSIGN_OR_RAISE(
+        auto writer, parquet::arrow::FileWriter::Open(*schema, arrow::default_memory_pool(), sink,
+                                                      properties, arrow_properties));
     return std::unique_ptr<FormatWriter>(new ParquetWriter(std::move(writer)));
   }
   Status Write(const arrow::RecordBatch& batch) override {
@@ -188,8 +188,7 @@ Result<json> JsonValue(const arrow::Array& array, int64_t row) {
       return json(static_cast<const arrow::StringArray&>(array).GetString(row));
     case arrow::Type::LARGE_STRING:
       return json(static_cast<const arrow::LargeStringArray&>(array).GetString(row));
-    case arrow::Type::STRUCT:
-      return JsonObject(static_cast<const arrow::StructArray&>(array), row);
+    case arrow::Type::STRUCT: return JsonObject(static_cast<const arrow::StructArray&>(array), row);
     case arrow::Type::LIST: return JsonList<arrow::ListArray>(array, row);
     case arrow::Type::LARGE_LIST: return JsonList<arrow::LargeListArray>(array, row);
     default: {
@@ -246,9 +245,9 @@ Status CheckWriteSchema(const std::string& table_name, const arrow::Schema& expe
   for (int i = 0; i < expected.num_fields(); ++i) {
     const auto& want = expected.field(i);
     if (i >= actual.num_fields()) {
-      return InvalidError("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA",
-                          prefix + "Cannot find data for the output column " +
-                              QuoteIdentifier(want->name()) + ".");
+      return InvalidError(
+          "INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA",
+          prefix + "Cannot find data for the output column " + QuoteIdentifier(want->name()) + ".");
     }
     const auto& got = actual.field(i);
     if (Lower(got->name()) != Lower(want->name())) {
@@ -278,7 +277,7 @@ struct WriterContext {
   WriteSpec spec;
   ReadOptions options;
   std::shared_ptr<afs::FileSystem> filesystem;
-  std::shared_ptr<arrow::Schema> data_schema;  // spec.schema without the partition columns
+  std::shared_ptr<arrow::Schema> data_schema;          // spec.schema without the partition columns
   std::shared_ptr<ds::HivePartitioning> partitioning;  // null when unpartitioned
 };
 
@@ -374,8 +373,7 @@ class FilesDataWriter : public DataWriter {
     OpenFile open;
     open.file.partition_dir = directory;
     open.file.name = "part-" + std::to_string(100000 + partition_id_).substr(1) + "-" +
-                     spec.query_id + "-" + std::to_string(task_id_) +
-                     FileExtension(spec.format);
+                     spec.query_id + "-" + std::to_string(task_id_) + FileExtension(spec.format);
     open.file.staged_path =
         JoinPath(JoinPath(TaskStagingDir(spec.query_id, task_id_), directory), open.file.name);
     const std::string staged_dir =
@@ -416,10 +414,10 @@ class FilesDataWriter : public DataWriter {
 // ---- The factory and the encodings.
 
 json EncodeSpec(const WriteSpec& spec, const std::string& schema_base64) {
-  return {{"format", FormatName(spec.format)},   {"options", spec.options},
-          {"table_name", spec.table_name},       {"filesystem_uri", spec.filesystem_uri},
-          {"root_dir", spec.root_dir},           {"query_id", spec.query_id},
-          {"schema", schema_base64},             {"partition_columns", spec.partition_columns}};
+  return {{"format", FormatName(spec.format)}, {"options", spec.options},
+          {"table_name", spec.table_name},     {"filesystem_uri", spec.filesystem_uri},
+          {"root_dir", spec.root_dir},         {"query_id", spec.query_id},
+          {"schema", schema_base64},           {"partition_columns", spec.partition_columns}};
 }
 
 class FilesWriterFactory : public DataWriterFactory {
@@ -433,8 +431,7 @@ class FilesWriterFactory : public DataWriterFactory {
 
   Result<std::string> Serialize() const override {
     ARROW_ASSIGN_OR_RAISE(auto schema, arrow::ipc::SerializeSchema(*context_->spec.schema));
-    return EncodeSpec(context_->spec, arrow::util::base64_encode(std::string_view(*schema)))
-        .dump();
+    return EncodeSpec(context_->spec, arrow::util::base64_encode(std::string_view(*schema))).dump();
   }
 
  private:
@@ -501,8 +498,7 @@ Result<std::shared_ptr<DataWriterFactory>> MakeWriterFactory(WriteSpec spec) {
   auto context = std::make_shared<WriterContext>();
   ARROW_ASSIGN_OR_RAISE(context->options, ParseReadOptions(spec.format, spec.options));
   std::string ignored_path;
-  ARROW_ASSIGN_OR_RAISE(context->filesystem,
-                        OpenFileSystem(spec.filesystem_uri, &ignored_path));
+  ARROW_ASSIGN_OR_RAISE(context->filesystem, OpenFileSystem(spec.filesystem_uri, &ignored_path));
   arrow::FieldVector data_fields, partition_fields;
   for (const auto& field : spec.schema->fields()) {
     bool partition = false;

@@ -17,9 +17,9 @@ namespace parley::memory {
 namespace {
 
 Status Unsupported(const std::string& table, const TableChange& change, const std::string& why) {
-  return InvalidError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
-                      "The memory table " + table + " does not support " + change.ToString() +
-                          ": " + why);
+  return InvalidError(
+      "UNSUPPORTED_FEATURE.TABLE_OPERATION",
+      "The memory table " + table + " does not support " + change.ToString() + ": " + why);
 }
 
 Status FieldNotFound(const std::string& table, const std::string& column) {
@@ -114,9 +114,9 @@ Status ApplyChange(const TableChange& change, const std::string& table, int64_t 
     }
     case Kind::kUpdateColumnNullability:
       if (!change.nullable && target.values->null_count() > 0) {
-        return InvalidError("NOT_NULL_ASSERT_VIOLATION",
-                            "Cannot make " + QuoteIdentifier(name) + " of the table " + table +
-                                " NOT NULL: it holds NULL values.");
+        return InvalidError("NOT_NULL_ASSERT_VIOLATION", "Cannot make " + QuoteIdentifier(name) +
+                                                             " of the table " + table +
+                                                             " NOT NULL: it holds NULL values.");
       }
       target.column.nullable = change.nullable;
       return Status::OK();
@@ -139,8 +139,7 @@ Status ApplyChange(const TableChange& change, const std::string& table, int64_t 
       }
       columns->erase(columns->begin() + index);
       return Status::OK();
-    default:
-      return Unsupported(table, change, "unknown change.");
+    default: return Unsupported(table, change, "unknown change.");
   }
 }
 
@@ -174,8 +173,10 @@ Result<AlteredTable> AlterMemoryTable(const MemoryTable& table,
       const std::string& column = reference->field_names().front();
       if (FindColumn(columns, column) < 0) {
         return InvalidError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
-                            "The memory table " + name + " cannot drop or rename the partition "
-                                "column " + QuoteIdentifier(column) + ".");
+                            "The memory table " + name +
+                                " cannot drop or rename the partition "
+                                "column " +
+                                QuoteIdentifier(column) + ".");
       }
     }
   }

@@ -44,9 +44,9 @@ Status SchemaNotFound(const std::vector<std::string>& path) {
 }
 
 Status InvalidName(const std::string& name) {
-  return InvalidError("INVALID_SCHEMA_OR_RELATION_NAME",
-                      QuoteIdentifier(name) +
-                          " is not a valid name for tables/schemas: names must not be empty.");
+  return InvalidError(
+      "INVALID_SCHEMA_OR_RELATION_NAME",
+      QuoteIdentifier(name) + " is not a valid name for tables/schemas: names must not be empty.");
 }
 
 Status CheckNames(const std::vector<std::string>& path) {
@@ -96,8 +96,7 @@ std::string MemoryCatalog::DisplayNameLocked(const Identifier& ident) const {
   return QuoteIdentifier(name_) + "." + ident.ToString();
 }
 
-Result<std::shared_ptr<MemoryTable>> MemoryCatalog::FindTableLocked(
-    const Identifier& ident) const {
+Result<std::shared_ptr<MemoryTable>> MemoryCatalog::FindTableLocked(const Identifier& ident) const {
   auto it = tables_.find({PathKey(ident.namespace_path), ToLowerAscii(ident.name)});
   if (it == tables_.end()) return TableNotFound(ident);
   return it->second.table;
@@ -226,8 +225,7 @@ Result<std::shared_ptr<StagedTable>> MemoryCatalog::Stage(const Identifier& iden
   if (kind == StageKind::kReplace && !exists) return TableNotFound(ident);
   Identifier stored{ns->second.path, ident.name};
   auto table = std::make_shared<MemoryTable>(DisplayNameLocked(stored), info);
-  return std::make_shared<MemoryStagedTable>(this, std::move(stored), info, std::move(table),
-                                             kind);
+  return std::make_shared<MemoryStagedTable>(this, std::move(stored), info, std::move(table), kind);
 }
 
 Result<std::shared_ptr<StagedTable>> MemoryCatalog::StageCreate(const Identifier& ident,
@@ -344,9 +342,7 @@ Result<bool> MemoryCatalog::DropNamespace(const std::vector<std::string>& namesp
                         "The feature is not supported: Drop the default database " +
                             QuotePath(default_namespace_) + ".");
   }
-  auto in_subtree = [&key](const std::vector<std::string>& path) {
-    return StartsWith(path, key);
-  };
+  auto in_subtree = [&key](const std::vector<std::string>& path) { return StartsWith(path, key); };
   bool has_children = std::any_of(namespaces_.begin(), namespaces_.end(), [&](const auto& ns) {
     return ns.first.size() > key.size() && in_subtree(ns.first);
   });
@@ -404,8 +400,8 @@ Result<std::shared_ptr<Changelog>> MemoryCatalog::LoadChangelog(const Identifier
       data = it->second;
     } else {
       ARROW_ASSIGN_OR_RAISE(auto table, FindTableLocked(ident));
-      ARROW_ASSIGN_OR_RAISE(auto rows, arrow::Table::FromRecordBatches(table->schema(),
-                                                                        table->batches()));
+      ARROW_ASSIGN_OR_RAISE(auto rows,
+                            arrow::Table::FromRecordBatches(table->schema(), table->batches()));
       auto declared = ChangelogFromProperties(table->properties(), std::move(rows));
       if (!declared) {
         return MakeErrorWithParameters(

@@ -111,8 +111,7 @@ class MemoryCatalog : public StagingTableCatalog, public SupportsNamespaces {
   /// holds tables or namespaces fails with SCHEMA_NOT_EMPTY; with it, everything below goes.
   /// Dropping the default namespace (or an ancestor of it) fails with
   /// UNSUPPORTED_FEATURE.DROP_DATABASE.
-  Result<bool> DropNamespace(const std::vector<std::string>& namespace_path,
-                             bool cascade) override;
+  Result<bool> DropNamespace(const std::vector<std::string>& namespace_path, bool cascade) override;
 
   /// \brief The metadata given when the namespace was created (empty for ancestors created
   /// implicitly). Errors: SCHEMA_NOT_FOUND.

@@ -39,7 +39,7 @@ Result<std::shared_ptr<arrow::Table>> FilterRows(const std::shared_ptr<arrow::Ta
 // The Arrow expression of a predicate the scan accepts, or nullopt.
 std::optional<cp::Expression> AcceptedExpression(const Predicate& predicate) {
   static const std::map<std::string, std::string> kComparisons = {
-      {"=", "equal"},      {"<>", "not_equal"}, {"<", "less"},
+      {"=", "equal"},       {"<>", "not_equal"}, {"<", "less"},
       {"<=", "less_equal"}, {">", "greater"},    {">=", "greater_equal"}};
   auto children = predicate.children();
   const std::string* column = children.empty() ? nullptr : AsColumnName(*children[0]);
@@ -83,8 +83,7 @@ Result<std::optional<cp::Expression>> RangeCondition(const ChangelogRange& range
   std::shared_ptr<arrow::Scalar> end;
   std::string column;
   switch (range.kind) {
-    case ChangelogRange::Kind::kUnbounded:
-      return std::nullopt;
+    case ChangelogRange::Kind::kUnbounded: return std::nullopt;
     case ChangelogRange::Kind::kVersion: {
       column = kCommitVersionColumn;
       auto field = schema.GetFieldByName(column);
@@ -106,9 +105,8 @@ Result<std::optional<cp::Expression>> RangeCondition(const ChangelogRange& range
     }
   }
   cp::Expression field = cp::field_ref(column);
-  cp::Expression condition =
-      cp::call(range.starting_bound_inclusive ? "greater_equal" : "greater",
-               {field, cp::literal(start)});
+  cp::Expression condition = cp::call(range.starting_bound_inclusive ? "greater_equal" : "greater",
+                                      {field, cp::literal(start)});
   if (end != nullptr) {
     condition = cp::and_(condition, cp::call(range.ending_bound_inclusive ? "less_equal" : "less",
                                              {field, cp::literal(end)}));
@@ -182,13 +180,9 @@ class MemoryChangelog : public Changelog {
       : name_(std::move(name)), data_(std::move(data)), range_(std::move(range)) {}
 
   std::string name() const override { return name_; }
-  std::vector<Column> columns() const override {
-    return SchemaToColumns(*data_.rows->schema());
-  }
+  std::vector<Column> columns() const override { return SchemaToColumns(*data_.rows->schema()); }
   bool ContainsCarryoverRows() const override { return data_.contains_carryover_rows; }
-  bool ContainsIntermediateChanges() const override {
-    return data_.contains_intermediate_changes;
-  }
+  bool ContainsIntermediateChanges() const override { return data_.contains_intermediate_changes; }
   bool RepresentsUpdateAsDeleteAndInsert() const override {
     return data_.represents_update_as_delete_and_insert;
   }

@@ -11,11 +11,10 @@ namespace parley::memory {
 namespace {
 
 std::shared_ptr<arrow::Schema> ChangeSchema() {
-  return arrow::schema({arrow::field("id", arrow::int64()),
-                        arrow::field(kChangeTypeColumn, arrow::utf8()),
-                        arrow::field(kCommitVersionColumn, arrow::int64()),
-                        arrow::field(kCommitTimestampColumn,
-                                     arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))});
+  return arrow::schema(
+      {arrow::field("id", arrow::int64()), arrow::field(kChangeTypeColumn, arrow::utf8()),
+       arrow::field(kCommitVersionColumn, arrow::int64()),
+       arrow::field(kCommitTimestampColumn, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))});
 }
 
 // Changes at versions 1, 2 and 3, one second apart.

@@ -99,8 +99,8 @@ class MemoryDeltaWriter : public DeltaWriter {
         row_ids.column(1)->null_count()) {
       return InvalidError("CONNECTOR_CONTRACT_VIOLATION.INVALID_ROW_ID",
                           "The memory table " + table_name_ +
-                              " identifies rows by two non-null BIGINT columns, " +
-                              kBatchColumn + " and " + kPositionColumn + ".");
+                              " identifies rows by two non-null BIGINT columns, " + kBatchColumn +
+                              " and " + kPositionColumn + ".");
     }
     return Status::OK();
   }
@@ -147,15 +147,13 @@ class MemoryDeltaBatchWrite : public BatchWrite {
 
   Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
       const PhysicalWriteInfo&) override {
-    return std::make_shared<MemoryDeltaWriterFactory>(table_->schema(), table_->name(),
-                                                      write_id_);
+    return std::make_shared<MemoryDeltaWriterFactory>(table_->schema(), table_->name(), write_id_);
   }
 
   Result<std::shared_ptr<DataWriterFactory>> DeserializeWriterFactory(
       std::string_view bytes) const override {
     ARROW_RETURN_NOT_OK(CheckMemoryFactoryBytes(bytes, write_id_));
-    return std::make_shared<MemoryDeltaWriterFactory>(table_->schema(), table_->name(),
-                                                      write_id_);
+    return std::make_shared<MemoryDeltaWriterFactory>(table_->schema(), table_->name(), write_id_);
   }
 
   Result<CommitMessagePtr> DeserializeCommitMessage(std::string_view bytes) const override {
@@ -163,9 +161,8 @@ class MemoryDeltaBatchWrite : public BatchWrite {
   }
 
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
-    ARROW_ASSIGN_OR_RAISE(auto outputs,
-                          TakeCommittedOutputs(&Staging::Instance(), committed_, messages,
-                                               write_id_, table_->name()));
+    ARROW_ASSIGN_OR_RAISE(auto outputs, TakeCommittedOutputs(&Staging::Instance(), committed_,
+                                                             messages, write_id_, table_->name()));
     DeltaChanges all;
     for (auto& staged : outputs) {
       for (auto [from, to] : {std::pair{&staged.deleted, &all.deleted},
@@ -203,28 +200,25 @@ class MemoryDeltaBatchWrite : public BatchWrite {
       for (int64_t i = 0; i < row_ids.num_rows(); ++i) {
         const int64_t g = batch.Value(i), p = position.Value(i);
         if (g < 0 || g >= static_cast<int64_t>(groups_.size()) || p < 0 ||
-            p >= groups_[g]->num_rows() || groups[g].deleted[p] ||
-            groups[g].updated.count(p) > 0) {
+            p >= groups_[g]->num_rows() || groups[g].deleted[p] || groups[g].updated.count(p) > 0) {
           return InvalidError("CONNECTOR_CONTRACT_VIOLATION.INVALID_ROW_ID",
-                              "The merge-on-read write into the memory table " +
-                                  table_->name() + " names the row (" + std::to_string(g) +
-                                  ", " + std::to_string(p) +
-                                  ") twice or of no batch the operation read.");
+                              "The merge-on-read write into the memory table " + table_->name() +
+                                  " names the row (" + std::to_string(g) + ", " +
+                                  std::to_string(p) + ") twice or of no batch the operation read.");
         }
         record(&groups[g], p, i);
       }
       return Status::OK();
     };
     for (const auto& row_ids : changes.deleted) {
-      ARROW_RETURN_NOT_OK(visit(*row_ids, [](GroupChanges* group, int64_t p, int64_t) {
-        group->deleted[p] = true;
-      }));
+      ARROW_RETURN_NOT_OK(visit(
+          *row_ids, [](GroupChanges* group, int64_t p, int64_t) { group->deleted[p] = true; }));
     }
     for (size_t u = 0; u < changes.updated_ids.size(); ++u) {
-      ARROW_RETURN_NOT_OK(visit(*changes.updated_ids[u],
-                                [u](GroupChanges* group, int64_t p, int64_t row) {
-                                  group->updated[p] = {u, row};
-                                }));
+      ARROW_RETURN_NOT_OK(
+          visit(*changes.updated_ids[u], [u](GroupChanges* group, int64_t p, int64_t row) {
+            group->updated[p] = {u, row};
+          }));
     }
     return groups;
   }
@@ -235,9 +229,9 @@ class MemoryDeltaBatchWrite : public BatchWrite {
     Batches patched = groups_;
     for (size_t g = 0; g < groups_.size(); ++g) {
       const GroupChanges& group = collected[g];
-      const bool touched = !group.updated.empty() ||
-                           std::find(group.deleted.begin(), group.deleted.end(), true) !=
-                               group.deleted.end();
+      const bool touched =
+          !group.updated.empty() ||
+          std::find(group.deleted.begin(), group.deleted.end(), true) != group.deleted.end();
       if (!touched) continue;
       // Take from the group followed by the new values of its updated rows.
       Batches sources = {groups_[g]};
@@ -253,10 +247,10 @@ class MemoryDeltaBatchWrite : public BatchWrite {
       for (int64_t p = 0; p < groups_[g]->num_rows(); ++p) {
         if (group.deleted[p]) continue;
         auto updated = group.updated.find(p);
-        ARROW_RETURN_NOT_OK(indices.Append(
-            updated == group.updated.end()
-                ? p
-                : offsets[updated->second.first] + updated->second.second));
+        ARROW_RETURN_NOT_OK(
+            indices.Append(updated == group.updated.end()
+                               ? p
+                               : offsets[updated->second.first] + updated->second.second));
       }
       if (indices.length() == 0) {
         patched[g] = nullptr;
@@ -264,8 +258,8 @@ class MemoryDeltaBatchWrite : public BatchWrite {
       }
       ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
       ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches(table_->schema(), sources));
-      ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(arrow::Datum(table),
-                                                             arrow::Datum(index_array)));
+      ARROW_ASSIGN_OR_RAISE(auto taken,
+                            arrow::compute::Take(arrow::Datum(table), arrow::Datum(index_array)));
       ARROW_ASSIGN_OR_RAISE(patched[g], taken.table()->CombineChunksToBatch());
     }
     return patched;
@@ -316,8 +310,7 @@ class MemoryDeltaWriteBuilder : public WriteBuilder {
 }  // namespace
 
 std::unique_ptr<WriteBuilder> MakeMemoryDeltaWriteBuilder(std::shared_ptr<MemoryTable> table,
-                                                          RowLevelCommand command,
-                                                          Batches groups) {
+                                                          RowLevelCommand command, Batches groups) {
   return std::make_unique<MemoryDeltaWriteBuilder>(std::move(table), command, std::move(groups));
 }
 

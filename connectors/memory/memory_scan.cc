@@ -88,8 +88,8 @@ class SnapshotRegistry {
   }
 
   mutable std::mutex mutex_;
-  uint64_t next_id_ = 1;                                                       // guarded
-  std::unordered_map<uint64_t, std::weak_ptr<const Snapshot>> snapshots_;     // guarded
+  uint64_t next_id_ = 1;                                                   // guarded
+  std::unordered_map<uint64_t, std::weak_ptr<const Snapshot>> snapshots_;  // guarded
 };
 
 // The field of column `index` of `schema` (data columns, then the metadata columns).
@@ -111,10 +111,9 @@ Result<std::shared_ptr<arrow::RecordBatch>> ReadColumns(const Snapshot& snapshot
     if (column < data_columns) {
       arrays.push_back(batch->column(column));
     } else if (column == data_columns) {
-      ARROW_ASSIGN_OR_RAISE(auto index,
-                            arrow::MakeArrayFromScalar(
-                                arrow::Int64Scalar(static_cast<int64_t>(batch_index)),
-                                batch->num_rows()));
+      ARROW_ASSIGN_OR_RAISE(auto index, arrow::MakeArrayFromScalar(
+                                            arrow::Int64Scalar(static_cast<int64_t>(batch_index)),
+                                            batch->num_rows()));
       arrays.push_back(std::move(index));
     } else {
       arrow::Int64Builder positions;
@@ -171,12 +170,11 @@ class MemoryReaderFactory : public PartitionReaderFactory {
       const InputPartition& partition) const override {
     auto* memory = dynamic_cast<const MemoryInputPartition*>(&partition);
     if (memory == nullptr) {
-      return InvalidError("INTERNAL_ERROR",
-                          "The memory table reader of " + snapshot_->table_name +
-                              " was given a partition of another connector.");
+      return InvalidError("INTERNAL_ERROR", "The memory table reader of " + snapshot_->table_name +
+                                                " was given a partition of another connector.");
     }
-    ARROW_RETURN_NOT_OK(CheckPartition(memory->process_token(), memory->snapshot_id(),
-                                       memory->batch_index()));
+    ARROW_RETURN_NOT_OK(
+        CheckPartition(memory->process_token(), memory->snapshot_id(), memory->batch_index()));
     ARROW_ASSIGN_OR_RAISE(auto batch, ReadColumns(*snapshot_, memory->batch_index(), columns_));
     return std::make_unique<MemoryPartitionReader>(std::move(batch));
   }
@@ -198,8 +196,8 @@ class MemoryReaderFactory : public PartitionReaderFactory {
     uint64_t token = 0, snapshot_id = 0, batch_index = 0;
     if (fields.size() != 4 || fields[0] != kPartitionTag || !ParseInteger(fields[1], &token) ||
         !ParseInteger(fields[2], &snapshot_id) || !ParseInteger(fields[3], &batch_index)) {
-      return NotSerializable("Cannot rebuild a memory table partition from " +
-                             Printable(bytes) + ": expected " + std::string(kPartitionTag) +
+      return NotSerializable("Cannot rebuild a memory table partition from " + Printable(bytes) +
+                             ": expected " + std::string(kPartitionTag) +
                              ":<process token>:<snapshot id>:<batch index>.");
     }
     ARROW_RETURN_NOT_OK(CheckPartition(token, snapshot_id, batch_index));
@@ -287,8 +285,8 @@ class MemoryScan : public Scan, public Batch, public std::enable_shared_from_thi
 
  private:
   static Status BadFactory(std::string_view bytes) {
-    return NotSerializable("Cannot rebuild a memory table reader factory from " +
-                           Printable(bytes) + ": expected " + std::string(kFactoryTag) +
+    return NotSerializable("Cannot rebuild a memory table reader factory from " + Printable(bytes) +
+                           ": expected " + std::string(kFactoryTag) +
                            ":<process token>:<snapshot id>:<ascending column indices>.");
   }
 
@@ -345,9 +343,9 @@ class MemoryScanBuilder : public ScanBuilder, public SupportsPushDownRequiredCol
 }  // namespace
 
 std::vector<Column> MemoryMetadataColumns() {
-  return {{kBatchColumn, arrow::int64(), false, "the stored batch of the row", std::nullopt},
-          {kPositionColumn, arrow::int64(), false, "the row's position in its batch",
-           std::nullopt}};
+  return {
+      {kBatchColumn, arrow::int64(), false, "the stored batch of the row", std::nullopt},
+      {kPositionColumn, arrow::int64(), false, "the row's position in its batch", std::nullopt}};
 }
 
 std::unique_ptr<ScanBuilder> MakeMemoryScanBuilder(

@@ -11,9 +11,9 @@
 
 #include "arrow/array.h"
 #include "arrow/record_batch.h"
+#include "arrow/scalar.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
-#include "arrow/scalar.h"
 #include "memory_scan_internal.h"
 #include "memory_write_internal.h"
 #include "names_internal.h"
@@ -25,8 +25,7 @@ namespace {
 Status IncompatibleData(const std::string& table_name, const std::string& subclass,
                         const std::string& detail) {
   return InvalidError("INCOMPATIBLE_DATA_FOR_TABLE." + subclass,
-                      "Cannot write incompatible data for the table " + table_name + ": " +
-                          detail);
+                      "Cannot write incompatible data for the table " + table_name + ": " + detail);
 }
 
 }  // namespace
@@ -179,11 +178,8 @@ Status MemoryTable::CommitWrite(const MemoryWriteMode& mode,
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::shared_ptr<arrow::RecordBatch>> kept;
   switch (mode.kind) {
-    case MemoryWriteMode::Kind::kAppend:
-      kept = data_;
-      break;
-    case MemoryWriteMode::Kind::kTruncate:
-      break;
+    case MemoryWriteMode::Kind::kAppend: kept = data_; break;
+    case MemoryWriteMode::Kind::kTruncate: break;
     case MemoryWriteMode::Kind::kReplaceGroups:
     case MemoryWriteMode::Kind::kPatchGroups:
       for (const auto& group : mode.groups) {
@@ -209,18 +205,18 @@ Status MemoryTable::CommitWrite(const MemoryWriteMode& mode,
       for (const auto& predicate : mode.predicates) {
         auto condition = ToRowCondition(*predicate, *schema_);
         if (!condition) {
-          return InvalidError("UNSUPPORTED_OVERWRITE.TABLE",
-                              "The memory table " + name_ + " cannot overwrite rows where " +
-                                  predicate->ToString() + ".");
+          return InvalidError("UNSUPPORTED_OVERWRITE.TABLE", "The memory table " + name_ +
+                                                                 " cannot overwrite rows where " +
+                                                                 predicate->ToString() + ".");
         }
         conditions.push_back(*condition);
       }
       for (const auto& batch : data_) {
-        ARROW_ASSIGN_OR_RAISE(auto rest, KeepRows(batch, [&](int64_t row) {
-                                return std::all_of(
-                                    conditions.begin(), conditions.end(),
-                                    [&](const RowCondition& c) { return RowMatches(*batch, row, c); });
-                              }));
+        ARROW_ASSIGN_OR_RAISE(
+            auto rest, KeepRows(batch, [&](int64_t row) {
+              return std::all_of(conditions.begin(), conditions.end(),
+                                 [&](const RowCondition& c) { return RowMatches(*batch, row, c); });
+            }));
         if (rest != nullptr) kept.push_back(std::move(rest));
       }
       break;
@@ -236,7 +232,8 @@ Status MemoryTable::CommitWrite(const MemoryWriteMode& mode,
           return InvalidError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
                               "The memory table " + name_ +
                                   " supports dynamic partition overwrite only for identity "
-                                  "partitions, not " + transform->ToString() + ".");
+                                  "partitions, not " +
+                                  transform->ToString() + ".");
         }
         partition_columns.push_back(schema_->GetFieldIndex(*column));
       }
@@ -252,7 +249,8 @@ Status MemoryTable::CommitWrite(const MemoryWriteMode& mode,
       }
       for (const auto& batch : data_) {
         ARROW_ASSIGN_OR_RAISE(auto rest, KeepRows(batch, [&](int64_t row) {
-                                return written.count(PartitionKey(*batch, row, partition_columns)) > 0;
+                                return written.count(PartitionKey(*batch, row, partition_columns)) >
+                                       0;
                               }));
         if (rest != nullptr) kept.push_back(std::move(rest));
       }
@@ -290,16 +288,15 @@ Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> MemoryTable::ConformDat
     const Column& column = columns[i];
     if (i >= data.num_columns() ||
         !EqualsIgnoreCase(data.schema()->field(i)->name(), column.name)) {
-      return IncompatibleData(name(), "CANNOT_FIND_DATA",
-                              "Cannot find data for the output column " +
-                                  QuoteIdentifier(column.name) + ".");
+      return IncompatibleData(
+          name(), "CANNOT_FIND_DATA",
+          "Cannot find data for the output column " + QuoteIdentifier(column.name) + ".");
     }
     const auto& type = data.schema()->field(i)->type();
     if (!type->Equals(*column.type, /*check_metadata=*/false)) {
       return IncompatibleData(name(), "CANNOT_SAFELY_CAST",
                               "Cannot safely cast " + QuoteIdentifier(column.name) + " \"" +
-                                  type->ToString() + "\" to \"" + column.type->ToString() +
-                                  "\".");
+                                  type->ToString() + "\" to \"" + column.type->ToString() + "\".");
     }
     if (!column.nullable && data.column(i)->null_count() > 0) {
       return IncompatibleData(name(), "NULLABLE_COLUMN",

@@ -186,17 +186,17 @@ TEST_F(MemoryCatalogTest, CreateAndLoadTable) {
   TableInfo info;
   info.columns = {Column{"id", arrow::int32(), false, "the key", std::nullopt},
                   Column{"name", arrow::utf8(), true, "", std::string("'x'")}};
-  info.partitioning = {std::make_shared<Transform>(
-      "identity", std::vector<ExpressionPtr>{FieldReference("id")})};
+  info.partitioning = {
+      std::make_shared<Transform>("identity", std::vector<ExpressionPtr>{FieldReference("id")})};
   info.properties = {{"provider", "memory"}};
   ASSERT_OK_AND_ASSIGN(auto created, catalog_.CreateTable({{"DEFAULT"}, "People"}, info));
 
   EXPECT_EQ(created->name(), "`mem`.`default`.`People`");
-  EXPECT_EQ(created->capabilities(),
-            (std::set<TableCapability>{TableCapability::kBatchRead, TableCapability::kBatchWrite,
-                                       TableCapability::kTruncate,
-                                       TableCapability::kOverwriteByFilter,
-                                       TableCapability::kOverwriteDynamic}));
+  EXPECT_EQ(
+      created->capabilities(),
+      (std::set<TableCapability>{TableCapability::kBatchRead, TableCapability::kBatchWrite,
+                                 TableCapability::kTruncate, TableCapability::kOverwriteByFilter,
+                                 TableCapability::kOverwriteDynamic}));
   ASSERT_EQ(created->columns().size(), 2u);
   EXPECT_EQ(created->columns()[0].name, "id");
   EXPECT_FALSE(created->columns()[0].nullable);
@@ -291,9 +291,9 @@ TEST_F(MemoryCatalogTest, AppendAndReplaceData) {
   // Field names may differ in case; nullability flags and metadata of the input are ignored.
   auto input_schema =
       arrow::schema({arrow::field("A", arrow::int64(), false), arrow::field("b", arrow::utf8())});
-  ASSERT_OK_AND_ASSIGN(auto first,
-                       MakeTable(input_schema, {{"[1, 2]", R"(["x", null])"}, {"[]", "[]"},
-                                                {"[3]", R"(["z"])"}}));
+  ASSERT_OK_AND_ASSIGN(
+      auto first,
+      MakeTable(input_schema, {{"[1, 2]", R"(["x", null])"}, {"[]", "[]"}, {"[3]", R"(["z"])"}}));
   ASSERT_OK(catalog_.AppendData({{"default"}, "t"}, first));
   ASSERT_OK_AND_ASSIGN(auto second, MakeTable(AbSchema(), {{"[4]", R"(["w"])"}}));
   ASSERT_OK(catalog_.AppendData({{"default"}, "t"}, second));
@@ -306,8 +306,8 @@ TEST_F(MemoryCatalogTest, AppendAndReplaceData) {
     EXPECT_TRUE(batch->schema()->Equals(*table->schema()));
   }
 
-  ASSERT_OK_AND_ASSIGN(auto expected, MakeTable(AbSchema(), {{"[1, 2, 3, 4]",
-                                                               R"(["x", null, "z", "w"])"}}));
+  ASSERT_OK_AND_ASSIGN(auto expected,
+                       MakeTable(AbSchema(), {{"[1, 2, 3, 4]", R"(["x", null, "z", "w"])"}}));
   ASSERT_OK_AND_ASSIGN(auto rows, ReadAll(*table));
   ExpectTableEquals(*expected, *rows);
 
@@ -325,11 +325,10 @@ TEST_F(MemoryCatalogTest, IncompatibleDataIsRejected) {
   Identifier ident{{"default"}, "t"};
 
   auto with_fields = [](arrow::FieldVector fields) { return arrow::schema(std::move(fields)); };
-  ASSERT_OK_AND_ASSIGN(auto extra,
-                       MakeTable(with_fields({arrow::field("a", arrow::int64()),
-                                              arrow::field("b", arrow::utf8()),
-                                              arrow::field("c", arrow::int32())}),
-                                 {{"[1]", R"(["x"])", "[1]"}}));
+  ASSERT_OK_AND_ASSIGN(auto extra, MakeTable(with_fields({arrow::field("a", arrow::int64()),
+                                                          arrow::field("b", arrow::utf8()),
+                                                          arrow::field("c", arrow::int32())}),
+                                             {{"[1]", R"(["x"])", "[1]"}}));
   auto status = catalog_.AppendData(ident, extra);
   ASSERT_RAISES_CONDITION("INCOMPATIBLE_DATA_FOR_TABLE.EXTRA_COLUMNS", status);
   EXPECT_NE(status.message().find("`mem`.`default`.`t`"), std::string::npos) << status.ToString();
@@ -340,15 +339,17 @@ TEST_F(MemoryCatalogTest, IncompatibleDataIsRejected) {
   ASSERT_RAISES_CONDITION("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA",
                           catalog_.AppendData(ident, missing));
 
-  ASSERT_OK_AND_ASSIGN(auto renamed, MakeTable(with_fields({arrow::field("a", arrow::int64()),
-                                                            arrow::field("c", arrow::utf8())}),
-                                               {{"[1]", R"(["x"])"}}));
+  ASSERT_OK_AND_ASSIGN(
+      auto renamed,
+      MakeTable(with_fields({arrow::field("a", arrow::int64()), arrow::field("c", arrow::utf8())}),
+                {{"[1]", R"(["x"])"}}));
   ASSERT_RAISES_CONDITION("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA",
                           catalog_.AppendData(ident, renamed));
 
-  ASSERT_OK_AND_ASSIGN(auto wrong_type, MakeTable(with_fields({arrow::field("a", arrow::int32()),
-                                                               arrow::field("b", arrow::utf8())}),
-                                                  {{"[1]", R"(["x"])"}}));
+  ASSERT_OK_AND_ASSIGN(
+      auto wrong_type,
+      MakeTable(with_fields({arrow::field("a", arrow::int32()), arrow::field("b", arrow::utf8())}),
+                {{"[1]", R"(["x"])"}}));
   status = catalog_.AppendData(ident, wrong_type);
   ASSERT_RAISES_CONDITION("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST", status);
   EXPECT_NE(status.message().find("\"int32\" to \"int64\""), std::string::npos)
@@ -370,8 +371,8 @@ TEST_F(MemoryCatalogTest, IncompatibleDataIsRejected) {
 
 TEST_F(MemoryCatalogTest, OnePartitionPerStoredBatch) {
   auto table = CreateAb("t");
-  ASSERT_OK_AND_ASSIGN(auto data, MakeTable(AbSchema(), {{"[1]", R"(["x"])"},
-                                                         {"[2, 3]", R"(["y", "z"])"}}));
+  ASSERT_OK_AND_ASSIGN(auto data,
+                       MakeTable(AbSchema(), {{"[1]", R"(["x"])"}, {"[2, 3]", R"(["y", "z"])"}}));
   ASSERT_OK(catalog_.AppendData({{"default"}, "t"}, data));
   ASSERT_OK_AND_ASSIGN(auto builder, dynamic_cast<SupportsRead&>(*table).NewScanBuilder({}));
   EXPECT_EQ(dynamic_cast<SupportsPushDownV2Filters*>(builder.get()), nullptr);
@@ -481,7 +482,7 @@ TEST_F(MemoryCatalogTest, TaskBytesAreValidated) {
   const std::string kCondition = "CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE";
   for (const std::string& bad :
        {std::string(""), std::string("garbage"), std::string("memory-partition:1:2"),
-        "memory-partition:" + p[1] + ":" + p[2] + ":1",        // batch out of range
+        "memory-partition:" + p[1] + ":" + p[2] + ":1",            // batch out of range
         "memory-partition:" + p[1] + ":" + other_snapshot + ":0",  // another scan
         "memory-partition:" + other_token + ":" + p[2] + ":0",     // another process
         "memory-partition:" + p[1] + ":" + p[2] + ":-1", "memory-partition:" + p[1] + ":x:0"}) {
@@ -490,10 +491,10 @@ TEST_F(MemoryCatalogTest, TaskBytesAreValidated) {
   }
   for (const std::string& bad :
        {std::string(""), std::string("memory-factory:1:2"),
-        "memory-factory:" + f[1] + ":" + f[2] + ":4",      // past the metadata columns
-        "memory-factory:" + f[1] + ":" + f[2] + ":1,0",    // not in table order
-        "memory-factory:" + f[1] + ":" + f[2] + ":0,0",    // repeated
-        "memory-factory:" + f[1] + ":" + f[2] + ":0,",     // empty entry
+        "memory-factory:" + f[1] + ":" + f[2] + ":4",    // past the metadata columns
+        "memory-factory:" + f[1] + ":" + f[2] + ":1,0",  // not in table order
+        "memory-factory:" + f[1] + ":" + f[2] + ":0,0",  // repeated
+        "memory-factory:" + f[1] + ":" + f[2] + ":0,",   // empty entry
         "memory-factory:" + f[1] + ":" + other_snapshot + ":0",
         "memory-factory:" + other_token + ":" + f[2] + ":0"}) {
     SCOPED_TRACE(bad);
@@ -501,9 +502,8 @@ TEST_F(MemoryCatalogTest, TaskBytesAreValidated) {
   }
 
   // A projection can be written by hand: column 1 alone.
-  ASSERT_OK_AND_ASSIGN(auto b_only,
-                       batch->DeserializeReaderFactory("memory-factory:" + f[1] + ":" + f[2] +
-                                                       ":1"));
+  ASSERT_OK_AND_ASSIGN(
+      auto b_only, batch->DeserializeReaderFactory("memory-factory:" + f[1] + ":" + f[2] + ":1"));
   ASSERT_OK_AND_ASSIGN(auto partition, b_only->DeserializePartition(partition_bytes));
   ASSERT_OK_AND_ASSIGN(auto reader, b_only->CreateReader(*partition));
   ASSERT_OK_AND_ASSIGN(auto first, reader->Next());

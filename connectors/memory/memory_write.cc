@@ -7,8 +7,8 @@
 #include "arrow/type.h"
 #include "memory_table.h"
 #include "memory_write_internal.h"
-#include "task_bytes_internal.h"
 #include "parley/connector/status.h"
+#include "task_bytes_internal.h"
 
 namespace parley::memory {
 namespace {
@@ -123,9 +123,8 @@ class MemoryBatchWrite : public BatchWrite {
   }
 
   Status Commit(const std::vector<CommitMessagePtr>& messages) override {
-    ARROW_ASSIGN_OR_RAISE(auto outputs,
-                          TakeCommittedOutputs(&Staging::Instance(), committed_, messages,
-                                               write_id_, table_->name()));
+    ARROW_ASSIGN_OR_RAISE(auto outputs, TakeCommittedOutputs(&Staging::Instance(), committed_,
+                                                             messages, write_id_, table_->name()));
     Batches batches;
     for (const auto& staged : outputs) batches.insert(batches.end(), staged.begin(), staged.end());
     ARROW_RETURN_NOT_OK(table_->CommitWrite(mode_, std::move(batches)));
@@ -213,9 +212,9 @@ class MemoryWriteBuilder : public WriteBuilder,
 
   Status Overwrite(std::vector<PredicatePtr> predicates) override {
     if (!table_->CanEvaluate(predicates)) {
-      return InvalidError("UNSUPPORTED_OVERWRITE.TABLE",
-                          "The memory table " + table_->name() +
-                              " cannot overwrite rows by these predicates.");
+      return InvalidError(
+          "UNSUPPORTED_OVERWRITE.TABLE",
+          "The memory table " + table_->name() + " cannot overwrite rows by these predicates.");
     }
     mode_ = {MemoryWriteMode::Kind::kOverwriteByFilter, std::move(predicates), {}, {}};
     return Status::OK();
@@ -249,9 +248,9 @@ Status CheckWriterRows(const arrow::Schema& schema, const arrow::RecordBatch& ba
                               field->type()->ToString() + "\".");
     }
     if (!field->nullable() && batch.column(i)->null_count() > 0) {
-      return InvalidError("NOT_NULL_ASSERT_VIOLATION",
-                          "NULL value appeared in non-nullable field: " +
-                              QuoteIdentifier(field->name()) + ".");
+      return InvalidError(
+          "NOT_NULL_ASSERT_VIOLATION",
+          "NULL value appeared in non-nullable field: " + QuoteIdentifier(field->name()) + ".");
     }
   }
   return Status::OK();
@@ -306,8 +305,7 @@ std::unique_ptr<WriteBuilder> MakeMemoryWriteBuilder(std::shared_ptr<MemoryTable
                                                      const LogicalWriteInfo& info,
                                                      MemoryWriteMode mode) {
   auto schema = table->schema();
-  return std::make_unique<MemoryWriteBuilder>(std::move(table), std::move(schema),
-                                              std::move(mode));
+  return std::make_unique<MemoryWriteBuilder>(std::move(table), std::move(schema), std::move(mode));
 }
 
 }  // namespace parley::memory

@@ -97,8 +97,7 @@ void AggregateBinder::SetGroupingSets(std::vector<std::vector<size_t>> sets) {
   sets_ = std::move(sets);
 }
 
-Result<BoundExprPtr> AggregateBinder::BindGrouping(const sql::Expr& call,
-                                                   const std::string& name) {
+Result<BoundExprPtr> AggregateBinder::BindGrouping(const sql::Expr& call, const std::string& name) {
   if (sets_.empty()) {
     return AnalysisError("UNSUPPORTED_GROUPING_EXPRESSION",
                          fmt::format("grouping()/grouping_id() can only be used with "
@@ -141,8 +140,7 @@ Result<BoundExprPtr> AggregateBinder::BindGrouping(const sql::Expr& call,
     auto weight = MakeBoundLiteral(
         std::make_shared<arrow::Int64Scalar>(int64_t{1} << (keys_.size() - 1 - i)));
     auto two = MakeBoundLiteral(std::make_shared<arrow::Int64Scalar>(2));
-    auto bit = MakeCall("%", {MakeCall("DIV", {id, weight}, arrow::int64()), two},
-                        arrow::int64());
+    auto bit = MakeCall("%", {MakeCall("DIV", {id, weight}, arrow::int64()), two}, arrow::int64());
     return MakeCall("CAST", {bit}, arrow::int8());
   }
   return AnalysisError("GROUPING_COLUMN_MISMATCH",
@@ -203,16 +201,16 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
     aggregate.args.push_back(arg);
   }
   if (aggregate.distinct && aggregate.function != "COUNT") {
-    return AnalysisError("UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT",
-                         fmt::format("DISTINCT is supported in count only, not in \"{}\".",
-                                     call.source_text),
-                         call.pos);
+    return AnalysisError(
+        "UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT",
+        fmt::format("DISTINCT is supported in count only, not in \"{}\".", call.source_text),
+        call.pos);
   }
   if (call.filter) {
-    return AnalysisError("UNSUPPORTED_FEATURE.AGGREGATE_FILTER",
-                         fmt::format("FILTER (WHERE ...) on \"{}\" is not supported yet.",
-                                     call.source_text),
-                         call.pos);
+    return AnalysisError(
+        "UNSUPPORTED_FEATURE.AGGREGATE_FILTER",
+        fmt::format("FILTER (WHERE ...) on \"{}\" is not supported yet.", call.source_text),
+        call.pos);
   }
   ARROW_ASSIGN_OR_RAISE(aggregate.type,
                         AggregateResultType(aggregate.function, call,
@@ -248,8 +246,7 @@ Result<BoundExprPtr> AggregateBinder::ReplaceKeys(const BoundExprPtr& expr,
     }
   }
   switch (expr->kind) {
-    case BoundExpr::Kind::kLiteral:
-      return expr;
+    case BoundExpr::Kind::kLiteral: return expr;
     case BoundExpr::Kind::kColumn:
       if (aggregate_fields_.count(expr->field) > 0) return expr;
       return AnalysisError(
@@ -260,8 +257,7 @@ Result<BoundExprPtr> AggregateBinder::ReplaceKeys(const BoundExprPtr& expr,
                       "you do not care which of the values within a group is returned.",
                       expr->display, expr->display),
           source.pos);
-    case BoundExpr::Kind::kCall:
-      break;
+    case BoundExpr::Kind::kCall: break;
   }
   auto copy = std::make_shared<BoundExpr>(*expr);
   for (auto& arg : copy->args) {

@@ -19,10 +19,9 @@ Status TableNotFound(const sql::QualifiedName& name) {
 Result<TableCatalog*> AsTableCatalog(CatalogPlugin* catalog, SourcePosition pos) {
   auto* tables = dynamic_cast<TableCatalog*>(catalog);
   if (tables != nullptr) return tables;
-  return AnalysisError("MISSING_CATALOG_ABILITY.TABLES",
-                       fmt::format("Catalog {} does not support tables.",
-                                   QuoteIdentifier(catalog->name())),
-                       pos);
+  return AnalysisError(
+      "MISSING_CATALOG_ABILITY.TABLES",
+      fmt::format("Catalog {} does not support tables.", QuoteIdentifier(catalog->name())), pos);
 }
 
 }  // namespace parley

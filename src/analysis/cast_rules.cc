@@ -8,9 +8,9 @@
 
 #include "analysis/analysis_error.h"
 #include "analysis/types.h"
-#include "functions/interval_literal.h"
 #include "arrow/type.h"
 #include "arrow/type_traits.h"
+#include "functions/interval_literal.h"
 #include "plan/bound_expression.h"
 
 namespace parley {
@@ -22,17 +22,12 @@ Family FamilyOf(const arrow::DataType& type) {
   if (IsNumeric(type)) return Family::kNumeric;
   if (IsIntervalType(type)) return Family::kInterval;
   switch (type.id()) {
-    case arrow::Type::BOOL:
-      return Family::kBoolean;
-    case arrow::Type::DATE32:
-      return Family::kDate;
-    case arrow::Type::TIMESTAMP:
-      return Family::kTimestamp;
+    case arrow::Type::BOOL: return Family::kBoolean;
+    case arrow::Type::DATE32: return Family::kDate;
+    case arrow::Type::TIMESTAMP: return Family::kTimestamp;
     case arrow::Type::BINARY:
-    case arrow::Type::LARGE_BINARY:
-      return Family::kBinary;
-    default:
-      return Family::kOther;
+    case arrow::Type::LARGE_BINARY: return Family::kBinary;
+    default: return Family::kOther;
   }
 }
 
@@ -64,8 +59,8 @@ Verdict Judge(Family from, Family to) {
 }  // namespace
 
 bool NeedsIntervalFields(const arrow::DataType& from, const arrow::DataType& to) {
-  return IsIntervalType(from) && (arrow::is_string(to.id()) || arrow::is_integer(to.id()) ||
-                                  arrow::is_decimal(to.id()));
+  return IsIntervalType(from) &&
+         (arrow::is_string(to.id()) || arrow::is_integer(to.id()) || arrow::is_decimal(to.id()));
 }
 
 Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to, bool is_try,
@@ -84,21 +79,22 @@ Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to, boo
                                      cast.source_text, from_name, to_name),
                          cast.pos);
   }
-  std::string message = fmt::format(
-      "Cannot resolve \"{}\" due to data type mismatch: cannot cast \"{}\" to \"{}\"",
-      cast.source_text, from_name, to_name);
+  std::string message =
+      fmt::format("Cannot resolve \"{}\" due to data type mismatch: cannot cast \"{}\" to \"{}\"",
+                  cast.source_text, from_name, to_name);
   std::string condition = "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION";
   if (verdict == Verdict::kWithFunction) {
     condition = "DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION";
-    message += fmt::format(".\nTo convert values from \"{}\" to \"{}\", you can use the functions "
-                           "`{}` instead.",
-                           from_name, to_name,
-                           FamilyOf(to) == Family::kDate ? "DATE_FROM_UNIX_DATE" : "UNIX_DATE");
+    message += fmt::format(
+        ".\nTo convert values from \"{}\" to \"{}\", you can use the functions "
+        "`{}` instead.",
+        from_name, to_name, FamilyOf(to) == Family::kDate ? "DATE_FROM_UNIX_DATE" : "UNIX_DATE");
   } else if (verdict == Verdict::kWithConf) {
     condition = "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION";
-    message += fmt::format(" with ANSI mode on.\nIf you have to cast \"{}\" to \"{}\", you can set "
-                           "\"spark.sql.ansi.enabled\" as 'false'.",
-                           from_name, to_name);
+    message += fmt::format(
+        " with ANSI mode on.\nIf you have to cast \"{}\" to \"{}\", you can set "
+        "\"spark.sql.ansi.enabled\" as 'false'.",
+        from_name, to_name);
   } else {
     message += ".";
   }

@@ -110,11 +110,11 @@ class RawChangelogTable : public Table, public SupportsRead {
       bool found = std::any_of(columns.begin(), columns.end(),
                                [&](const Column& column) { return column.name == name; });
       if (!found) {
-        return MakeErrorWithParameters(
-            arrow::StatusCode::Invalid, "INVALID_CHANGELOG_SCHEMA.MISSING_COLUMN",
-            {{"changelogName", changelog->name()}, {"columnName", name}},
-            fmt::format("The changelog {} has no column {}.", changelog->name(),
-                        QuoteIdentifier(name)));
+        return MakeErrorWithParameters(arrow::StatusCode::Invalid,
+                                       "INVALID_CHANGELOG_SCHEMA.MISSING_COLUMN",
+                                       {{"changelogName", changelog->name()}, {"columnName", name}},
+                                       fmt::format("The changelog {} has no column {}.",
+                                                   changelog->name(), QuoteIdentifier(name)));
       }
     }
     return std::shared_ptr<Table>(
@@ -123,9 +123,7 @@ class RawChangelogTable : public Table, public SupportsRead {
 
   std::string name() const override { return changelog_->name(); }
   std::vector<Column> columns() const override { return columns_; }
-  std::set<TableCapability> capabilities() const override {
-    return {TableCapability::kBatchRead};
-  }
+  std::set<TableCapability> capabilities() const override { return {TableCapability::kBatchRead}; }
   Result<std::unique_ptr<ScanBuilder>> NewScanBuilder(const Options& options) override {
     Options merged = request_.scan_options;
     for (const auto& [key, value] : options) merged[key] = value;
@@ -188,9 +186,9 @@ Result<BoundRelation> BindChanges(const sql::QualifiedName& name, const Options&
 Result<BoundRelation> BindTableChanges(const std::vector<std::unique_ptr<sql::Expr>>& arguments,
                                        SourcePosition pos, CatalogManager* catalogs) {
   auto invalid = [&](const std::string& detail) {
-    return AtPosition(InvalidError("INVALID_SQL_ARGUMENT",
-                                   "table_changes(table, start[, end]): " + detail + "."),
-                      pos);
+    return AtPosition(
+        InvalidError("INVALID_SQL_ARGUMENT", "table_changes(table, start[, end]): " + detail + "."),
+        pos);
   };
   if (arguments.size() < 2 || arguments.size() > 3) {
     return invalid("expects 2 or 3 arguments, got " + std::to_string(arguments.size()));
@@ -222,8 +220,8 @@ Result<BoundRelation> BindTableChanges(const std::vector<std::unique_ptr<sql::Ex
                              {"endingVersion", "endingTimestamp"}};
   for (size_t i = 1; i < arguments.size(); ++i) {
     const sql::Expr& bound = *arguments[i];
-    bool version = bound.kind == sql::ExprKind::kLiteral &&
-                   bound.literal_kind == sql::LiteralKind::kInteger;
+    bool version =
+        bound.kind == sql::ExprKind::kLiteral && bound.literal_kind == sql::LiteralKind::kInteger;
     bool timestamp = bound.kind == sql::ExprKind::kLiteral &&
                      (bound.literal_kind == sql::LiteralKind::kString ||
                       bound.literal_kind == sql::LiteralKind::kTimestamp);

@@ -25,17 +25,17 @@ using Name = std::optional<std::string>;
 // Functions Spark prints in upper case when called by this name.
 const std::set<std::string>& UpperCaseFunctions() {
   static const std::set<std::string> kNames = {
-      "acos",  "acosh", "asin", "asinh",   "atan",    "atanh", "atan2", "cbrt",
-      "ceil",  "cos",   "cosh", "cot",     "degrees", "exp",   "expm1", "floor",
-      "hypot", "log",   "log10", "log1p",  "log2",    "power", "radians", "sin",
-      "sinh",  "sqrt",  "tan",  "tanh",    "signum",  "rank",  "dense_rank", "percent_rank"};
+      "acos",  "acosh", "asin",  "asinh", "atan",    "atanh", "atan2",      "cbrt",
+      "ceil",  "cos",   "cosh",  "cot",   "degrees", "exp",   "expm1",      "floor",
+      "hypot", "log",   "log10", "log1p", "log2",    "power", "radians",    "sin",
+      "sinh",  "sqrt",  "tan",   "tanh",  "signum",  "rank",  "dense_rank", "percent_rank"};
   return kNames;
 }
 
 // Window functions whose default frame is ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
 bool IsRankingFunction(const std::string& name) {
-  return name == "rank" || name == "dense_rank" || name == "percent_rank" ||
-         name == "row_number" || name == "ntile";
+  return name == "rank" || name == "dense_rank" || name == "percent_rank" || name == "row_number" ||
+         name == "ntile";
 }
 
 std::string ToUpper(std::string text) {
@@ -49,7 +49,8 @@ template <typename T>
 std::string JavaFloatingText(T value) {
   if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
   char buffer[64];
-  auto result = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
+  auto result =
+      std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
   std::string text(buffer, result.ptr);
   const bool negative = text[0] == '-';
   if (negative) text.erase(0, 1);
@@ -92,11 +93,9 @@ std::string ExactNumberText(std::string text, size_t suffix_length) {
 Name LiteralName(const Expr& expr) {
   const std::string& text = expr.text;
   switch (expr.literal_kind) {
-    case LiteralKind::kNull:
-      return "NULL";
+    case LiteralKind::kNull: return "NULL";
     case LiteralKind::kBoolean:
-    case LiteralKind::kString:
-      return text;
+    case LiteralKind::kString: return text;
     case LiteralKind::kInteger: {
       const bool suffixed = !text.empty() && std::isalpha(static_cast<unsigned char>(text.back()));
       return ExactNumberText(text, suffixed ? 1 : 0);
@@ -122,7 +121,8 @@ Name LiteralName(const Expr& expr) {
       if (std::regex_match(text, std::regex(R"(\d{4}-\d{2}-\d{2})"))) {
         return keyword + " '" + text + " 00:00:00'";
       }
-      if (!std::regex_match(text, std::regex(R"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d*[1-9])?)"))) {
+      if (!std::regex_match(text,
+                            std::regex(R"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d*[1-9])?)"))) {
         return std::nullopt;
       }
       return keyword + " '" + text + "'";
@@ -156,35 +156,26 @@ class Printer {
     if (expr.subquery_kind == sql::SubqueryKind::kExists) return "exists()";
     if (expr.interval) return std::nullopt;
     switch (expr.kind) {
-      case ExprKind::kColumn:
-        return expr.name_parts.back();
-      case ExprKind::kStar:
-        return std::nullopt;
-      case ExprKind::kLiteral:
-        return LiteralName(expr);
-      case ExprKind::kUnary:
-        return Unary(expr);
-      case ExprKind::kBinary:
-        return Binary(expr);
-      case ExprKind::kFunction:
-        return Function(expr);
+      case ExprKind::kColumn: return expr.name_parts.back();
+      case ExprKind::kStar: return std::nullopt;
+      case ExprKind::kLiteral: return LiteralName(expr);
+      case ExprKind::kUnary: return Unary(expr);
+      case ExprKind::kBinary: return Binary(expr);
+      case ExprKind::kFunction: return Function(expr);
       case ExprKind::kCast: {
         auto type = TypeText(expr.type);
         auto value = Print(*expr.children[0]);
         if (!type || !value) return std::nullopt;
         return std::string(expr.is_try ? "TRY_CAST(" : "CAST(") + *value + " AS " + *type + ")";
       }
-      case ExprKind::kCase:
-        return Case(expr);
-      case ExprKind::kIn:
-        return In(expr);
+      case ExprKind::kCase: return Case(expr);
+      case ExprKind::kIn: return In(expr);
       case ExprKind::kBetween: {
         auto args = List(expr.children, 0);
         if (!args) return std::nullopt;
         return Negated(expr.negated, "between(" + *args + ")");
       }
-      case ExprKind::kLike:
-        return Like(expr);
+      case ExprKind::kLike: return Like(expr);
       case ExprKind::kIsNull: {
         auto value = Print(*expr.children[0]);
         if (!value) return std::nullopt;
@@ -351,8 +342,7 @@ class Printer {
       return "TRIM(" + std::string(side) + " " + *characters + " FROM " + *source + ")";
     }
     std::string printed = UpperCaseFunctions().count(name) ? ToUpper(name) : name;
-    std::string text =
-        printed + "(" + (expr.distinct ? "DISTINCT " : "") + arguments + ")";
+    std::string text = printed + "(" + (expr.distinct ? "DISTINCT " : "") + arguments + ")";
     if (name == "if") text = "(IF(" + arguments + "))";
     if (expr.filter) {
       auto condition = Print(*expr.filter);
@@ -404,8 +394,8 @@ class Printer {
         offset = std::stoll(call.children[1]->text);
       }
       if (function == "lag") offset = -offset;
-      return "ROWS BETWEEN " + std::to_string(offset) + " FOLLOWING AND " +
-             std::to_string(offset) + " FOLLOWING";
+      return "ROWS BETWEEN " + std::to_string(offset) + " FOLLOWING AND " + std::to_string(offset) +
+             " FOLLOWING";
     }
     if (spec.frame) {
       auto start = Bound(spec.frame->start);
@@ -421,19 +411,16 @@ class Printer {
 
   Name Bound(const sql::FrameBound& bound) {
     switch (bound.type) {
-      case sql::FrameBoundType::kUnboundedPreceding:
-        return "UNBOUNDED PRECEDING";
-      case sql::FrameBoundType::kCurrentRow:
-        return "CURRENT ROW";
-      case sql::FrameBoundType::kUnboundedFollowing:
-        return "UNBOUNDED FOLLOWING";
+      case sql::FrameBoundType::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+      case sql::FrameBoundType::kCurrentRow: return "CURRENT ROW";
+      case sql::FrameBoundType::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
       case sql::FrameBoundType::kPreceding:
       case sql::FrameBoundType::kFollowing: {
         if (bound.offset == nullptr || !IsIntegerLiteral(*bound.offset)) return std::nullopt;
         auto offset = Print(*bound.offset);
         if (!offset) return std::nullopt;
-        return *offset + (bound.type == sql::FrameBoundType::kPreceding ? " PRECEDING"
-                                                                        : " FOLLOWING");
+        return *offset +
+               (bound.type == sql::FrameBoundType::kPreceding ? " PRECEDING" : " FOLLOWING");
       }
     }
     return std::nullopt;

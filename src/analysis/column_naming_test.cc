@@ -207,7 +207,8 @@ TEST(ColumnNamingTest, NamesItemsAsSparkDoes) {
 }
 
 TEST(ColumnNamingTest, LeavesFormsItCannotPrintToTheCaller) {
-  for (const char* item : {"INTERVAL 1 DAY", "sum(a) OVER w", "percentile_cont(0.5) WITHIN GROUP (ORDER BY a)"}) {
+  for (const char* item :
+       {"INTERVAL 1 DAY", "sum(a) OVER w", "percentile_cont(0.5) WITHIN GROUP (ORDER BY a)"}) {
     EXPECT_EQ(Named(item), "<none>") << item;
   }
 }

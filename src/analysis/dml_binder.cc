@@ -206,8 +206,7 @@ Result<BoundExprPtr> BindCondition(const sql::Expr& condition, const Scope& scop
 // correlated with the target's columns.
 class WhereSubqueries {
  public:
-  WhereSubqueries(const Scope& target_scope, const PlanNode& target_scan,
-                  CatalogManager* catalogs)
+  WhereSubqueries(const Scope& target_scope, const PlanNode& target_scan, CatalogManager* catalogs)
       : scope_(target_scope), catalogs_(catalogs) {
     outer_.scopes = {&scope_};
     for (const auto& column : scope_) outer_.taken.insert(column.field);
@@ -253,17 +252,16 @@ class WhereSubqueries {
 // conjuncts that read no subquery are the group filter. A condition with a subquery needs a
 // row-level operation (it cannot be a metadata-only delete).
 Result<PlanNodePtr> BindWhere(const sql::Expr& where, const Scope& target_scope,
-                              CatalogManager* catalogs, RowLevelPlan* plan,
-                              BoundExprPtr* matched) {
+                              CatalogManager* catalogs, RowLevelPlan* plan, BoundExprPtr* matched) {
   WhereSubqueries subqueries(target_scope, *plan->target_scan, catalogs);
   ARROW_ASSIGN_OR_RAISE(auto condition,
                         BindCondition(where, target_scope, "WHERE", subqueries.Options()));
   plan->subquery_condition = !subqueries.joins().empty();
   if (plan->subquery_condition && plan->operation == nullptr) {
-    return Unsupported(plan->target_name,
-                       fmt::format("{} with a subquery in its condition",
-                                   RowLevelCommandName(plan->command)),
-                       where.pos);
+    return Unsupported(
+        plan->target_name,
+        fmt::format("{} with a subquery in its condition", RowLevelCommandName(plan->command)),
+        where.pos);
   }
   for (auto& conjunct : SplitConjuncts(condition)) {
     if (!subqueries.Reads(*conjunct)) plan->group_filter.push_back(conjunct);
@@ -364,11 +362,11 @@ Result<RowLevelPlan> BindDelete(const sql::DeleteFrom& statement, CatalogManager
   BoundExprPtr matched = BoolLiteral(true);
   PlanNodePtr input = plan.target_scan;
   if (statement.condition) {
-    ARROW_ASSIGN_OR_RAISE(input, BindWhere(*statement.condition, target.scope, catalogs, &plan,
-                                           &matched));
+    ARROW_ASSIGN_OR_RAISE(input,
+                          BindWhere(*statement.condition, target.scope, catalogs, &plan, &matched));
   }
-  auto action = CaseWhen({{matched, ActionLiteral(RowAction::kDelete)}},
-                         ActionLiteral(RowAction::kCopy));
+  auto action =
+      CaseWhen({{matched, ActionLiteral(RowAction::kDelete)}}, ActionLiteral(RowAction::kCopy));
   plan.query = FinishQuery(plan, input, ColumnValues(plan), action);
   AppendMetadataColumns(&plan);
   return std::move(plan);
@@ -381,17 +379,17 @@ Result<RowLevelPlan> BindUpdate(const sql::Update& statement, CatalogManager* ca
   BoundExprPtr matched = BoolLiteral(true);
   PlanNodePtr input = plan.target_scan;
   if (statement.condition) {
-    ARROW_ASSIGN_OR_RAISE(input, BindWhere(*statement.condition, target.scope, catalogs, &plan,
-                                           &matched));
+    ARROW_ASSIGN_OR_RAISE(input,
+                          BindWhere(*statement.condition, target.scope, catalogs, &plan, &matched));
   }
-  ARROW_ASSIGN_OR_RAISE(auto assigned, BindAssignments(statement.assignments, target.scope,
-                                                       target.scope, plan));
+  ARROW_ASSIGN_OR_RAISE(auto assigned,
+                        BindAssignments(statement.assignments, target.scope, target.scope, plan));
   auto values = ColumnValues(plan);
   for (size_t i = 0; i < values.size(); ++i) {
     if (assigned[i]) values[i] = CaseWhen({{matched, assigned[i]}}, values[i]);
   }
-  auto action = CaseWhen({{matched, ActionLiteral(RowAction::kUpdate)}},
-                         ActionLiteral(RowAction::kCopy));
+  auto action =
+      CaseWhen({{matched, ActionLiteral(RowAction::kUpdate)}}, ActionLiteral(RowAction::kCopy));
   plan.query = FinishQuery(plan, input, values, action);
   AppendMetadataColumns(&plan);
   AppendPreimages(&plan, ColumnValues(plan));
@@ -446,15 +444,12 @@ Result<BoundClause> BindClause(const sql::MergeClause& clause, const RowLevelPla
                        : clause.action == Action::kUpdate || clause.action == Action::kUpdateStar
                            ? "UPDATE"
                            : "INSERT";
-    ARROW_ASSIGN_OR_RAISE(
-        bound.condition,
-        BindCondition(*clause.condition, scope, "MERGE clause",
-                      MergeConditionOptions(plan, *clause.condition, kind)));
+    ARROW_ASSIGN_OR_RAISE(bound.condition,
+                          BindCondition(*clause.condition, scope, "MERGE clause",
+                                        MergeConditionOptions(plan, *clause.condition, kind)));
   }
   switch (clause.action) {
-    case Action::kDelete:
-      bound.action = RowAction::kDelete;
-      return bound;
+    case Action::kDelete: bound.action = RowAction::kDelete; return bound;
     case Action::kUpdate:
     case Action::kUpdateStar: {
       bound.action = RowAction::kUpdate;
@@ -471,10 +466,10 @@ Result<BoundClause> BindClause(const sql::MergeClause& clause, const RowLevelPla
         }
       }
       for (size_t i = 0; i < plan.columns.size(); ++i) {
-        bound.values.push_back(assigned[i] ? assigned[i]
-                                           : MakeColumnRef(plan.columns[i].name,
-                                                           plan.columns[i].name,
-                                                           plan.columns[i].type));
+        bound.values.push_back(
+            assigned[i]
+                ? assigned[i]
+                : MakeColumnRef(plan.columns[i].name, plan.columns[i].name, plan.columns[i].type));
       }
       return bound;
     }
@@ -495,8 +490,7 @@ Result<BoundClause> BindClause(const sql::MergeClause& clause, const RowLevelPla
         sql::Assignment assignment;
         assignment.pos = clause.insert_values[i]->pos;
         assignment.column = {clause.insert_columns[i]};
-        ARROW_ASSIGN_OR_RAISE(size_t index,
-                              AssignedColumn(assignment, target_scope, plan.columns));
+        ARROW_ASSIGN_OR_RAISE(size_t index, AssignedColumn(assignment, target_scope, plan.columns));
         if (bound.values[index]) {
           return AnalysisError("DUPLICATE_ASSIGNMENTS",
                                fmt::format("The columns or variables {} appear more than once "
@@ -505,8 +499,8 @@ Result<BoundClause> BindClause(const sql::MergeClause& clause, const RowLevelPla
                                assignment.pos);
         }
         ARROW_ASSIGN_OR_RAISE(auto value, BindExpression(*clause.insert_values[i], scope));
-        ARROW_ASSIGN_OR_RAISE(bound.values[index], StoreAssign(value, plan.columns[index],
-                                                               table_name, assignment.pos));
+        ARROW_ASSIGN_OR_RAISE(bound.values[index],
+                              StoreAssign(value, plan.columns[index], table_name, assignment.pos));
       }
       for (size_t i = 0; i < plan.columns.size(); ++i) {
         if (!bound.values[i]) {
@@ -582,8 +576,7 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
   ARROW_ASSIGN_OR_RAISE(auto source, BindFromItem(*statement.source, catalogs));
   std::set<std::string> taken;
   for (const auto& field : target_side->output) taken.insert(field.name);
-  taken.insert({kSourcePresent, kClause, RowLevelPlan::kActionField,
-                RowLevelPlan::kMatchedField});
+  taken.insert({kSourcePresent, kClause, RowLevelPlan::kActionField, RowLevelPlan::kMatchedField});
   source = RenameApart(std::move(source), taken);
   Scope source_scope = source.scope;
   PlanNodePtr source_side =
@@ -591,9 +584,9 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
 
   Scope both = target.scope;
   both.insert(both.end(), source_scope.begin(), source_scope.end());
-  ARROW_ASSIGN_OR_RAISE(auto on, BindCondition(*statement.condition, both, "MERGE ON",
-                                                MergeConditionOptions(plan, *statement.condition,
-                                                                      "SEARCH")));
+  ARROW_ASSIGN_OR_RAISE(auto on,
+                        BindCondition(*statement.condition, both, "MERGE ON",
+                                      MergeConditionOptions(plan, *statement.condition, "SEARCH")));
 
   auto join = std::make_shared<PlanNode>();
   join->kind = PlanNode::Kind::kJoin;
@@ -616,8 +609,7 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
 
   std::vector<BoundClause> clauses;
   for (const auto& clause : statement.clauses) {
-    ARROW_ASSIGN_OR_RAISE(auto bound,
-                          BindClause(clause, plan, target.scope, source_scope, both));
+    ARROW_ASSIGN_OR_RAISE(auto bound, BindClause(clause, plan, target.scope, source_scope, both));
     clauses.push_back(std::move(bound));
   }
 
@@ -648,10 +640,10 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
 
   // Each column's value and the row's action by the clause that applies.
   auto clause_is = [](size_t i) {
-    return MakeCall("=",
-                    {MakeColumnRef(kClause, kClause, arrow::int32()),
-                     IntLiteral(static_cast<int32_t>(i + 1))},
-                    arrow::boolean());
+    return MakeCall(
+        "=",
+        {MakeColumnRef(kClause, kClause, arrow::int32()), IntLiteral(static_cast<int32_t>(i + 1))},
+        arrow::boolean());
   };
   std::vector<BoundExprPtr> values;
   std::vector<BoundExprPtr> originals;
@@ -660,8 +652,8 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
     for (size_t i = 0; i < clauses.size(); ++i) {
       if (!clauses[i].values.empty()) branches.emplace_back(clause_is(i), clauses[i].values[c]);
     }
-    auto unchanged = MakeColumnRef(plan.columns[c].name, plan.columns[c].name,
-                                   plan.columns[c].type);
+    auto unchanged =
+        MakeColumnRef(plan.columns[c].name, plan.columns[c].name, plan.columns[c].type);
     originals.push_back(unchanged);
     values.push_back(branches.empty() ? unchanged : CaseWhen(branches, unchanged));
   }
@@ -671,20 +663,17 @@ Result<RowLevelPlan> BindMerge(const sql::Merge& statement, CatalogManager* cata
     actions.emplace_back(clause_is(i), ActionLiteral(clauses[i].action));
     if (clauses[i].match == Match::kMatched) matched_clauses.push_back(clause_is(i));
   }
-  auto action = CaseWhen(
-      actions, CaseWhen({{target_present, ActionLiteral(RowAction::kCopy)}},
-                        ActionLiteral(RowAction::kDiscard)));
+  auto action = CaseWhen(actions, CaseWhen({{target_present, ActionLiteral(RowAction::kCopy)}},
+                                           ActionLiteral(RowAction::kDiscard)));
   plan.query = FinishQuery(plan, selected, values, action);
   {
     // NULL for a row that is not a pair of a target and a source row: only pairs repeat.
     BoundExprPtr any = BoolLiteral(false);
     for (const auto& is : matched_clauses) any = MakeCall("OR", {any, is}, arrow::boolean());
-    any = CaseWhen({{matched, any}},
-                   MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>()));
+    any = CaseWhen({{matched, any}}, MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>()));
     plan.query->output.push_back(MakeField(RowLevelPlan::kTargetRowField, arrow::int32()));
-    plan.query->exprs.push_back(
-        MakeColumnRef(RowLevelPlan::kTargetRowField, RowLevelPlan::kTargetRowField,
-                      arrow::int32()));
+    plan.query->exprs.push_back(MakeColumnRef(RowLevelPlan::kTargetRowField,
+                                              RowLevelPlan::kTargetRowField, arrow::int32()));
     plan.query->output.push_back(MakeField(RowLevelPlan::kMatchedField, arrow::boolean()));
     plan.query->exprs.push_back(any);
   }

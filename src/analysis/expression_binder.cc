@@ -20,7 +20,9 @@
 namespace parley {
 namespace {
 
-bool NameEquals(const std::string& a, const std::string& b) { return ToLowerAscii(a) == ToLowerAscii(b); }
+bool NameEquals(const std::string& a, const std::string& b) {
+  return ToLowerAscii(a) == ToLowerAscii(b);
+}
 
 size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> row(b.size() + 1);
@@ -48,10 +50,10 @@ std::string QuotedName(const std::vector<std::string>& parts) {
 }
 
 Status TypeMismatch(const sql::Expr& expr, std::string_view detail) {
-  return AnalysisError("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
-                       fmt::format("Cannot resolve \"{}\" due to data type mismatch: {}.",
-                                   expr.source_text, detail),
-                       expr.pos);
+  return AnalysisError(
+      "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+      fmt::format("Cannot resolve \"{}\" due to data type mismatch: {}.", expr.source_text, detail),
+      expr.pos);
 }
 
 Status UnexpectedType(const sql::Expr& expr, const sql::Expr& operand,
@@ -75,8 +77,7 @@ class Binder {
     }
     ARROW_RETURN_NOT_OK(CheckSupportedForm(expr));
     switch (expr.kind) {
-      case sql::ExprKind::kColumn:
-        return BindColumn(expr);
+      case sql::ExprKind::kColumn: return BindColumn(expr);
       case sql::ExprKind::kStar:
         return AnalysisError("INVALID_USAGE_OF_STAR_OR_REGEX",
                              "Invalid usage of '*' in an expression.", expr.pos);
@@ -84,22 +85,17 @@ class Binder {
         ARROW_ASSIGN_OR_RAISE(auto value, LiteralValue(expr));
         return MakeBoundLiteral(std::move(value));
       }
-      case sql::ExprKind::kUnary:
-        return BindUnary(expr);
-      case sql::ExprKind::kBinary:
-        return BindBinary(expr);
-      case sql::ExprKind::kFunction:
-        return BindFunction(expr);
+      case sql::ExprKind::kUnary: return BindUnary(expr);
+      case sql::ExprKind::kBinary: return BindBinary(expr);
+      case sql::ExprKind::kFunction: return BindFunction(expr);
       case sql::ExprKind::kCast: {
         ARROW_ASSIGN_OR_RAISE(auto input, Bind(*expr.children[0]));
         ARROW_ASSIGN_OR_RAISE(auto type, TypeFromName(expr.type, expr.pos));
         ARROW_RETURN_NOT_OK(CheckAnsiCast(*input->type, *type, expr.is_try, expr));
         return MakeCall(expr.is_try ? "TRY_CAST" : "CAST", {input}, type);
       }
-      case sql::ExprKind::kCase:
-        return BindCase(expr);
-      case sql::ExprKind::kIn:
-        return BindIn(expr);
+      case sql::ExprKind::kCase: return BindCase(expr);
+      case sql::ExprKind::kIn: return BindIn(expr);
       case sql::ExprKind::kBetween: {
         ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[0]));
         ARROW_ASSIGN_OR_RAISE(auto low, Bind(*expr.children[1]));
@@ -109,8 +105,7 @@ class Binder {
         auto both = MakeCall("AND", {lower, upper}, arrow::boolean());
         return expr.negated ? MakeCall("NOT", {both}, arrow::boolean()) : both;
       }
-      case sql::ExprKind::kLike:
-        return BindLike(expr);
+      case sql::ExprKind::kLike: return BindLike(expr);
       case sql::ExprKind::kIsNull: {
         ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[0]));
         return MakeCall(expr.negated ? "IS_NOT_NULL" : "IS_NULL", {value}, arrow::boolean());
@@ -134,8 +129,7 @@ class Binder {
   static Status CheckSupportedForm(const sql::Expr& expr) {
     auto unsupported = [&](std::string_view condition, std::string_view what) {
       return AnalysisError(condition,
-                           fmt::format("{} is not supported yet: \"{}\".", what,
-                                       expr.source_text),
+                           fmt::format("{} is not supported yet: \"{}\".", what, expr.source_text),
                            expr.pos);
     };
     if (expr.subquery_kind != sql::SubqueryKind::kNone) {
@@ -214,10 +208,10 @@ class Binder {
                                          fmt::join(names, ", ")),
                              expr.pos);
       }
-      auto access = std::make_shared<BoundExpr>(*MakeCall(
-          "struct_field",
-          {value, MakeBoundLiteral(std::make_shared<arrow::StringScalar>(field->name()))},
-          field->type()));
+      auto access = std::make_shared<BoundExpr>(
+          *MakeCall("struct_field",
+                    {value, MakeBoundLiteral(std::make_shared<arrow::StringScalar>(field->name()))},
+                    field->type()));
       access->display = field->name();  // Spark names `s.f` after the field
       value = std::move(access);
     }
@@ -277,8 +271,8 @@ class Binder {
     }
     ARROW_ASSIGN_OR_RAISE(auto left, Bind(*expr.children[0]));
     ARROW_ASSIGN_OR_RAISE(auto right, Bind(*expr.children[1]));
-    static const std::set<std::string> kComparisons = {"=", "==", "<>", "!=", "<",
-                                                       "<=", ">", ">=", "<=>"};
+    static const std::set<std::string> kComparisons = {"=",  "==", "<>", "!=", "<",
+                                                       "<=", ">",  ">=", "<=>"};
     if (kComparisons.count(op)) {
       std::string name = op == "==" ? "=" : op == "!=" ? "<>" : op;
       return Compare(expr, name, left, right);
@@ -417,10 +411,10 @@ class Binder {
       return UnexpectedType(expr, *expr.children[0], *value->type, "\"STRING\"");
     }
     if (pattern->kind != BoundExpr::Kind::kLiteral || !IsStringLike(*pattern->type)) {
-      return AnalysisError("UNSUPPORTED_FEATURE.PATTERN",
-                           fmt::format("The pattern of \"{}\" must be a string literal.",
-                                       expr.source_text),
-                           expr.pos);
+      return AnalysisError(
+          "UNSUPPORTED_FEATURE.PATTERN",
+          fmt::format("The pattern of \"{}\" must be a string literal.", expr.source_text),
+          expr.pos);
     }
     value = CastTo(value, arrow::utf8());
     BoundExprPtr result;
@@ -445,9 +439,8 @@ class Binder {
   static Result<std::string> MatcherPattern(const sql::Expr& expr, const std::string& pattern) {
     std::string escape = expr.text.empty() ? "\\" : expr.text;
     auto invalid = [&](std::string_view condition, std::string detail) {
-      return AnalysisError(condition,
-                           fmt::format("The format is invalid: '{}'. {}", pattern, detail),
-                           expr.pos);
+      return AnalysisError(
+          condition, fmt::format("The format is invalid: '{}'. {}", pattern, detail), expr.pos);
     };
     std::string out;
     for (size_t i = 0; i < pattern.size();) {
@@ -469,9 +462,9 @@ class Binder {
         out += escape;
         i += escape.size();
       } else {
-        return invalid("INVALID_FORMAT.ESC_IN_THE_MIDDLE",
-                       fmt::format("The escape character is not allowed to precede '{}'.",
-                                   pattern[i]));
+        return invalid(
+            "INVALID_FORMAT.ESC_IN_THE_MIDDLE",
+            fmt::format("The escape character is not allowed to precede '{}'.", pattern[i]));
       }
     }
     return out;
@@ -507,10 +500,10 @@ class Binder {
                            expr.pos);
     }
     if (expr.name_parts.size() == 1 && IsWindowOnlyFunction(name)) {
-      return AnalysisError("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE",
-                           fmt::format("Window function \"{}\" requires an OVER clause.",
-                                       expr.source_text),
-                           expr.pos);
+      return AnalysisError(
+          "WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE",
+          fmt::format("Window function \"{}\" requires an OVER clause.", expr.source_text),
+          expr.pos);
     }
     if (expr.name_parts.size() == 1 && IsAggregateFunction(name)) {
       if (options_.aggregate_hook) return options_.aggregate_hook(expr);
@@ -524,14 +517,16 @@ class Binder {
       ARROW_ASSIGN_OR_RAISE(auto value, IntervalValue(expr));
       return MakeBoundLiteral(std::move(value));
     }
-    const TypeRule* rule = expr.name_parts.size() == 1
-                               ? FunctionRegistry::Builtin().FindTypeRule(name)
-                               : nullptr;
+    const TypeRule* rule =
+        expr.name_parts.size() == 1 ? FunctionRegistry::Builtin().FindTypeRule(name) : nullptr;
     if (rule != nullptr) {
-      FunctionCall call{expr, name, {}, [this, &expr](const std::string& op, BoundExprPtr left,
-                                                      BoundExprPtr right) {
-                          return BindArithmetic(expr, op, std::move(left), std::move(right));
-                        }};
+      FunctionCall call{
+          expr,
+          name,
+          {},
+          [this, &expr](const std::string& op, BoundExprPtr left, BoundExprPtr right) {
+            return BindArithmetic(expr, op, std::move(left), std::move(right));
+          }};
       for (const auto& child : expr.children) {
         ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
         call.args.push_back(arg);
@@ -553,8 +548,8 @@ class Binder {
 
 bool IsAggregateFunction(const std::string& name) {
   // grouping() and grouping_id() are bound with the aggregates: they too read the grouping.
-  static const std::set<std::string> kAggregates = {"count", "sum", "avg", "mean", "min", "max",
-                                                    "grouping", "grouping_id"};
+  static const std::set<std::string> kAggregates = {"count", "sum", "avg",      "mean",
+                                                    "min",   "max", "grouping", "grouping_id"};
   return kAggregates.count(ToLowerAscii(name)) > 0;
 }
 
@@ -578,19 +573,21 @@ Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_pa
   }
   if (matches.size() == 1) return matches[0];
   if (matches.size() > 1) {
-    return AnalysisError("AMBIGUOUS_REFERENCE",
-                         fmt::format("Reference {} is ambiguous, could be: [{}].",
-                                     QuotedName(name_parts),
-                                     fmt::join([&] {
-                                       std::vector<std::string> names;
-                                       for (auto* m : matches) {
-                                         auto parts = m->qualifier;
-                                         parts.push_back(m->name);
-                                         names.push_back(QuotedName(parts));
-                                       }
-                                       return names;
-                                     }(), ", ")),
-                         pos);
+    return AnalysisError(
+        "AMBIGUOUS_REFERENCE",
+        fmt::format("Reference {} is ambiguous, could be: [{}].", QuotedName(name_parts),
+                    fmt::join(
+                        [&] {
+                          std::vector<std::string> names;
+                          for (auto* m : matches) {
+                            auto parts = m->qualifier;
+                            parts.push_back(m->name);
+                            names.push_back(QuotedName(parts));
+                          }
+                          return names;
+                        }(),
+                        ", ")),
+        pos);
   }
   if (scope.empty()) {
     return AnalysisError(
@@ -607,7 +604,8 @@ Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_pa
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> suggestions;
-  for (size_t i = 0; i < candidates.size() && i < 5; ++i) suggestions.push_back(candidates[i].second);
+  for (size_t i = 0; i < candidates.size() && i < 5; ++i)
+    suggestions.push_back(candidates[i].second);
   return AnalysisError(
       "UNRESOLVED_COLUMN.WITH_SUGGESTION",
       fmt::format("A column, variable, or function parameter with name {} cannot be resolved. "

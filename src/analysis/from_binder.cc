@@ -12,9 +12,9 @@
 #include "analysis/query_binder.h"
 #include "analysis/result_clauses.h"
 #include "analysis/types.h"
-#include "parley/connector/metadata_columns.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
+#include "parley/connector/metadata_columns.h"
 #include "plan/join_condition.h"
 
 namespace parley {
@@ -74,22 +74,22 @@ Result<PlanNodePtr> ApplySample(const sql::TableSample& sample, PlanNodePtr plan
     ARROW_ASSIGN_OR_RAISE(node->limit, LimitValue(*sample.rows, "limit"));
     return node;
   }
-  double fraction = sample.method == sql::SampleMethod::kPercent
-                        ? sample.percent / 100.0
-                        : static_cast<double>(sample.numerator) /
-                              static_cast<double>(sample.denominator);
+  double fraction =
+      sample.method == sql::SampleMethod::kPercent
+          ? sample.percent / 100.0
+          : static_cast<double>(sample.numerator) / static_cast<double>(sample.denominator);
   // Spark's slack for floating-point rounding (RandomSampler.roundingEpsilon).
   constexpr double kEpsilon = 1e-6;
   if (sample.method == sql::SampleMethod::kBucket && sample.denominator <= 0) {
     return AnalysisError("INVALID_SAMPLING_FRACTION",
                          fmt::format("Sampling fraction ({} OUT OF {}) must be on interval "
-                                     "[0, 1]", sample.numerator, sample.denominator),
+                                     "[0, 1]",
+                                     sample.numerator, sample.denominator),
                          sample.pos);
   }
   if (fraction < -kEpsilon || fraction > 1 + kEpsilon) {
     return AnalysisError("INVALID_SAMPLING_FRACTION",
-                         fmt::format("Sampling fraction ({}) must be on interval [0, 1]",
-                                     fraction),
+                         fmt::format("Sampling fraction ({}) must be on interval [0, 1]", fraction),
                          sample.pos);
   }
   node->kind = PlanNode::Kind::kSample;
@@ -190,9 +190,9 @@ class FromBinder {
       return BindChanges(item.name, ChangesClauseOptions(*item.changes), item.changes->pos,
                          catalogs_);
     }
-    ARROW_ASSIGN_OR_RAISE(auto loaded,
-                          LoadTableForName(item.name, catalogs_,
-                                           item.time_travel ? &*item.time_travel : nullptr));
+    ARROW_ASSIGN_OR_RAISE(
+        auto loaded,
+        LoadTableForName(item.name, catalogs_, item.time_travel ? &*item.time_travel : nullptr));
     ARROW_RETURN_NOT_OK(CheckBatchRead(loaded.first, *loaded.second, item.name.pos));
     auto node = std::make_shared<PlanNode>();
     node->kind = PlanNode::Kind::kScan;
@@ -290,12 +290,12 @@ class FromBinder {
     if (item.condition) {
       ARROW_ASSIGN_OR_RAISE(auto condition, BindExpression(*item.condition, both));
       if (condition->type->id() != arrow::Type::BOOL) {
-        return AnalysisError("JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE",
-                             fmt::format("The join condition \"{}\" has the invalid type \"{}\", "
-                                         "expected \"BOOLEAN\".",
-                                         item.condition->source_text,
-                                         SqlTypeName(*condition->type)),
-                             item.condition->pos);
+        return AnalysisError(
+            "JOIN_CONDITION_IS_NOT_BOOLEAN_TYPE",
+            fmt::format("The join condition \"{}\" has the invalid type \"{}\", "
+                        "expected \"BOOLEAN\".",
+                        item.condition->source_text, SqlTypeName(*condition->type)),
+            item.condition->pos);
       }
       AddJoinCondition(join.get(), condition);
     }
@@ -320,8 +320,7 @@ class FromBinder {
       return AnalysisError("UNRESOLVED_USING_COLUMN_FOR_JOIN",
                            fmt::format("USING column {} cannot be resolved on the {} side of "
                                        "the join. The {}-side columns: [{}].",
-                                       QuoteIdentifier(name), side, side,
-                                       fmt::join(quoted, ", ")),
+                                       QuoteIdentifier(name), side, side, fmt::join(quoted, ", ")),
                            pos);
     }
     // `visible` is a copy: find the column in the scope itself.
@@ -360,8 +359,8 @@ class FromBinder {
             fmt::format("Cannot resolve \"({} = {})\" due to data type mismatch: the left and "
                         "right operands of the binary operator have incompatible types (\"{}\" "
                         "and \"{}\").",
-                        QuoteIdentifier(l->name), QuoteIdentifier(r->name),
-                        SqlTypeName(*l->type), SqlTypeName(*r->type)),
+                        QuoteIdentifier(l->name), QuoteIdentifier(r->name), SqlTypeName(*l->type),
+                        SqlTypeName(*r->type)),
             item.pos);
       }
       equalities.push_back(MakeCall(
@@ -391,10 +390,10 @@ class FromBinder {
         project->output.push_back(field);
       }
       for (size_t i = 0; i < names.size(); ++i) {
-        auto coalesce = MakeCall("COALESCE",
-                                 {CastTo(ColumnOf(*left_keys[i]), types[i]),
-                                  CastTo(ColumnOf(*right_keys[i]), types[i])},
-                                 types[i]);
+        auto coalesce = MakeCall(
+            "COALESCE",
+            {CastTo(ColumnOf(*left_keys[i]), types[i]), CastTo(ColumnOf(*right_keys[i]), types[i])},
+            types[i]);
         std::string field = FreshName(left_keys[i]->field, taken);
         taken.insert(field);
         project->exprs.push_back(coalesce);

@@ -10,17 +10,17 @@
 #include <set>
 
 #include "analysis/aggregate_binder.h"
-#include "analysis/column_naming.h"
-#include "analysis/from_binder.h"
 #include "analysis/analysis_error.h"
+#include "analysis/column_naming.h"
+#include "analysis/expression_binder.h"
+#include "analysis/from_binder.h"
 #include "analysis/result_clauses.h"
 #include "analysis/set_operation_binder.h"
-#include "analysis/window_binder.h"
-#include "catalog/identifiers.h"
-#include "analysis/expression_binder.h"
 #include "analysis/types.h"
+#include "analysis/window_binder.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "catalog/identifiers.h"
 
 namespace parley {
 namespace {
@@ -63,8 +63,8 @@ class SelectBinder {
  public:
   /// `ctes`: the common table expressions the query sees; `outer`: the queries around a
   /// subquery, null for a query that is not one.
-  SelectBinder(const sql::SelectStatement& select, CatalogManager* catalogs,
-               const CteScope* ctes, const OuterQuery* outer = nullptr)
+  SelectBinder(const sql::SelectStatement& select, CatalogManager* catalogs, const CteScope* ctes,
+               const OuterQuery* outer = nullptr)
       : select_(select),
         catalogs_(catalogs),
         ctes_(ctes),
@@ -143,8 +143,7 @@ class SelectBinder {
     subquery.columns = columns_;
     subquery.correlation = correlation_;
     subquery.aggregate = aggregate_.has_value() && !select_.group_by;
-    subquery.one_row =
-        subquery.aggregate && !select_.having && !select_.limit && !select_.offset;
+    subquery.one_row = subquery.aggregate && !select_.having && !select_.limit && !select_.offset;
     subquery.empty_value = empty_value_;
     return subquery;
   }
@@ -239,10 +238,9 @@ class SelectBinder {
   Result<BoundExprPtr> BindSubqueryValue(const sql::Expr& expr, bool after_aggregate) {
     BoundExprPtr in_value;
     if (expr.subquery_kind == sql::SubqueryKind::kIn) {
-      ARROW_ASSIGN_OR_RAISE(in_value, after_aggregate
-                                          ? aggregate_->BindAfterAggregate(*expr.children[0])
-                                          : BindExpression(*expr.children[0], scope_,
-                                                           Options(false)));
+      ARROW_ASSIGN_OR_RAISE(
+          in_value, after_aggregate ? aggregate_->BindAfterAggregate(*expr.children[0])
+                                    : BindExpression(*expr.children[0], scope_, Options(false)));
     }
     auto bind = [&]() -> Result<BoundSubquery> {
       ARROW_ASSIGN_OR_RAISE(auto subquery, BindSubquery(*expr.subquery, catalogs_, Outer()));
@@ -256,10 +254,9 @@ class SelectBinder {
       }
       return subquery;
     };
-    ARROW_ASSIGN_OR_RAISE(
-        auto value,
-        PlanSubqueryValue(expr, in_value, bind, counter_,
-                          after_aggregate ? &aggregate_joins_ : &input_joins_));
+    ARROW_ASSIGN_OR_RAISE(auto value,
+                          PlanSubqueryValue(expr, in_value, bind, counter_,
+                                            after_aggregate ? &aggregate_joins_ : &input_joins_));
     if (after_aggregate) {
       std::vector<std::string> fields;
       value->CollectFields(&fields);
@@ -324,9 +321,9 @@ class SelectBinder {
       for (const auto& key : correlation_keys_) {
         ARROW_ASSIGN_OR_RAISE(auto after, aggregate_->ReplaceKeys(key.second, *select_.where));
         AddOutput(project, after, key.second->ToString());
-        rewritten.push_back(MakeCall("=", {CastTo(key.first, after->type),
-                                           RefTo(project->output.back())},
-                                     arrow::boolean()));
+        rewritten.push_back(
+            MakeCall("=", {CastTo(key.first, after->type), RefTo(project->output.back())},
+                     arrow::boolean()));
       }
       correlation_ = std::move(rewritten);
       return Status::OK();
@@ -367,8 +364,8 @@ class SelectBinder {
       const BoundExpr* named = expr.kind == sql::ExprKind::kColumn ? bound.get() : nullptr;
       if (expr.kind == sql::ExprKind::kCast && expr.children[0]->kind == sql::ExprKind::kColumn) {
         named = bound->kind == BoundExpr::Kind::kColumn ? bound.get()
-                : !bound->args.empty()                 ? bound->args[0].get()
-                                                       : nullptr;
+                : !bound->args.empty()                  ? bound->args[0].get()
+                                                        : nullptr;
       }
       std::string display =
           !item.alias.empty()
@@ -475,10 +472,9 @@ class SelectBinder {
       }
       return Status::OK();
     }
-    const bool analytic =
-        std::any_of(clause.elements.begin(), clause.elements.end(), [](const auto& element) {
-          return element.kind != sql::GroupingKind::kExpression;
-        });
+    const bool analytic = std::any_of(
+        clause.elements.begin(), clause.elements.end(),
+        [](const auto& element) { return element.kind != sql::GroupingKind::kExpression; });
     if (analytic) return BindGroupingSets(clause);
     for (const auto& element : clause.elements) {
       const sql::Expr& expr = *element.expr;
@@ -606,24 +602,26 @@ class SelectBinder {
         std::transform(b.begin(), b.end(), b.begin(), ::tolower);
         match = a == b;
       }
-      if (match) AddOutput(project, MakeColumnRef(column.field, column.name, column.type), column.name);
+      if (match)
+        AddOutput(project, MakeColumnRef(column.field, column.name, column.type), column.name);
     }
     if (project->output.size() == before) {
       if (star.name_parts.empty()) {
         return AnalysisError("INVALID_USAGE_OF_STAR_OR_REGEX",
                              "Invalid usage of '*' in a SELECT without FROM.", star.pos);
       }
-      return AnalysisError("CANNOT_RESOLVE_STAR_EXPAND",
-                           fmt::format("Cannot resolve {}.* given input columns [{}].",
-                                       QuotedParts(star.name_parts), [&] {
-                                         std::string names;
-                                         for (const auto& c : scope_) {
-                                           if (!names.empty()) names += ", ";
-                                           names += QuoteIdentifier(c.name);
-                                         }
-                                         return names;
-                                       }()),
-                           star.pos);
+      return AnalysisError(
+          "CANNOT_RESOLVE_STAR_EXPAND",
+          fmt::format("Cannot resolve {}.* given input columns [{}].", QuotedParts(star.name_parts),
+                      [&] {
+                        std::string names;
+                        for (const auto& c : scope_) {
+                          if (!names.empty()) names += ", ";
+                          names += QuoteIdentifier(c.name);
+                        }
+                        return names;
+                      }()),
+          star.pos);
     }
     return Status::OK();
   }
@@ -741,13 +739,13 @@ Result<std::string> TimeTravelValue(const sql::TimeTravel& travel) {
        value.literal_kind == sql::LiteralKind::kDate)) {
     return value.text;
   }
-  return AnalysisError("INVALID_TIME_TRAVEL_SPEC",
-                       std::string("The time travel ") +
-                           (travel.by_version ? "version" : "timestamp") + " " +
-                           value.source_text + " must be a " +
-                           (travel.by_version ? "version number or string literal"
-                                              : "constant timestamp literal") + ".",
-                       travel.pos);
+  return AnalysisError(
+      "INVALID_TIME_TRAVEL_SPEC",
+      std::string("The time travel ") + (travel.by_version ? "version" : "timestamp") + " " +
+          value.source_text + " must be a " +
+          (travel.by_version ? "version number or string literal" : "constant timestamp literal") +
+          ".",
+      travel.pos);
 }
 
 // Microseconds since the epoch of a timestamp text (UTC, as the session time zone).
@@ -762,21 +760,18 @@ Result<int64_t> TimestampMicros(const std::string& text, SourcePosition pos) {
 
 }  // namespace
 
-Result<ResolvedName> ResolveNameForRead(const sql::QualifiedName& name,
-                                        CatalogManager* catalogs) {
+Result<ResolvedName> ResolveNameForRead(const sql::QualifiedName& name, CatalogManager* catalogs) {
   // A read of a name that cannot exist (e.g. a multi-part namespace in spark_catalog) is a
   // table that is not found, as Spark reports it; DDL raises the namespace error itself.
   auto resolved = catalogs->ResolveTableName(name.parts);
-  if (!resolved.ok() &&
-      ErrorCondition(resolved.status()) == "REQUIRES_SINGLE_PART_NAMESPACE") {
+  if (!resolved.ok() && ErrorCondition(resolved.status()) == "REQUIRES_SINGLE_PART_NAMESPACE") {
     return TableNotFound(name);
   }
   return resolved;
 }
 
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
-    const sql::QualifiedName& name, CatalogManager* catalogs,
-    const sql::TimeTravel* time_travel) {
+    const sql::QualifiedName& name, CatalogManager* catalogs, const sql::TimeTravel* time_travel) {
   std::optional<std::string> travel_value;
   if (time_travel != nullptr) {
     ARROW_ASSIGN_OR_RAISE(travel_value, TimeTravelValue(*time_travel));
@@ -895,8 +890,7 @@ Result<PlanNodePtr> BindSelect(const sql::SelectStatement& select, CatalogManage
   }
   PlanNodePtr body;
   switch (select.kind) {
-    case sql::QueryKind::kSelect:
-      return SelectBinder(select, catalogs, ctes).Bind();
+    case sql::QueryKind::kSelect: return SelectBinder(select, catalogs, ctes).Bind();
     case sql::QueryKind::kValues: {
       ARROW_ASSIGN_OR_RAISE(body, BindValues(select));
       break;

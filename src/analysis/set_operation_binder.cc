@@ -109,8 +109,8 @@ PlanNodePtr BindAllForm(const sql::SetOperation& operation, const PlanNodePtr& l
     right_tags = {{sign, Literal(std::make_shared<arrow::Int64Scalar>(-1))}};
     calls.push_back({"SUM", {Ref(sign)}, false, arrow::int64()});
   }
-  auto both = MakeUnion(Conform(left, result, "_u", left_tags),
-                        Conform(right, result, "_u", right_tags));
+  auto both =
+      MakeUnion(Conform(left, result, "_u", left_tags), Conform(right, result, "_u", right_tags));
   auto aggregate = MakeNode(PlanNode::Kind::kAggregate, {both}, result);
   for (const auto& field : result) aggregate->group_keys.push_back(Ref(field));
   aggregate->aggregates = calls;
@@ -130,11 +130,11 @@ PlanNodePtr BindAllForm(const sql::SetOperation& operation, const PlanNodePtr& l
   OutputField copies = counts[0];
   if (intersect) {
     // The smaller of the two counts.
-    auto smaller = std::make_shared<BoundExpr>(*MakeCall(
-        "CASE_WHEN",
-        {MakeCall("<", {Ref(counts[0]), Ref(counts[1])}, arrow::boolean()), Ref(counts[0]),
-         Ref(counts[1])},
-        arrow::int64()));
+    auto smaller = std::make_shared<BoundExpr>(
+        *MakeCall("CASE_WHEN",
+                  {MakeCall("<", {Ref(counts[0]), Ref(counts[1])}, arrow::boolean()),
+                   Ref(counts[0]), Ref(counts[1])},
+                  arrow::int64()));
     smaller->has_else = true;
     copies = {"#copies", "#copies", arrow::int64(), true};
     auto project = MakeNode(PlanNode::Kind::kProject, {filter}, result);
@@ -188,7 +188,7 @@ Result<PlanNodePtr> BindSetOperation(const sql::SetOperation& operation, Catalog
   auto join = std::make_shared<PlanNode>();
   join->kind = PlanNode::Kind::kJoin;
   join->join_type = operation.op == sql::SetOperator::kIntersect ? PlanJoinType::kLeftSemi
-                                                                  : PlanJoinType::kLeftAnti;
+                                                                 : PlanJoinType::kLeftAnti;
   // Each side is made distinct before the join rather than the result after it: the same
   // rows, from a join of distinct rows only.
   auto distinct = [](PlanNodePtr input) {
@@ -198,8 +198,8 @@ Result<PlanNodePtr> BindSetOperation(const sql::SetOperation& operation, Catalog
   join->children = {distinct(Conform(left, result, "_u")), distinct(Conform(right, result, "_r"))};
   join->output = join->children[0]->output;
   for (size_t i = 0; i < result.size(); ++i) {
-    join->join_keys.push_back({Ref(join->children[0]->output[i]),
-                               Ref(join->children[1]->output[i]), /*null_safe=*/true});
+    join->join_keys.push_back(
+        {Ref(join->children[0]->output[i]), Ref(join->children[1]->output[i]), /*null_safe=*/true});
   }
   return join;
 }

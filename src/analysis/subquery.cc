@@ -77,8 +77,8 @@ PlanNodePtr TypeFirstField(const PlanNodePtr& plan, const std::shared_ptr<arrow:
 
 }  // namespace
 
-Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery subquery,
-                                        int* counter, std::vector<SubqueryJoin>* joins) {
+Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery subquery, int* counter,
+                                        std::vector<SubqueryJoin>* joins) {
   if (subquery.columns != 1) {
     return AnalysisError(
         "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN",
@@ -169,8 +169,7 @@ Result<std::shared_ptr<arrow::DataType>> InType(const sql::Expr& expr, const Bou
                     "the left hand side of an IN subquery does not match the number of columns "
                     "in the output of subquery. Left hand side columns(length: 1): [{}], right "
                     "hand side columns(length: {}): [{}].",
-                    expr.source_text, value.ToString(), subquery.columns,
-                    fmt::join(names, ", ")),
+                    expr.source_text, value.ToString(), subquery.columns, fmt::join(names, ", ")),
         expr.pos);
   }
   auto common = CommonType(value.type, output[0].type);
@@ -247,8 +246,8 @@ Result<BoundExprPtr> PlanExistsValue(const sql::Expr& expr, BoundSubquery subque
     return RefTo(mark);
   }
   std::vector<BoundExprPtr> condition;
-  auto keys = KeyProjection(subquery.plan, equalities, id, {{BooleanLiteral(true), mark}},
-                            &condition);
+  auto keys =
+      KeyProjection(subquery.plan, equalities, id, {{BooleanLiteral(true), mark}}, &condition);
   joins->push_back({DistinctOf(keys), PlanJoinType::kLeftOuter, CombineConjuncts(condition)});
   return MakeCall("IS_NOT_NULL", {RefTo(mark)}, arrow::boolean());
 }
@@ -266,10 +265,10 @@ Result<BoundExprPtr> PlanInValue(const sql::Expr& expr, const BoundExprPtr& valu
   OutputField found{fmt::format("#s{}_found", id), "found", arrow::boolean(), false};
   OutputField item{fmt::format("#s{}_v", id), match.plan->output[0].display, type, true};
   std::vector<BoundExprPtr> match_condition;
-  auto pairs = KeyProjection(match.plan, match_keys, id,
-                             {{CastTo(RefTo(match.plan->output[0]), type), item},
-                              {BooleanLiteral(true), found}},
-                             &match_condition);
+  auto pairs = KeyProjection(
+      match.plan, match_keys, id,
+      {{CastTo(RefTo(match.plan->output[0]), type), item}, {BooleanLiteral(true), found}},
+      &match_condition);
   match_condition.push_back(MakeCall("=", {left, RefTo(item)}, arrow::boolean()));
   joins->push_back(
       {DistinctOf(pairs), PlanJoinType::kLeftOuter, CombineConjuncts(match_condition)});
@@ -277,9 +276,9 @@ Result<BoundExprPtr> PlanInValue(const sql::Expr& expr, const BoundExprPtr& valu
   const int count_id = ++*counter;
   OutputField counted{fmt::format("#s{}_cv", count_id), "v", type, true};
   std::vector<BoundExprPtr> count_condition;
-  auto values = KeyProjection(count.plan, count_keys, count_id,
-                              {{CastTo(RefTo(count.plan->output[0]), type), counted}},
-                              &count_condition);
+  auto values =
+      KeyProjection(count.plan, count_keys, count_id,
+                    {{CastTo(RefTo(count.plan->output[0]), type), counted}}, &count_condition);
   auto aggregate = std::make_shared<PlanNode>();
   aggregate->kind = PlanNode::Kind::kAggregate;
   aggregate->children = {values};
@@ -296,28 +295,27 @@ Result<BoundExprPtr> PlanInValue(const sql::Expr& expr, const BoundExprPtr& valu
   non_null.type = arrow::int64();
   aggregate->aggregates = {rows, non_null};
   OutputField rows_field{fmt::format("#s{}_rows", count_id), rows.ToString(), rows.type, true};
-  OutputField values_field{fmt::format("#s{}_values", count_id), non_null.ToString(),
-                           non_null.type, true};
+  OutputField values_field{fmt::format("#s{}_values", count_id), non_null.ToString(), non_null.type,
+                           true};
   aggregate->output.push_back(rows_field);
   aggregate->output.push_back(values_field);
-  joins->push_back({aggregate,
-                    count_keys.empty() ? PlanJoinType::kCross : PlanJoinType::kLeftOuter,
+  joins->push_back({aggregate, count_keys.empty() ? PlanJoinType::kCross : PlanJoinType::kLeftOuter,
                     CombineConjuncts(count_condition)});
   // Found: true; no row: false; a NULL on either side: NULL; else false.
   auto zero = MakeBoundLiteral(std::make_shared<arrow::Int64Scalar>(0));
-  auto no_rows = MakeCall(
-      "=", {MakeCall("COALESCE", {RefTo(rows_field), zero}, arrow::int64()), zero},
+  auto no_rows =
+      MakeCall("=", {MakeCall("COALESCE", {RefTo(rows_field), zero}, arrow::int64()), zero},
+               arrow::boolean());
+  auto unknown =
+      MakeCall("OR",
+               {MakeCall("IS_NULL", {left}, arrow::boolean()),
+                MakeCall(">", {RefTo(rows_field), RefTo(values_field)}, arrow::boolean())},
+               arrow::boolean());
+  return CaseWhen(
+      {MakeCall("IS_NOT_NULL", {RefTo(found)}, arrow::boolean()), BooleanLiteral(true), no_rows,
+       BooleanLiteral(false), unknown, MakeBoundLiteral(arrow::MakeNullScalar(arrow::boolean())),
+       BooleanLiteral(false)},
       arrow::boolean());
-  auto unknown = MakeCall(
-      "OR",
-      {MakeCall("IS_NULL", {left}, arrow::boolean()),
-       MakeCall(">", {RefTo(rows_field), RefTo(values_field)}, arrow::boolean())},
-      arrow::boolean());
-  return CaseWhen({MakeCall("IS_NOT_NULL", {RefTo(found)}, arrow::boolean()), BooleanLiteral(true),
-                   no_rows, BooleanLiteral(false), unknown,
-                   MakeBoundLiteral(arrow::MakeNullScalar(arrow::boolean())),
-                   BooleanLiteral(false)},
-                  arrow::boolean());
 }
 
 Result<BoundExprPtr> PlanSubqueryValue(const sql::Expr& expr, const BoundExprPtr& in_value,
@@ -343,12 +341,12 @@ Result<SubqueryJoin> PlanPredicateSubquery(const sql::Expr& expr, const BoundExp
   if (value) {
     ARROW_ASSIGN_OR_RAISE(auto common, InType(expr, *value, subquery));
     subquery.plan = TypeFirstField(subquery.plan, common);
-    auto equal = MakeCall(
-        "=", {CastTo(value, common), CastTo(RefTo(subquery.plan->output[0]), common)},
-        arrow::boolean());
+    auto equal =
+        MakeCall("=", {CastTo(value, common), CastTo(RefTo(subquery.plan->output[0]), common)},
+                 arrow::boolean());
     if (negated) {
-      equal = MakeCall("OR", {equal, MakeCall("IS_NULL", {equal}, arrow::boolean())},
-                       arrow::boolean());
+      equal =
+          MakeCall("OR", {equal, MakeCall("IS_NULL", {equal}, arrow::boolean())}, arrow::boolean());
     }
     conjuncts.push_back(equal);
   }

@@ -77,8 +77,8 @@ struct SubqueryJoin {
 /// returns the expression standing for its value. Errors:
 /// INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN,
 /// UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY.
-Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery subquery,
-                                        int* counter, std::vector<SubqueryJoin>* joins);
+Result<BoundExprPtr> PlanScalarSubquery(const sql::Expr& expr, BoundSubquery subquery, int* counter,
+                                        std::vector<SubqueryJoin>* joins);
 
 /// \brief Plan `expr`, an EXISTS met elsewhere than as a WHERE conjunct (under OR, in the select
 /// list): adds a join to `joins` and returns the boolean standing for it. Uncorrelated, the

@@ -7,14 +7,14 @@
 #include <charconv>
 
 #include "analysis/analysis_error.h"
-#include "plan/type_rules.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "arrow/util/decimal.h"
+#include "plan/type_rules.h"
 
 namespace parley {
 Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
-                                                     SourcePosition pos) {
+                                                      SourcePosition pos) {
   const std::string& n = name.name;
   const auto& p = name.parameters;
   if (n == "INT" || n == "INTEGER") return arrow::int32();
@@ -27,7 +27,8 @@ Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
   if (n == "STRING" || n == "VARCHAR" || n == "CHAR") return arrow::utf8();
   if (n == "BINARY") return arrow::binary();
   if (n == "DATE") return arrow::date32();
-  if (n == "TIMESTAMP" || n == "TIMESTAMP_LTZ") return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+  if (n == "TIMESTAMP" || n == "TIMESTAMP_LTZ")
+    return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
   if (n == "TIMESTAMP_NTZ") return arrow::timestamp(arrow::TimeUnit::MICRO);
   if (n == "DECIMAL" || n == "DEC" || n == "NUMERIC") {
     int precision = p.empty() ? 10 : p[0];
@@ -41,15 +42,14 @@ Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
     }
     return arrow::decimal128(precision, scale);
   }
-  return AnalysisError("UNSUPPORTED_DATATYPE",
-                       fmt::format("Unsupported data type \"{}\".", n), pos);
+  return AnalysisError("UNSUPPORTED_DATATYPE", fmt::format("Unsupported data type \"{}\".", n),
+                       pos);
 }
 
 Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
   const std::string& text = literal.text;
   switch (literal.literal_kind) {
-    case sql::LiteralKind::kNull:
-      return arrow::MakeNullScalar(arrow::null());
+    case sql::LiteralKind::kNull: return arrow::MakeNullScalar(arrow::null());
     case sql::LiteralKind::kBoolean:
       return std::make_shared<arrow::BooleanScalar>(text == "true" || text == "TRUE");
     case sql::LiteralKind::kInteger: {
@@ -60,10 +60,10 @@ Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
       auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
       bool fits64 = ec == std::errc() && end == digits.data() + digits.size();
       auto out_of_range = [&](const char* type) {
-        return AnalysisError("INVALID_NUMERIC_LITERAL_RANGE",
-                             fmt::format("Numeric literal {} is outside the valid range for {}.",
-                                         text, type),
-                             literal.pos);
+        return AnalysisError(
+            "INVALID_NUMERIC_LITERAL_RANGE",
+            fmt::format("Numeric literal {} is outside the valid range for {}.", text, type),
+            literal.pos);
       };
       if (suffix == 'L') {
         if (!fits64) return out_of_range("BIGINT");
@@ -95,7 +95,8 @@ Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
       if (!st.ok() || precision > kMaxDecimalPrecision) {
         return AnalysisError("INVALID_NUMERIC_LITERAL_RANGE",
                              fmt::format("Numeric literal {} is outside the valid range for "
-                                         "DECIMAL(38).", text),
+                                         "DECIMAL(38).",
+                                         text),
                              literal.pos);
       }
       if (scale < 0) {
@@ -114,8 +115,7 @@ Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
       if (is_float) return std::make_shared<arrow::FloatScalar>(static_cast<float>(value));
       return std::make_shared<arrow::DoubleScalar>(value);
     }
-    case sql::LiteralKind::kString:
-      return std::make_shared<arrow::StringScalar>(text);
+    case sql::LiteralKind::kString: return std::make_shared<arrow::StringScalar>(text);
     case sql::LiteralKind::kBinary: {
       std::string bytes;
       for (size_t i = 0; i + 1 < text.size(); i += 2) {
@@ -144,10 +144,10 @@ Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
         if (local.ok()) parsed = (*local)->CastTo(type);
       }
       if (!parsed.ok()) {
-        return AnalysisError("INVALID_TYPED_LITERAL",
-                             fmt::format("The value of the typed literal {} is invalid: '{}'.",
-                                         name, text),
-                             literal.pos);
+        return AnalysisError(
+            "INVALID_TYPED_LITERAL",
+            fmt::format("The value of the typed literal {} is invalid: '{}'.", name, text),
+            literal.pos);
       }
       return *parsed;
     }

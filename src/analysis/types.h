@@ -14,7 +14,7 @@ namespace parley {
 /// \brief Arrow type of a SQL type name (INT -> int32, DECIMAL(p,s) -> decimal128(p,s),
 /// TIMESTAMP -> timestamp[us, UTC], ...). UNSUPPORTED_DATATYPE for unknown names.
 Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
-                                                     SourcePosition pos);
+                                                      SourcePosition pos);
 
 /// \brief The typed value of a literal as Spark types it (1 -> INT, 1L -> BIGINT, 1.5 ->
 /// DECIMAL(2,1), 1e3 -> DOUBLE, ...). INVALID_TYPED_LITERAL for a bad DATE/TIMESTAMP text.

@@ -55,8 +55,7 @@ Result<int64_t> IntegerConstant(const sql::Expr& expr, const sql::Expr& call) {
     return AnalysisError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                          fmt::format("Cannot resolve \"{}\" due to data type mismatch: \"{}\" "
                                      "has the type \"{}\", but an integer is required.",
-                                     call.source_text, expr.source_text,
-                                     SqlTypeName(*value->type)),
+                                     call.source_text, expr.source_text, SqlTypeName(*value->type)),
                          expr.pos);
   }
   ARROW_ASSIGN_OR_RAISE(auto as_int64, value->CastTo(arrow::int64()));
@@ -100,9 +99,8 @@ Result<BoundExprPtr> WindowBinder::BindColumn(const sql::Expr& expr) {
       return MakeColumnRef(field.name, field.display, field.type);
     }
   }
-  computed_fields_.push_back(
-      {fmt::format("#window_input{}", computed_fields_.size()), expr.source_text, bound->type,
-       true});
+  computed_fields_.push_back({fmt::format("#window_input{}", computed_fields_.size()),
+                              expr.source_text, bound->type, true});
   computed_exprs_.push_back(bound);
   const auto& field = computed_fields_.back();
   return MakeColumnRef(field.name, field.display, field.type);
@@ -178,10 +176,10 @@ Status WindowBinder::BindArguments(const sql::Expr& call, WindowCall* out) {
   }
   // An aggregate over the frame.
   if (call.distinct) {
-    return AnalysisError("DISTINCT_WINDOW_FUNCTION_UNSUPPORTED",
-                         fmt::format("Distinct window functions are not supported: {}.",
-                                     call.source_text),
-                         call.pos);
+    return AnalysisError(
+        "DISTINCT_WINDOW_FUNCTION_UNSUPPORTED",
+        fmt::format("Distinct window functions are not supported: {}.", call.source_text),
+        call.pos);
   }
   if (call.filter) {
     return AnalysisError("UNSUPPORTED_FEATURE.AGGREGATE_FILTER",
@@ -222,10 +220,10 @@ Status WindowBinder::BindFrame(const sql::Expr& call, const sql::WindowSpec& spe
   const sql::WindowFrame& written = *spec.frame;
   frame.rows = written.type == sql::FrameType::kRows;
   auto mismatch = [&](std::string_view condition, std::string_view what) {
-    return AnalysisError(condition,
-                         fmt::format("Cannot resolve \"{}\" due to data type mismatch: {}",
-                                     call.source_text, what),
-                         written.pos);
+    return AnalysisError(
+        condition,
+        fmt::format("Cannot resolve \"{}\" due to data type mismatch: {}", call.source_text, what),
+        written.pos);
   };
   bool has_offset = false;
   auto bind_bound = [&](const sql::FrameBound& in, WindowBound* bound) -> Status {
@@ -240,12 +238,11 @@ Status WindowBinder::BindFrame(const sql::Expr& call, const sql::WindowSpec& spe
         bound->type = WindowBound::Type::kUnboundedFollowing;
         return Status::OK();
       case sql::FrameBoundType::kPreceding:
-      case sql::FrameBoundType::kFollowing:
-        break;
+      case sql::FrameBoundType::kFollowing: break;
     }
     has_offset = true;
     bound->type = in.type == sql::FrameBoundType::kPreceding ? WindowBound::Type::kPreceding
-                                                               : WindowBound::Type::kFollowing;
+                                                             : WindowBound::Type::kFollowing;
     ARROW_ASSIGN_OR_RAISE(auto value, Constant(*in.offset, call));
     if (frame.rows ? !IsIntegral(*value->type) : !IsNumeric(*value->type)) {
       return mismatch("DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_UNACCEPTED_TYPE",
@@ -322,14 +319,14 @@ Result<BoundExprPtr> WindowBinder::BindCallOnce(const sql::Expr& call) {
   WindowCall out;
   out.function = Lower(call.name_parts.back());
   static const std::set<std::string> kKnown = {
-      "row_number", "rank",  "dense_rank", "percent_rank", "cume_dist", "ntile",
-      "lag",        "lead",  "first_value", "last_value",  "first",     "last",
-      "count",      "sum",   "avg",        "mean",         "min",       "max"};
+      "row_number", "rank", "dense_rank",  "percent_rank", "cume_dist", "ntile",
+      "lag",        "lead", "first_value", "last_value",   "first",     "last",
+      "count",      "sum",  "avg",         "mean",         "min",       "max"};
   if (call.name_parts.size() != 1 || kKnown.count(out.function) == 0) {
-    return AnalysisError("UNSUPPORTED_EXPR_FOR_WINDOW",
-                         fmt::format("Expression \"{}\" not supported within a window function.",
-                                     call.source_text),
-                         call.pos);
+    return AnalysisError(
+        "UNSUPPORTED_EXPR_FOR_WINDOW",
+        fmt::format("Expression \"{}\" not supported within a window function.", call.source_text),
+        call.pos);
   }
   ARROW_ASSIGN_OR_RAISE(const sql::WindowSpec* spec, Resolve(*call.window, call.pos));
   for (const auto& key : spec->partition_by) {

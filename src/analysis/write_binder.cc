@@ -8,9 +8,9 @@
 #include "analysis/expression_binder.h"
 #include "analysis/query_binder.h"
 #include "analysis/types.h"
-#include "catalog/identifiers.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "catalog/identifiers.h"
 #include "plan/predicate_translation.h"
 #include "sql/parser.h"
 
@@ -93,8 +93,8 @@ PlanNodePtr MakeProject(const PlanNodePtr& input, const std::vector<Column>& col
   project->kind = PlanNode::Kind::kProject;
   project->children = {input};
   for (size_t i = 0; i < columns.size(); ++i) {
-    project->output.push_back({fmt::format("_w{}", i), columns[i].name, columns[i].type,
-                               columns[i].nullable});
+    project->output.push_back(
+        {fmt::format("_w{}", i), columns[i].name, columns[i].type, columns[i].nullable});
   }
   project->exprs = std::move(exprs);
   return project;
@@ -111,8 +111,8 @@ Status ArityMismatch(const std::string& table_name, const std::vector<std::strin
                : "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
       fmt::format("Cannot write to {}, the reason is {} data columns:\nTable columns: {}.\n"
                   "Data columns: {}.",
-                  table_name, too_many ? "too many" : "not enough",
-                  fmt::join(table_names, ", "), fmt::join(data_names, ", ")),
+                  table_name, too_many ? "too many" : "not enough", fmt::join(table_names, ", "),
+                  fmt::join(data_names, ", ")),
       pos);
 }
 
@@ -171,7 +171,8 @@ Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTarget(const sql::In
   auto provider = catalogs->PathProvider(insert.table.parts);
   if (provider == nullptr || !provider->SupportsExternalMetadata()) return loaded.status();
   std::vector<Column> columns;
-  for (const auto& field : query->output) columns.push_back({field.display, field.type, true, "", std::nullopt});
+  for (const auto& field : query->output)
+    columns.push_back({field.display, field.type, true, "", std::nullopt});
   Options options{{"path", insert.table.parts[1]}};
   auto table = provider->GetTable(ColumnsToSchema(columns), options);
   if (!table.ok()) return loaded.status();
@@ -190,8 +191,7 @@ Status CheckWriteCapabilities(const ResolvedName& name, const Table& table, Writ
     return MissingCapability(name, "batch write", "BATCH_WRITE", pos);
   }
   switch (mode) {
-    case WritePlan::Mode::kAppend:
-      return Status::OK();
+    case WritePlan::Mode::kAppend: return Status::OK();
     case WritePlan::Mode::kTruncate:
       if (has(TableCapability::kTruncate) || has(TableCapability::kOverwriteByFilter)) {
         return Status::OK();
@@ -230,9 +230,9 @@ Result<PlanNodePtr> ShapeForTable(const PlanNodePtr& query, const std::vector<Co
   std::vector<BoundExprPtr> exprs;
   for (size_t i = 0; i < columns.size(); ++i) {
     const auto& field = query->output[i];
-    ARROW_ASSIGN_OR_RAISE(auto value,
-                          StoreAssign(MakeColumnRef(field.name, field.display, field.type),
-                                      columns[i], table_name, pos));
+    ARROW_ASSIGN_OR_RAISE(
+        auto value, StoreAssign(MakeColumnRef(field.name, field.display, field.type), columns[i],
+                                table_name, pos));
     exprs.push_back(std::move(value));
   }
   return MakeProject(query, columns, std::move(exprs));
@@ -311,9 +311,10 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
   auto bind_deferred = [&]() -> Status {
     if (query) return Status::OK();
     ARROW_ASSIGN_OR_RAISE(query, BindValues(*insert.query, [&](size_t c) -> Result<BoundExprPtr> {
-      if (c >= targets.size()) return MakeBoundLiteral(std::make_shared<arrow::NullScalar>());
-      return DefaultFor(columns[targets[c]], table_name, pos);
-    }));
+                            if (c >= targets.size())
+                              return MakeBoundLiteral(std::make_shared<arrow::NullScalar>());
+                            return DefaultFor(columns[targets[c]], table_name, pos);
+                          }));
     return Status::OK();
   };
   if (insert.by_name) {
@@ -398,7 +399,8 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
     } else if (any_static) {
       plan.mode = WritePlan::Mode::kOverwriteByFilter;
       for (size_t i = 0; i < columns.size(); ++i) {
-        if (static_values[i]) plan.static_partition_values.emplace_back(columns[i].name, static_values[i]);
+        if (static_values[i])
+          plan.static_partition_values.emplace_back(columns[i].name, static_values[i]);
       }
     } else {
       plan.mode = WritePlan::Mode::kTruncate;

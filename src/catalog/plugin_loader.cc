@@ -16,21 +16,21 @@ Result<std::shared_ptr<CatalogPlugin>> LoadPluginLibrary(const std::string& cata
                         fmt::format("Cannot load the plugin library '{}' of catalog {}: {}", path,
                                     QuoteIdentifier(catalog_name), dlerror()));
   }
-  auto factory = reinterpret_cast<ParleyCatalogFactory>(
-      dlsym(handle, PARLEY_CATALOG_FACTORY_SYMBOL));
+  auto factory =
+      reinterpret_cast<ParleyCatalogFactory>(dlsym(handle, PARLEY_CATALOG_FACTORY_SYMBOL));
   if (factory == nullptr) {
-    return InvalidError("CATALOG_PLUGIN_NOT_LOADABLE",
-                        fmt::format("The plugin library '{}' of catalog {} does not export {}.",
-                                    path, QuoteIdentifier(catalog_name),
-                                    PARLEY_CATALOG_FACTORY_SYMBOL));
+    return InvalidError(
+        "CATALOG_PLUGIN_NOT_LOADABLE",
+        fmt::format("The plugin library '{}' of catalog {} does not export {}.", path,
+                    QuoteIdentifier(catalog_name), PARLEY_CATALOG_FACTORY_SYMBOL));
   }
   CatalogPlugin* plugin = factory(PARLEY_CONNECTOR_API_VERSION);
   if (plugin == nullptr) {
-    return InvalidError("CATALOG_PLUGIN_NOT_LOADABLE",
-                        fmt::format("The plugin library '{}' of catalog {} does not support "
-                                    "connector API version {}.",
-                                    path, QuoteIdentifier(catalog_name),
-                                    PARLEY_CONNECTOR_API_VERSION));
+    return InvalidError(
+        "CATALOG_PLUGIN_NOT_LOADABLE",
+        fmt::format("The plugin library '{}' of catalog {} does not support "
+                    "connector API version {}.",
+                    path, QuoteIdentifier(catalog_name), PARLEY_CONNECTOR_API_VERSION));
   }
   return std::shared_ptr<CatalogPlugin>(plugin);
 }

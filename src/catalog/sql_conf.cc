@@ -1,8 +1,8 @@
 // SqlConf: user values over a table of known defaults.
 #include "catalog/sql_conf.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 namespace parley {
 namespace {

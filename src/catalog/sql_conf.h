@@ -68,7 +68,8 @@ inline constexpr const char* kV2BucketingKey = "spark.sql.sources.v2.bucketing.e
 inline constexpr const char* kNestedSchemaPruningKey =
     "spark.sql.optimizer.nestedSchemaPruning.enabled";
 inline constexpr const char* kSessionCatalogName = "spark_catalog";
-inline constexpr const char* kPartitionOverwriteModeKey = "spark.sql.sources.partitionOverwriteMode";
+inline constexpr const char* kPartitionOverwriteModeKey =
+    "spark.sql.sources.partitionOverwriteMode";
 inline constexpr const char* kTaskMaxFailuresKey = "spark.task.maxFailures";
 inline constexpr const char* kSpeculationKey = "spark.speculation";
 inline constexpr const char* kSpeculationMultiplierKey = "spark.speculation.multiplier";

@@ -16,13 +16,12 @@ TEST(ChangeOptionsTest, NoOptionsIsAnUnboundedReadWithTheDefaults) {
 }
 
 TEST(ChangeOptionsTest, VersionRangeKeepsBoundsAsWrittenAndKeysIgnoreCase) {
-  ASSERT_OK_AND_ASSIGN(auto request,
-                       ParseChangeOptions({{"STARTINGVERSION", "1"},
-                                           {"endingVersion", "v9"},
-                                           {"startingBoundInclusive", "FALSE"},
-                                           {"DeduplicationMode", "NETCHANGES"},
-                                           {"computeUpdates", "True"},
-                                           {"customOption", "x"}}));
+  ASSERT_OK_AND_ASSIGN(auto request, ParseChangeOptions({{"STARTINGVERSION", "1"},
+                                                         {"endingVersion", "v9"},
+                                                         {"startingBoundInclusive", "FALSE"},
+                                                         {"DeduplicationMode", "NETCHANGES"},
+                                                         {"computeUpdates", "True"},
+                                                         {"customOption", "x"}}));
   const auto& range = request.info.range;
   EXPECT_EQ(range.kind, ChangelogRange::Kind::kVersion);
   EXPECT_EQ(range.starting_version, "1");
@@ -47,9 +46,9 @@ TEST(ChangeOptionsTest, TimestampRangeIsInMicrosecondsUtc) {
 TEST(ChangeOptionsTest, ErrorsCarryTheirConditionsAndParameters) {
   ASSERT_RAISES_CONDITION("INVALID_CDC_OPTION.INVALID_DEDUPLICATION_MODE",
                           ParseChangeOptions({{"deduplicationMode", "Sometimes"}}));
-  EXPECT_EQ(ErrorParameters(ParseChangeOptions({{"deduplicationMode", "Sometimes"}}).status())
-                .at("mode"),
-            "sometimes");
+  EXPECT_EQ(
+      ErrorParameters(ParseChangeOptions({{"deduplicationMode", "Sometimes"}}).status()).at("mode"),
+      "sometimes");
   ASSERT_RAISES_CONDITION(
       "INVALID_CDC_OPTION.CONFLICTING_RANGE_TYPES",
       ParseChangeOptions({{"startingVersion", "1"}, {"endingTimestamp", "2024-01-01"}}));

@@ -24,9 +24,9 @@ Status CheckMetadataColumn(const std::string& changelog, const std::vector<Colum
     if (c.name == column) found = &c;
   }
   if (found == nullptr) {
-    return SchemaError("MISSING_COLUMN", {{"changelogName", changelog}, {"columnName", column}},
-                       fmt::format("The changelog {} has no column {}.", changelog,
-                                   QuoteIdentifier(column)));
+    return SchemaError(
+        "MISSING_COLUMN", {{"changelogName", changelog}, {"columnName", column}},
+        fmt::format("The changelog {} has no column {}.", changelog, QuoteIdentifier(column)));
   }
   std::string actual = SqlTypeName(*found->type);
   for (const auto& type : allowed) {

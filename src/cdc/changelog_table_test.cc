@@ -77,14 +77,14 @@ TEST(ChangelogTableTest, EachMetadataColumnMustExistWithItsType) {
     const char* expected;
     const char* actual;
   };
-  for (const auto& c : std::vector<Case>{
-           {kChangeTypeColumn, arrow::int32(), "STRING", "INT"},
-           {kCommitVersionColumn, arrow::int32(), "BIGINT or STRING", "INT"},
-           {kCommitVersionColumn, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
-            "BIGINT or STRING", "TIMESTAMP"},
-           {kCommitTimestampColumn, arrow::int64(), "TIMESTAMP", "BIGINT"},
-           {kCommitTimestampColumn, arrow::timestamp(arrow::TimeUnit::MICRO), "TIMESTAMP",
-            "TIMESTAMP_NTZ"}}) {
+  for (const auto& c :
+       std::vector<Case>{{kChangeTypeColumn, arrow::int32(), "STRING", "INT"},
+                         {kCommitVersionColumn, arrow::int32(), "BIGINT or STRING", "INT"},
+                         {kCommitVersionColumn, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
+                          "BIGINT or STRING", "TIMESTAMP"},
+                         {kCommitTimestampColumn, arrow::int64(), "TIMESTAMP", "BIGINT"},
+                         {kCommitTimestampColumn, arrow::timestamp(arrow::TimeUnit::MICRO),
+                          "TIMESTAMP", "TIMESTAMP_NTZ"}}) {
     auto changelog = std::make_shared<FakeChangelog>();
     SetType(changelog.get(), c.column, c.type);
     auto status = Make(changelog).status();
@@ -117,7 +117,8 @@ TEST(ChangelogTableTest, UndefinedRowIdOrRowVersionPropagatesTheConnectorError) 
   no_row_id->define_row_id = false;
   EXPECT_TRUE(Make(no_row_id).status().IsNotImplemented());
   // The API's default names the missing method with a condition.
-  ASSERT_RAISES_CONDITION("UNSUPPORTED_FEATURE.CHANGELOG_ROW_ID", no_row_id->Changelog::RowId().status());
+  ASSERT_RAISES_CONDITION("UNSUPPORTED_FEATURE.CHANGELOG_ROW_ID",
+                          no_row_id->Changelog::RowId().status());
   auto no_row_version = std::make_shared<FakeChangelog>();
   no_row_version->ud = true;
   no_row_version->define_row_version = false;
@@ -170,9 +171,8 @@ TEST(ChangelogTableTest, WrapsAsABatchAndMicroBatchReadableTable) {
   ASSERT_OK_AND_ASSIGN(auto table, Make(std::make_shared<FakeChangelog>()));
   EXPECT_EQ(table->name(), "cat.t_changelog");
   EXPECT_EQ(table->columns().size(), 5u);
-  EXPECT_EQ(table->capabilities(),
-            (std::set<TableCapability>{TableCapability::kBatchRead,
-                                       TableCapability::kMicroBatchRead}));
+  EXPECT_EQ(table->capabilities(), (std::set<TableCapability>{TableCapability::kBatchRead,
+                                                              TableCapability::kMicroBatchRead}));
 }
 
 }  // namespace

@@ -74,19 +74,17 @@ struct History {
 };
 
 std::string Text(int64_t id, const Row& row, const std::string& type, int64_t version) {
-  return std::to_string(id) + "|" + row.value + "|" + std::to_string(row.row_version) + "|" +
-         type + "|" + std::to_string(version);
+  return std::to_string(id) + "|" + row.value + "|" + std::to_string(row.row_version) + "|" + type +
+         "|" + std::to_string(version);
 }
 
 Result<std::shared_ptr<arrow::Table>> ChangeTable(const std::vector<Change>& changes) {
   // One record batch per commit, so that groups and identities span batches.
-  auto schema = arrow::schema({arrow::field("id", arrow::int64()),
-                               arrow::field("val", arrow::utf8()),
-                               arrow::field("rv", arrow::int64()),
-                               arrow::field(kChangeTypeColumn, arrow::utf8()),
-                               arrow::field(kCommitVersionColumn, arrow::int64()),
-                               arrow::field(kCommitTimestampColumn,
-                                            arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))});
+  auto schema = arrow::schema(
+      {arrow::field("id", arrow::int64()), arrow::field("val", arrow::utf8()),
+       arrow::field("rv", arrow::int64()), arrow::field(kChangeTypeColumn, arrow::utf8()),
+       arrow::field(kCommitVersionColumn, arrow::int64()),
+       arrow::field(kCommitTimestampColumn, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))});
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
   size_t i = 0;
   while (i < changes.size()) {

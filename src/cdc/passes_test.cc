@@ -14,8 +14,8 @@ namespace {
 constexpr int64_t kNull = INT64_MIN;
 
 struct Raw {
-  int64_t id;  // kNull: NULL
-  int64_t rv;  // kNull: NULL
+  int64_t id;        // kNull: NULL
+  int64_t rv;        // kNull: NULL
   const char* type;  // nullptr: NULL
   int64_t version;   // kNull: NULL
   std::string tag = {};
@@ -115,8 +115,10 @@ TEST(RowLevelStageTest, NullIdentitiesAndVersionsGroupTogether) {
 }
 
 TEST(RowLevelStageTest, UpdateDetectionRelabelsEveryNonInsertRowOfAPair) {
-  auto input = Table({{{1, 1, "delete", 2, "d"}, {1, 2, "insert", 2, "i"},
-                       {1, 2, nullptr, 2, "n"}, {2, 1, "insert", 2, "lone"},
+  auto input = Table({{{1, 1, "delete", 2, "d"},
+                       {1, 2, "insert", 2, "i"},
+                       {1, 2, nullptr, 2, "n"},
+                       {2, 1, "insert", 2, "lone"},
                        {3, 1, "update_preimage", 2, "pre"}}});
   ASSERT_OK_AND_ASSIGN(auto out, RowLevel(input, Post(false, true, false, false)));
   EXPECT_EQ(Tags(*out), (Lines{"d:update_preimage", "i:update_postimage", "lone:insert",
@@ -124,8 +126,8 @@ TEST(RowLevelStageTest, UpdateDetectionRelabelsEveryNonInsertRowOfAPair) {
 }
 
 TEST(RowLevelStageTest, CarryoverRemovalAloneLetsMultipleChangesThrough) {
-  auto input = Table({{{1, 1, "delete", 2, "a"}, {1, 1, "delete", 2, "b"},
-                       {1, 1, "insert", 2, "c"}}});
+  auto input =
+      Table({{{1, 1, "delete", 2, "a"}, {1, 1, "delete", 2, "b"}, {1, 1, "insert", 2, "c"}}});
   ASSERT_OK_AND_ASSIGN(auto out, RowLevel(input, Post(true, false, false, false)));
   EXPECT_EQ(out->num_rows(), 3);
   ASSERT_RAISES_CONDITION(
@@ -141,10 +143,10 @@ TEST(NetChangesTest, NullVersionsSortFirstAndTiesKeepInputOrder) {
 }
 
 TEST(NetChangesTest, StringVersionsOrderAsText) {
-  auto schema = arrow::schema({arrow::field("id", arrow::int64()),
-                               arrow::field("tag", arrow::utf8()),
-                               arrow::field(kChangeTypeColumn, arrow::utf8()),
-                               arrow::field(kCommitVersionColumn, arrow::utf8())});
+  auto schema =
+      arrow::schema({arrow::field("id", arrow::int64()), arrow::field("tag", arrow::utf8()),
+                     arrow::field(kChangeTypeColumn, arrow::utf8()),
+                     arrow::field(kCommitVersionColumn, arrow::utf8())});
   arrow::Int64Builder ids;
   arrow::StringBuilder tags, types, versions;
   ASSERT_OK(ids.AppendValues({1, 1}));

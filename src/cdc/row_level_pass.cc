@@ -22,7 +22,7 @@ namespace cp = arrow::compute;
 struct GroupCounts {
   int64_t deletes = 0;
   int64_t inserts = 0;
-  int64_t versions = 0;  // rows with a non-NULL row version
+  int64_t versions = 0;                                 // rows with a non-NULL row version
   uint32_t low = std::numeric_limits<uint32_t>::max();  // least row-version id
   uint32_t high = 0;                                    // greatest row-version id
 };
@@ -133,8 +133,7 @@ Result<std::shared_ptr<arrow::Table>> RunRowLevelStage(const std::shared_ptr<arr
       if (!dropped && (g.deletes > 1 || g.inserts > 1)) return MultipleChangesError();
       if (!dropped && g.deletes == 1 && g.inserts == 1) {
         bool insert = entry.codes->IsValid(i) && entry.codes->Value(i) == kCodeInsert;
-        ARROW_RETURN_NOT_OK(
-            labels.Append(insert ? kChangeUpdatePostimage : kChangeUpdatePreimage));
+        ARROW_RETURN_NOT_OK(labels.Append(insert ? kChangeUpdatePostimage : kChangeUpdatePreimage));
         relabelled = true;
       } else if (strings.IsValid(i)) {
         ARROW_RETURN_NOT_OK(labels.Append(strings.GetView(i)));

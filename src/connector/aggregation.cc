@@ -31,22 +31,34 @@ std::string CustomSumMetric::AggregateTaskMetrics(const std::vector<int64_t>& ta
 }
 
 std::string Filter::ToString() const {
-  static const char* kNames[] = {"EqualTo",          "EqualNullSafe",  "GreaterThan",
-                                 "GreaterThanOrEqual", "LessThan",     "LessThanOrEqual",
-                                 "In",               "IsNull",         "IsNotNull",
-                                 "StringStartsWith", "StringEndsWith", "StringContains",
-                                 "And",              "Or",             "Not",
-                                 "AlwaysTrue",       "AlwaysFalse"};
+  static const char* kNames[] = {"EqualTo",
+                                 "EqualNullSafe",
+                                 "GreaterThan",
+                                 "GreaterThanOrEqual",
+                                 "LessThan",
+                                 "LessThanOrEqual",
+                                 "In",
+                                 "IsNull",
+                                 "IsNotNull",
+                                 "StringStartsWith",
+                                 "StringEndsWith",
+                                 "StringContains",
+                                 "And",
+                                 "Or",
+                                 "Not",
+                                 "AlwaysTrue",
+                                 "AlwaysFalse"};
   std::vector<std::string> parts;
   if (!attribute.empty()) parts.push_back(attribute);
   for (const auto& value : values) parts.push_back(value->ToString());
   for (const auto& child : children) parts.push_back(child->ToString());
   std::string joined = fmt::format("{}", fmt::join(parts, ","));
-  if (kind == Kind::kIn) joined = fmt::format("{}, [{}]", attribute, [&] {
-                           std::vector<std::string> items;
-                           for (const auto& value : values) items.push_back(value->ToString());
-                           return fmt::format("{}", fmt::join(items, ","));
-                         }());
+  if (kind == Kind::kIn)
+    joined = fmt::format("{}, [{}]", attribute, [&] {
+      std::vector<std::string> items;
+      for (const auto& value : values) items.push_back(value->ToString());
+      return fmt::format("{}", fmt::join(items, ","));
+    }());
   return fmt::format("{}({})", kNames[static_cast<int>(kind)], joined);
 }
 

@@ -28,9 +28,8 @@ std::string TagOf(const CatalogPluginFactory& factory) {
 }
 
 TEST(BuiltinConnectorsTest, RegisteredCatalogsAreFoundByNameAndReplacedByALaterOne) {
-  EXPECT_TRUE(RegisterBuiltinCatalog("builtin_test_a", [] {
-    return std::make_shared<NamedCatalog>("first");
-  }));
+  EXPECT_TRUE(RegisterBuiltinCatalog("builtin_test_a",
+                                     [] { return std::make_shared<NamedCatalog>("first"); }));
   auto before = RegisteredBuiltinConnectors();
   ASSERT_EQ(before.catalogs.count("builtin_test_a"), 1u);
   EXPECT_EQ(TagOf(before.catalogs.at("builtin_test_a")), "first");

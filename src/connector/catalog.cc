@@ -8,9 +8,9 @@ namespace parley {
 namespace {
 
 Status Unsupported(const CatalogPlugin& catalog, std::string_view operation) {
-  return MakeError(arrow::StatusCode::NotImplemented, "UNSUPPORTED_FEATURE.CATALOG_OPERATION",
-                   fmt::format("Catalog {} does not support {}.", QuoteIdentifier(catalog.name()),
-                               operation));
+  return MakeError(
+      arrow::StatusCode::NotImplemented, "UNSUPPORTED_FEATURE.CATALOG_OPERATION",
+      fmt::format("Catalog {} does not support {}.", QuoteIdentifier(catalog.name()), operation));
 }
 
 }  // namespace

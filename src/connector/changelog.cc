@@ -22,8 +22,7 @@ std::string ChangelogRange::ToString() const {
                          bracket(starting_bound_inclusive, true), starting_timestamp,
                          ending_timestamp ? std::to_string(*ending_timestamp) : "latest",
                          bracket(ending_bound_inclusive, false));
-    case Kind::kUnbounded:
-      return "unbounded";
+    case Kind::kUnbounded: return "unbounded";
   }
   return "unbounded";
 }

@@ -14,8 +14,8 @@ namespace parley {
 namespace {
 
 bool IsInfix(const std::string& name) {
-  static const std::set<std::string> kInfix = {"=", "<>", "<", "<=", ">",  ">=", "<=>", "+",
-                                               "-", "*",  "/", "%",  "&",  "|",  "^"};
+  static const std::set<std::string> kInfix = {"=", "<>", "<", "<=", ">", ">=", "<=>", "+",
+                                               "-", "*",  "/", "%",  "&", "|",  "^"};
   return kInfix.count(name) > 0;
 }
 
@@ -94,12 +94,10 @@ std::string Literal::ToString() const {
       }
       return out + "'";
     }
-    case arrow::Type::DATE32:
-      return "DATE '" + value_->ToString() + "'";
+    case arrow::Type::DATE32: return "DATE '" + value_->ToString() + "'";
     case arrow::Type::BOOL:
       return static_cast<const arrow::BooleanScalar&>(*value_).value ? "true" : "false";
-    default:
-      return value_->ToString();
+    default: return value_->ToString();
   }
 }
 

@@ -112,9 +112,9 @@ Status InjectFault(std::string_view point, int partition, int attempt) {
     if (entry.partition && *entry.partition != partition) continue;
     if (entry.attempt && *entry.attempt != attempt) continue;
     if (entry.kill) ::kill(::getpid(), SIGKILL);
-    return InvalidError("INJECTED_FAULT",
-                        fmt::format("Injected fault at {} (partition {}, attempt {}).", point,
-                                    partition, attempt));
+    return InvalidError(
+        "INJECTED_FAULT",
+        fmt::format("Injected fault at {} (partition {}, attempt {}).", point, partition, attempt));
   }
   return Status::OK();
 }

@@ -34,8 +34,8 @@ void ArmFromEnvironment(FaultState* state) {
   std::string_view text(env);
   size_t colon = text.find(':');
   int64_t operation = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + std::min(colon, text.size()),
-                                      operation);
+  auto [end, error] =
+      std::from_chars(text.data(), text.data() + std::min(colon, text.size()), operation);
   if (error != std::errc() || operation <= 0 || colon == std::string_view::npos) return;
   std::string_view name = text.substr(colon + 1);
   FileSystemFault fault;
@@ -64,9 +64,9 @@ FaultState& State() {
 }
 
 Status Injected(std::string_view what, const std::string& path, int64_t operation) {
-  return MakeError(arrow::StatusCode::IOError, "INJECTED_FAULT",
-                   fmt::format("Injected filesystem fault at operation {} ({} {}).", operation,
-                               what, path));
+  return MakeError(
+      arrow::StatusCode::IOError, "INJECTED_FAULT",
+      fmt::format("Injected filesystem fault at operation {} ({} {}).", operation, what, path));
 }
 
 // An output stream whose writes, flushes and close are counted operations.
@@ -156,8 +156,7 @@ class CountedFileSystem : public ForwardingFileSystem {
     ARROW_RETURN_NOT_OK(CountFileSystemOperation("open", info.path()));
     return base()->OpenInputStream(info);
   }
-  Result<std::shared_ptr<aio::RandomAccessFile>> OpenInputFile(
-      const afs::FileInfo& info) override {
+  Result<std::shared_ptr<aio::RandomAccessFile>> OpenInputFile(const afs::FileInfo& info) override {
     ARROW_RETURN_NOT_OK(CountFileSystemOperation("open", info.path()));
     return base()->OpenInputFile(info);
   }

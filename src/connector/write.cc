@@ -18,14 +18,11 @@ const char* RowLevelCommandName(RowLevelCommand command) {
 }
 
 RowLevelRepresentation RowLevelOperation::representation() const {
-  return dynamic_cast<const SupportsDelta*>(this) != nullptr
-             ? RowLevelRepresentation::kDeltaBased
-             : RowLevelRepresentation::kGroupBased;
+  return dynamic_cast<const SupportsDelta*>(this) != nullptr ? RowLevelRepresentation::kDeltaBased
+                                                             : RowLevelRepresentation::kGroupBased;
 }
 
-Status SupportsOverwriteV2::Truncate() {
-  return Overwrite({MakePredicate("ALWAYS_TRUE", {})});
-}
+Status SupportsOverwriteV2::Truncate() { return Overwrite({MakePredicate("ALWAYS_TRUE", {})}); }
 
 Distribution Distribution::Clustered(std::vector<ExpressionPtr> expressions) {
   Distribution distribution;

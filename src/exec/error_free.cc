@@ -19,11 +19,10 @@ namespace cp = arrow::compute;
 // Calls that never fail, whatever their (already error-free) arguments.
 bool IsTotalFunction(const std::string& f) {
   static const std::set<std::string> kTotal = {
-      "=",        "<>",          "<",         "<=",       ">",           ">=",
-      "<=>",      "AND",         "OR",        "NOT",      "IS_NULL",     "IS_NOT_NULL",
-      "IN",       "LIKE",        "ILIKE",     "STARTS_WITH", "ENDS_WITH", "CONTAINS",
-      "CASE_WHEN", "COALESCE",   "~",         "&",        "|",           "^",
-      "greatest", "least"};
+      "=",     "<>",          "<",         "<=",       ">",           ">=",       "<=>",
+      "AND",   "OR",          "NOT",       "IS_NULL",  "IS_NOT_NULL", "IN",       "LIKE",
+      "ILIKE", "STARTS_WITH", "ENDS_WITH", "CONTAINS", "CASE_WHEN",   "COALESCE", "~",
+      "&",     "|",           "^",         "greatest", "least"};
   return kTotal.count(f) > 0;
 }
 
@@ -35,8 +34,7 @@ bool IsFloating(const arrow::DataType& type) {
 // both operands together: every product of the operands fits it. (Spark's type has one digit
 // more than that needs; an operand widened by a cast keeps its type's digits here.)
 bool IsExactDecimalProduct(const BoundExpr& expr) {
-  if (expr.function != "*" || expr.args.size() != 2 ||
-      expr.type->id() != arrow::Type::DECIMAL128) {
+  if (expr.function != "*" || expr.args.size() != 2 || expr.type->id() != arrow::Type::DECIMAL128) {
     return false;
   }
   int integer_digits = 0;
@@ -119,13 +117,13 @@ bool IsExactDecimalAdditive(const BoundExpr& expr) {
 
 bool IsWideningDecimalCast(const BoundExpr& expr) {
   if (expr.function != "CAST" || expr.args.size() != 1 ||
-      expr.type->id() != arrow::Type::DECIMAL128 ||
-      !arrow::is_decimal(expr.args[0]->type->id())) {
+      expr.type->id() != arrow::Type::DECIMAL128 || !arrow::is_decimal(expr.args[0]->type->id())) {
     return false;
   }
   const auto& from = static_cast<const arrow::DecimalType&>(*expr.args[0]->type);
   const auto& to = static_cast<const arrow::DecimalType&>(*expr.type);
-  return to.scale() >= from.scale() && to.precision() - to.scale() >= from.precision() - from.scale();
+  return to.scale() >= from.scale() &&
+         to.precision() - to.scale() >= from.precision() - from.scale();
 }
 
 }  // namespace parley

@@ -31,11 +31,11 @@ BoundExprPtr CaseWhen(std::vector<BoundExprPtr> args, std::shared_ptr<arrow::Dat
 TEST(ErrorFreeTest, ComparisonsLogicAndColumnsCannotFail) {
   auto a = Column("a", arrow::int32());
   auto s = Column("s", arrow::utf8());
-  auto condition = MakeCall("AND", {MakeCall("=", {a, IntLiteral(1)}, arrow::boolean()),
-                                    MakeCall("STARTS_WITH", {s, MakeBoundLiteral(
-                                                                    arrow::MakeScalar("P"))},
-                                             arrow::boolean())},
-                            arrow::boolean());
+  auto condition = MakeCall(
+      "AND",
+      {MakeCall("=", {a, IntLiteral(1)}, arrow::boolean()),
+       MakeCall("STARTS_WITH", {s, MakeBoundLiteral(arrow::MakeScalar("P"))}, arrow::boolean())},
+      arrow::boolean());
   EXPECT_TRUE(IsErrorFree(*a));
   EXPECT_TRUE(IsErrorFree(*condition));
   EXPECT_TRUE(IsErrorFree(*CaseWhen({condition, a, IntLiteral(0)}, arrow::int32())));
@@ -54,16 +54,16 @@ TEST(ErrorFreeTest, ArithmeticFailsUnlessItsTypeRulesFailureOut) {
   // product whose DECIMAL(32,4) holds every product of two DECIMAL(16,2).
   auto one_minus = MakeCall("-", {Cast(IntLiteral(1), arrow::decimal128(15, 2)), discount},
                             arrow::decimal128(16, 2));
-  auto volume = MakeCall("*", {Cast(price, arrow::decimal128(16, 2)), one_minus},
-                         arrow::decimal128(32, 4));
+  auto volume =
+      MakeCall("*", {Cast(price, arrow::decimal128(16, 2)), one_minus}, arrow::decimal128(32, 4));
   EXPECT_TRUE(IsErrorFree(*volume));
   EXPECT_FALSE(IsErrorFree(*MakeCall("*", {one_minus, one_minus}, arrow::decimal128(31, 4))));
   // A product whose type Spark caps at 38 digits can overflow it.
   auto wide = Column("w", arrow::decimal128(38, 10));
   EXPECT_FALSE(IsErrorFree(*MakeCall("*", {wide, wide}, arrow::decimal128(38, 6))));
   // A failing part anywhere fails the whole.
-  EXPECT_FALSE(IsErrorFree(*MakeCall(">", {MakeCall("/", {x, x}, arrow::float64()), x},
-                                     arrow::boolean())));
+  EXPECT_FALSE(
+      IsErrorFree(*MakeCall(">", {MakeCall("/", {x, x}, arrow::float64()), x}, arrow::boolean())));
 }
 
 TEST(ErrorFreeTest, CastsFailUnlessEveryValueFits) {
@@ -72,8 +72,7 @@ TEST(ErrorFreeTest, CastsFailUnlessEveryValueFits) {
   EXPECT_TRUE(IsErrorFree(*Cast(a, arrow::int64())));
   EXPECT_TRUE(IsErrorFree(*Cast(a, arrow::float64())));
   EXPECT_TRUE(IsErrorFree(*Cast(a, arrow::utf8())));
-  EXPECT_TRUE(IsErrorFree(*Cast(Column("d", arrow::decimal128(10, 2)),
-                                arrow::decimal128(12, 4))));
+  EXPECT_TRUE(IsErrorFree(*Cast(Column("d", arrow::decimal128(10, 2)), arrow::decimal128(12, 4))));
   EXPECT_TRUE(IsErrorFree(*Cast(IntLiteral(0), arrow::decimal128(32, 4))));
   EXPECT_FALSE(IsErrorFree(*Cast(a, arrow::int8())));
   EXPECT_FALSE(IsErrorFree(*Cast(s, arrow::int32())));
@@ -100,8 +99,7 @@ TEST(ErrorFreeTest, OnlyConditionalsWithAFailingBranchAreLoweredLazily) {
   auto failing_condition = MakeCall(">", {quotient, x}, arrow::boolean());
   EXPECT_EQ(function_of(CaseWhen({failing_condition, x, x}, arrow::float64())), "case_when");
   EXPECT_EQ(function_of(MakeCall("COALESCE", {x, x}, arrow::float64())), "coalesce");
-  EXPECT_EQ(function_of(MakeCall("COALESCE", {x, quotient}, arrow::float64())),
-            "parley_coalesce");
+  EXPECT_EQ(function_of(MakeCall("COALESCE", {x, quotient}, arrow::float64())), "parley_coalesce");
   EXPECT_EQ(function_of(MakeCall("COALESCE", {quotient, x}, arrow::float64())), "coalesce");
 }
 

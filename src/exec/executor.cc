@@ -158,12 +158,11 @@ class Lowering {
         arrow::Int32Builder builder;
         ARROW_RETURN_NOT_OK(builder.Append(0));
         ARROW_ASSIGN_OR_RAISE(auto column, builder.Finish());
-        auto table = arrow::Table::Make(
-            arrow::schema({arrow::field("__one_row", arrow::int32())}), {column});
+        auto table = arrow::Table::Make(arrow::schema({arrow::field("__one_row", arrow::int32())}),
+                                        {column});
         return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
       }
-      case PlanNode::Kind::kValues:
-        return LowerValues(*node);
+      case PlanNode::Kind::kValues: return LowerValues(*node);
       case PlanNode::Kind::kFilter: {
         ARROW_ASSIGN_OR_RAISE(auto condition, LowerExpression(*node->condition));
         if (node->children[0]->kind == PlanNode::Kind::kScan) {
@@ -196,14 +195,10 @@ class Lowering {
         return ac::Declaration::Sequence(
             {std::move(input), {"aggregate", ac::AggregateNodeOptions({}, std::move(keys))}});
       }
-      case PlanNode::Kind::kSort:
-        return LowerSort(node);
-      case PlanNode::Kind::kAggregate:
-        return LowerAggregate(node);
-      case PlanNode::Kind::kJoin:
-        return LowerJoinNode(node);
-      case PlanNode::Kind::kChangelogPass:
-        return LowerChangelogPass(*node);
+      case PlanNode::Kind::kSort: return LowerSort(node);
+      case PlanNode::Kind::kAggregate: return LowerAggregate(node);
+      case PlanNode::Kind::kJoin: return LowerJoinNode(node);
+      case PlanNode::Kind::kChangelogPass: return LowerChangelogPass(*node);
       case PlanNode::Kind::kUnion: {
         std::vector<ac::Declaration::Input> inputs;
         for (const auto& child : node->children) {
@@ -212,10 +207,8 @@ class Lowering {
         }
         return ac::Declaration("union", std::move(inputs), ac::ExecNodeOptions{});
       }
-      case PlanNode::Kind::kReplicateRows:
-        return LowerReplicateRows(*node);
-      case PlanNode::Kind::kExpand:
-        return LowerExpand(*node);
+      case PlanNode::Kind::kReplicateRows: return LowerReplicateRows(*node);
+      case PlanNode::Kind::kExpand: return LowerExpand(*node);
       case PlanNode::Kind::kSample: {
         // Gathered first: the rows then have one order, so a seed keeps the same rows.
         ARROW_ASSIGN_OR_RAISE(auto input, Gather(node->children[0]));
@@ -283,10 +276,9 @@ class Lowering {
   Result<ac::Declaration> LowerPartitionedJoin(const PlanNodePtr& node,
                                                const PartitionGroups& groups) {
     const PlanJoinType type = node->join_type;
-    const bool keeps_left = type == PlanJoinType::kLeftOuter ||
-                            type == PlanJoinType::kFullOuter || type == PlanJoinType::kLeftAnti;
-    const bool keeps_right =
-        type == PlanJoinType::kRightOuter || type == PlanJoinType::kFullOuter;
+    const bool keeps_left = type == PlanJoinType::kLeftOuter || type == PlanJoinType::kFullOuter ||
+                            type == PlanJoinType::kLeftAnti;
+    const bool keeps_right = type == PlanJoinType::kRightOuter || type == PlanJoinType::kFullOuter;
     std::vector<std::shared_ptr<arrow::Table>> tables;
     for (size_t g = 0; g < groups.left.size(); ++g) {
       const bool left_rows = !groups.left[g].empty();
@@ -351,15 +343,15 @@ class Lowering {
   // A scan whose tasks stream their batches (and apply `filter`) into the plan as they read.
   Result<ac::Declaration> StreamScan(const PlanNodePtr& scan,
                                      std::optional<cp::Expression> filter) {
-    const bool ordered = unordered_scans_.count(scan.get()) == 0 &&
-                         options_.unordered_scans.count(scan.get()) == 0;
+    const bool ordered =
+        unordered_scans_.count(scan.get()) == 0 && options_.unordered_scans.count(scan.get()) == 0;
     ARROW_ASSIGN_OR_RAISE(auto stream, StartScanTasks(scan.get(), options_, std::move(filter),
                                                       Subset(scan.get()), ordered));
     streams_.push_back(stream);
-    return ac::Declaration(
-        "source", ac::SourceNodeOptions(
-                      stream->schema(), [stream] { return stream->Next(); },
-                      ordered ? cp::Ordering::Implicit() : cp::Ordering::Unordered()));
+    return ac::Declaration("source",
+                           ac::SourceNodeOptions(
+                               stream->schema(), [stream] { return stream->Next(); },
+                               ordered ? cp::Ordering::Implicit() : cp::Ordering::Unordered()));
   }
 
   // A filter directly above a scan runs inside the scan's tasks (scan_tasks.h). The scan's
@@ -368,9 +360,8 @@ class Lowering {
     if (!profile_) return StreamScan(scan, std::move(condition));
     auto start = std::chrono::steady_clock::now();
     size_t tasks_before = metrics_.size();
-    ARROW_ASSIGN_OR_RAISE(auto table,
-                          RunScanTasks(scan.get(), options_, &metrics_, std::move(condition),
-                                       Subset(scan.get())));
+    ARROW_ASSIGN_OR_RAISE(auto table, RunScanTasks(scan.get(), options_, &metrics_,
+                                                   std::move(condition), Subset(scan.get())));
     if (profile_) {
       auto& entry = profile_by_node_[scan.get()];
       entry.tasks.assign(metrics_.begin() + tasks_before, metrics_.end());
@@ -417,8 +408,7 @@ class Lowering {
     ARROW_ASSIGN_OR_RAISE(auto table, Gather(node.children[0]));
     std::vector<std::string> columns;
     for (const auto& field : node.output) columns.push_back(field.name);
-    ARROW_ASSIGN_OR_RAISE(auto output,
-                          ReplicateRows(*table, node.replicate_count->field, columns));
+    ARROW_ASSIGN_OR_RAISE(auto output, ReplicateRows(*table, node.replicate_count->field, columns));
     return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(output)));
   }
 
@@ -443,8 +433,7 @@ class Lowering {
   }
 
   // The whole output of `node`, as one table.
-  static void CollectRuntimeFilterTargets(const PlanNode& node,
-                                          std::set<const PlanNode*>* scans) {
+  static void CollectRuntimeFilterTargets(const PlanNode& node, std::set<const PlanNode*>* scans) {
     if (node.kind == PlanNode::Kind::kJoin) {
       for (const auto& target : PlanRuntimeFilter(node).targets) scans->insert(target.scan);
     }
@@ -559,8 +548,7 @@ class Lowering {
       std::string name = node->output[keys.size() + j].name;
       std::string target;
       cp::Expression lowered_arg;
-      const bool integral_input =
-          !call.args.empty() && arrow::is_integer(call.args[0]->type->id());
+      const bool integral_input = !call.args.empty() && arrow::is_integer(call.args[0]->type->id());
       if (!call.args.empty()) {
         ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[0]));
         // DISTINCT counts -0.0 and 0.0 (and every NaN) as one value, as Spark's grouping.
@@ -588,11 +576,11 @@ class Lowering {
                                 ? aggregate("count_all", nullptr, "", name + "#count")
                                 : aggregate("count", only_valid, target, name + "#count");
         auto count_type = arrow::decimal128(arrow::Decimal128Type::kMaxPrecision, 0);
-        results[j] = cp::call(
-            "parley_decimal_divide",
-            {cp::field_ref(sum),
-             cp::call("cast", {cp::field_ref(count)}, cp::CastOptions::Safe(count_type)),
-             cp::literal(arrow::MakeNullScalar(call.type))});
+        results[j] =
+            cp::call("parley_decimal_divide",
+                     {cp::field_ref(sum),
+                      cp::call("cast", {cp::field_ref(count)}, cp::CastOptions::Safe(count_type)),
+                      cp::literal(arrow::MakeNullScalar(call.type))});
         continue;
       }
       std::string function;
@@ -618,10 +606,9 @@ class Lowering {
           (input_type == arrow::Type::DOUBLE || input_type == arrow::Type::FLOAT)) {
         // Arrow's min and max pass over NaN; Spark orders NaN above every number, so a max
         // with a NaN is NaN, and so is a min with nothing but NaN.
-        std::string nans = aggregate(
-            "any", std::make_shared<cp::ScalarAggregateOptions>(/*skip_nulls=*/true, 0),
-            project(cp::call("is_nan", {lowered_arg}), target + "#nan"),
-            name + "#nan");
+        std::string nans =
+            aggregate("any", std::make_shared<cp::ScalarAggregateOptions>(/*skip_nulls=*/true, 0),
+                      project(cp::call("is_nan", {lowered_arg}), target + "#nan"), name + "#nan");
         cp::Expression any_nan = cp::call("coalesce", {cp::field_ref(nans), cp::literal(false)});
         if (function == "min") {
           any_nan = cp::call("and_kleene", {cp::call("is_null", {results[j]}), any_nan});
@@ -757,9 +744,9 @@ class LoweredPlanStream : public PlanStream {
     std::shared_ptr<arrow::Schema> output;
     auto with_sink = ac::Declaration::Sequence(
         {std::move(declaration),
-         {"sink", ac::SinkNodeOptions(&output_, &output,
-                                      ac::BackpressureOptions(kStreamResumeBelowBytes,
-                                                              kStreamPauseAboveBytes))}});
+         {"sink", ac::SinkNodeOptions(
+                      &output_, &output,
+                      ac::BackpressureOptions(kStreamResumeBelowBytes, kStreamPauseAboveBytes))}});
     cp::ExecContext context(options_.control.pool(), arrow::internal::GetCpuThreadPool());
     auto made = ac::ExecPlan::Make(PlanOptions(options_), context);
     if (!made.ok()) return ToSparkError(made.status());

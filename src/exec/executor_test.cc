@@ -79,8 +79,7 @@ TEST_F(ExecutorTest, ResidualFilterAboveAScanRunsInItsTasks) {
                          Run("SELECT a FROM tc.default.t WHERE a % 2 = 0 ORDER BY a", profile));
     ASSERT_EQ(result.table->num_rows(), 3);
     auto expected = testing::MakeIntTable({"a"}, {{2, 4, 6}})->column(0);
-    EXPECT_TRUE(result.table->column(0)->Equals(*expected))
-        << result.table->column(0)->ToString();
+    EXPECT_TRUE(result.table->column(0)->Equals(*expected)) << result.table->column(0)->ToString();
     ASSERT_EQ(result.task_metrics.size(), 2u);
     EXPECT_EQ(result.task_metrics[0].rows + result.task_metrics[1].rows, 6);
     if (!profile) continue;
@@ -106,8 +105,7 @@ TEST_F(ExecutorTest, FilterErrorsInScanTasksCarryTheirCondition) {
 TEST_F(ExecutorTest, StreamedScanKeepsPartitionOrder) {
   ASSERT_OK_AND_ASSIGN(auto result, Run("SELECT a FROM tc.default.t"));
   auto expected = testing::MakeIntTable({"a"}, {{1, 2, 3, 4, 5, 6}})->column(0);
-  EXPECT_TRUE(result.table->column(0)->Equals(*expected))
-      << result.table->column(0)->ToString();
+  EXPECT_TRUE(result.table->column(0)->Equals(*expected)) << result.table->column(0)->ToString();
 }
 
 // The stream hands out every batch of every task, then the end; Finish gives the tasks'
@@ -138,8 +136,7 @@ TEST_F(ExecutorTest, ScanStreamDeliversEveryBatchThenFinishes) {
 // A table of `partitions` x `rows_per_partition` rows (a = 0, 1, ...) read one row per
 // batch, counting the batches its readers return.
 std::shared_ptr<std::atomic<int64_t>> AddManyBatchTable(testing::TestCatalog* catalog,
-                                                        const std::string& name,
-                                                        int partitions,
+                                                        const std::string& name, int partitions,
                                                         int64_t rows_per_partition) {
   std::vector<int> values;
   for (int i = 0; i < partitions * rows_per_partition; ++i) values.push_back(i);
@@ -300,8 +297,8 @@ TEST_F(ExecutorTest, PlanStreamClosedPartWayEndsItsScans) {
 TEST_F(ExecutorTest, PlanStreamClosedWhileAHashJoinEmitsReturns) {
   AddManyBatchTable(catalog_.get(), "many", 8, 25);
   ASSERT_OK_AND_ASSIGN(auto plan, NegotiatedPlan("SELECT m.a, t.a AS b FROM tc.default.many m "
-                                                  "LEFT JOIN tc.default.t t ON m.a = t.a",
-                                                  &catalogs_));
+                                                 "LEFT JOIN tc.default.t t ON m.a = t.a",
+                                                 &catalogs_));
   PlanNodePtr scan = FirstScan(plan);
   ScanRunOptions options;
   options.runtime_filter_max_build_rows = 0;
@@ -330,8 +327,8 @@ TEST_F(ExecutorTest, AggregatesOverUnorderedScans) {
   ASSERT_OK_AND_ASSIGN(auto distinct,
                        Run("SELECT DISTINCT a % 3 AS r FROM tc.default.many ORDER BY r"));
   EXPECT_EQ(distinct.table->num_rows(), 3);
-  ASSERT_RAISES_CONDITION(
-      "DIVIDE_BY_ZERO", Run("SELECT count(*) FROM tc.default.many WHERE 6 / (a - 300) > 1"));
+  ASSERT_RAISES_CONDITION("DIVIDE_BY_ZERO",
+                          Run("SELECT count(*) FROM tc.default.many WHERE 6 / (a - 300) > 1"));
 }
 
 TEST_F(ExecutorTest, PluginLibraryTablesRunTheirPartitionsAsTasks) {

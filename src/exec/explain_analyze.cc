@@ -30,8 +30,8 @@ ExplainAnnotator ProfileAnnotator(const std::map<const PlanNode*, OperatorProfil
     auto it = profile.find(&node);
     if (it == profile.end()) return {};
     const OperatorProfile& p = it->second;
-    std::string out = fmt::format("Rows out: {}\nTime (with inputs): {}\n", p.rows_out,
-                                  Millis(p.seconds));
+    std::string out =
+        fmt::format("Rows out: {}\nTime (with inputs): {}\n", p.rows_out, Millis(p.seconds));
     if (node.kind != PlanNode::Kind::kScan) return out;
     out += TaskLines(p.tasks);
     for (const auto& [name, value] : p.custom_metrics) {

@@ -17,9 +17,9 @@
 #include "exec/error_free.h"
 #include "exec/executor.h"
 #include "exec/scalar_subquery_value.h"
+#include "functions/function_registry.h"
 #include "kernels/conditional_kernels.h"
 #include "kernels/expression_kernels.h"
-#include "functions/function_registry.h"
 
 namespace parley {
 namespace {
@@ -42,15 +42,13 @@ std::optional<cp::Expression> LowerFloatComparison(const std::string& f, cp::Exp
   auto both_nan = [&] { return cp::call("and_kleene", {nan(a), nan(b)}); };
   // x < y: IEEE's answer, or y alone is NaN.
   auto less = [&](const cp::Expression& x, const cp::Expression& y) {
-    return cp::call("or_kleene",
-                    {cp::call("less", {x, y}),
-                     cp::call("and_kleene", {cp::call("invert", {nan(x)}), nan(y)})});
+    return cp::call("or_kleene", {cp::call("less", {x, y}),
+                                  cp::call("and_kleene", {cp::call("invert", {nan(x)}), nan(y)})});
   };
   // x <= y: IEEE's answer, or y is NaN (and x is not NULL).
   auto less_equal = [&](const cp::Expression& x, const cp::Expression& y) {
-    return cp::call("or_kleene",
-                    {cp::call("less_equal", {x, y}),
-                     cp::call("and_kleene", {cp::call("is_valid", {x}), nan(y)})});
+    return cp::call("or_kleene", {cp::call("less_equal", {x, y}),
+                                  cp::call("and_kleene", {cp::call("is_valid", {x}), nan(y)})});
   };
   if (f == "=") return cp::call("or_kleene", {cp::call("equal", {a, b}), both_nan()});
   if (f == "<>") {
@@ -104,8 +102,7 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
 // difference or negation whose exact result type fits in 38 digits (it is then Spark's type,
 // and nothing can overflow), or a product (parley_decimal_multiply checks each value against
 // Spark's type and widens only the values that overflow 128 bits). Otherwise nothing.
-std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
-                                                 const std::string& function,
+std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr, const std::string& function,
                                                  const std::vector<cp::Expression>& args) {
   for (const auto& arg : expr.args) {
     if (arg->type->id() != arrow::Type::DECIMAL128) return std::nullopt;
@@ -116,10 +113,10 @@ std::optional<cp::Expression> LowerNarrowDecimal(const BoundExpr& expr,
       return static_cast<const arrow::DecimalType&>(*factor.type).scale();
     };
     if (result.scale() > scale_of(*expr.args[0]) + scale_of(*expr.args[1])) return std::nullopt;
-    return cp::call("parley_decimal_multiply",
-                    {args[0], args[1],
-                     cp::literal(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(0),
-                                                                           expr.type))});
+    return cp::call(
+        "parley_decimal_multiply",
+        {args[0], args[1],
+         cp::literal(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(0), expr.type))});
   }
   if (!IsExactDecimalAdditive(expr)) return std::nullopt;
   if (expr.function == "NEGATE") return cp::call(function, args);
@@ -260,15 +257,28 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
     return cp::call(f == "/" ? "parley_decimal_divide" : "parley_decimal_mod",
                     {args[0], args[1], marker});
   }
-  static const std::map<std::string, std::string> kDirect = {
-      {"=", "equal"},          {"<>", "not_equal"},        {"<", "less"},
-      {"<=", "less_equal"},    {">", "greater"},           {">=", "greater_equal"},
-      {"AND", "and_kleene"},   {"OR", "or_kleene"},        {"NOT", "invert"},
-      {"IS_NULL", "is_null"},  {"IS_NOT_NULL", "is_valid"}, {"+", "add_checked"},
-      {"-", "subtract_checked"}, {"*", "multiply_checked"}, {"/", "divide_checked"},
-      {"DIV", "divide_checked"}, {"NEGATE", "negate_checked"}, {"~", "bit_wise_not"},
-      {"&", "bit_wise_and"},   {"|", "bit_wise_or"},       {"^", "bit_wise_xor"},
-      {"COALESCE", "coalesce"}};
+  static const std::map<std::string, std::string> kDirect = {{"=", "equal"},
+                                                             {"<>", "not_equal"},
+                                                             {"<", "less"},
+                                                             {"<=", "less_equal"},
+                                                             {">", "greater"},
+                                                             {">=", "greater_equal"},
+                                                             {"AND", "and_kleene"},
+                                                             {"OR", "or_kleene"},
+                                                             {"NOT", "invert"},
+                                                             {"IS_NULL", "is_null"},
+                                                             {"IS_NOT_NULL", "is_valid"},
+                                                             {"+", "add_checked"},
+                                                             {"-", "subtract_checked"},
+                                                             {"*", "multiply_checked"},
+                                                             {"/", "divide_checked"},
+                                                             {"DIV", "divide_checked"},
+                                                             {"NEGATE", "negate_checked"},
+                                                             {"~", "bit_wise_not"},
+                                                             {"&", "bit_wise_and"},
+                                                             {"|", "bit_wise_or"},
+                                                             {"^", "bit_wise_xor"},
+                                                             {"COALESCE", "coalesce"}};
   if (auto it = kDirect.find(f); it != kDirect.end()) {
     if (args.size() == 2 && IsFloatingPoint(*expr.args[0]->type) &&
         IsFloatingPoint(*expr.args[1]->type)) {
@@ -287,8 +297,8 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
       int precision = dec.precision();
       int scale = dec.scale();
       if (f == "*") precision = std::min(precision, 37);
-      args[i] = cp::call("cast", {args[i]},
-                         cp::CastOptions::Safe(arrow::decimal256(precision, scale)));
+      args[i] =
+          cp::call("cast", {args[i]}, cp::CastOptions::Safe(arrow::decimal256(precision, scale)));
     }
     // Arrow's exact result has the scale of the operands (their sum for a product); where
     // Spark's type has fewer fraction digits, round half up to them before settling.
@@ -315,8 +325,8 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
     return cp::call("cast", {value}, cp::CastOptions::Safe(expr.type));
   }
   if (f == "<=>") {
-    auto both_null = cp::call("and_kleene", {cp::call("is_null", {args[0]}),
-                                             cp::call("is_null", {args[1]})});
+    auto both_null =
+        cp::call("and_kleene", {cp::call("is_null", {args[0]}), cp::call("is_null", {args[1]})});
     auto equal = IsFloatingPoint(*expr.args[0]->type) && IsFloatingPoint(*expr.args[1]->type)
                      ? *LowerFloatComparison("=", args[0], args[1])
                      : cp::call("equal", {args[0], args[1]});
@@ -343,8 +353,8 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
     auto marker = cp::literal(arrow::MakeNullScalar(expr.type));
     // Text as Spark reads it (string_cast_kernels.cc).
     if (from == arrow::Type::STRING) {
-      const char* kernel = arrow::is_integer(to)          ? "parley_string_to_integral"
-                           : arrow::is_floating(to)       ? "parley_string_to_floating"
+      const char* kernel = arrow::is_integer(to)           ? "parley_string_to_integral"
+                           : arrow::is_floating(to)        ? "parley_string_to_floating"
                            : to == arrow::Type::DECIMAL128 ? "parley_string_to_decimal"
                            : to == arrow::Type::BOOL       ? "parley_string_to_boolean"
                            : to == arrow::Type::DATE32     ? "parley_string_to_date"
@@ -356,40 +366,39 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
     }
     // Booleans and decimals: zero is false, true is one.
     if (from == arrow::Type::DECIMAL128 && to == arrow::Type::BOOL) {
-      return cp::call("not_equal",
-                      {args[0], cp::literal(std::make_shared<arrow::Decimal128Scalar>(
-                                    arrow::Decimal128(0), expr.args[0]->type))});
+      return cp::call("not_equal", {args[0], cp::literal(std::make_shared<arrow::Decimal128Scalar>(
+                                                 arrow::Decimal128(0), expr.args[0]->type))});
     }
     if (from == arrow::Type::BOOL && to == arrow::Type::DECIMAL128) {
       auto one = cp::call("cast", {args[0]}, cp::CastOptions::Safe(arrow::int8()));
-      return cp::call("cast", {cp::call("cast", {one}, cp::CastOptions::Safe(arrow::decimal128(38, 0)))},
+      return cp::call("cast",
+                      {cp::call("cast", {one}, cp::CastOptions::Safe(arrow::decimal128(38, 0)))},
                       cp::CastOptions::Safe(expr.type));
     }
     // Floating point to integral or decimal types, as Spark converts (numeric_cast_kernels.cc).
     if ((from == arrow::Type::DOUBLE || from == arrow::Type::FLOAT) &&
         (arrow::is_integer(expr.type->id()) || expr.type->id() == arrow::Type::DECIMAL128)) {
       return cp::call(arrow::is_integer(expr.type->id()) ? "parley_float_to_integral"
-                                                          : "parley_float_to_decimal",
+                                                         : "parley_float_to_decimal",
                       {args[0], marker});
     }
     // Arrow casts an integer only to a decimal wide enough for the whole integer type; Spark
     // checks each value instead. Go through DECIMAL(38, 0), whose rescale checks each value.
-    if (expr.type->id() == arrow::Type::DECIMAL128 &&
-        arrow::is_integer(expr.args[0]->type->id())) {
+    if (expr.type->id() == arrow::Type::DECIMAL128 && arrow::is_integer(expr.args[0]->type->id())) {
       auto wide = cp::call("cast", {args[0]}, cp::CastOptions::Safe(arrow::decimal128(38, 0)));
       return cp::call("cast", {wide}, cp::CastOptions::Safe(expr.type));
     }
-    // Decimal to decimal: Spark rounds half away from zero to the new scale and fails when the value then
-    // needs more digits than the new precision; Arrow's exact rescale checks the precision.
-    if (expr.type->id() == arrow::Type::DECIMAL128 &&
-        arrow::is_decimal(expr.args[0]->type->id())) {
+    // Decimal to decimal: Spark rounds half away from zero to the new scale and fails when the
+    // value then needs more digits than the new precision; Arrow's exact rescale checks the
+    // precision.
+    if (expr.type->id() == arrow::Type::DECIMAL128 && arrow::is_decimal(expr.args[0]->type->id())) {
       const auto& from = static_cast<const arrow::DecimalType&>(*expr.args[0]->type);
       const auto& to = static_cast<const arrow::DecimalType&>(*expr.type);
       if (to.scale() >= from.scale()) return WidenDecimal(args[0], from, expr.type);
       // Rounded in 256 bits, where rounding up cannot leave the type (99.99 -> 100).
-      cp::Expression value = cp::call(
-          "cast", {args[0]},
-          cp::CastOptions::Safe(arrow::decimal256(arrow::Decimal256Type::kMaxPrecision, from.scale())));
+      cp::Expression value = cp::call("cast", {args[0]},
+                                      cp::CastOptions::Safe(arrow::decimal256(
+                                          arrow::Decimal256Type::kMaxPrecision, from.scale())));
       value = cp::call("round", {value},
                        cp::RoundOptions(to.scale(), cp::RoundMode::HALF_TOWARDS_INFINITY));
       cp::CastOptions rescale = cp::CastOptions::Safe(
@@ -412,8 +421,8 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
       return cp::call("parley_date_text", {args[0]});
     }
     if (from == arrow::Type::TIMESTAMP && (to == arrow::Type::STRING || numeric_to)) {
-      auto micros = cp::call("cast", {args[0]},
-                             cp::CastOptions::Safe(in_micros(*expr.args[0]->type)));
+      auto micros =
+          cp::call("cast", {args[0]}, cp::CastOptions::Safe(in_micros(*expr.args[0]->type)));
       if (to == arrow::Type::STRING) return cp::call("parley_timestamp_text", {micros});
       if (arrow::is_integer(to)) return cp::call("parley_timestamp_to_integral", {micros, marker});
       auto seconds = cp::call("parley_timestamp_to_double", {micros});
@@ -438,18 +447,18 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
         !static_cast<const arrow::TimestampType&>(*expr.type).timezone().empty()) {
       const auto& target = static_cast<const arrow::TimestampType&>(*expr.type);
       // Text without an offset is a wall-clock time in the session time zone (UTC).
-      auto local = cp::call("cast", {args[0]},
-                            cp::CastOptions::Safe(arrow::timestamp(target.unit())));
+      auto local =
+          cp::call("cast", {args[0]}, cp::CastOptions::Safe(arrow::timestamp(target.unit())));
       return cp::call("cast", {local}, std::move(options));
     }
     return cp::call("cast", {args[0]}, std::move(options));
   }
-  if (f == "STARTS_WITH" || f == "ENDS_WITH" || f == "CONTAINS" || f == "LIKE" ||
-      f == "ILIKE" || f == "RLIKE") {
+  if (f == "STARTS_WITH" || f == "ENDS_WITH" || f == "CONTAINS" || f == "LIKE" || f == "ILIKE" ||
+      f == "RLIKE") {
     static const std::map<std::string, std::string> kMatch = {
-        {"STARTS_WITH", "starts_with"}, {"ENDS_WITH", "ends_with"},
+        {"STARTS_WITH", "starts_with"},  {"ENDS_WITH", "ends_with"},
         {"CONTAINS", "match_substring"}, {"LIKE", "match_like"},
-        {"ILIKE", "match_like"},        {"RLIKE", "match_substring_regex"}};
+        {"ILIKE", "match_like"},         {"RLIKE", "match_substring_regex"}};
     cp::MatchSubstringOptions options(ScalarText(*expr.args[1]), f == "ILIKE");
     return cp::call(kMatch.at(f), {args[0]}, std::move(options));
   }
@@ -476,12 +485,9 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
 
 Result<arrow::compute::Expression> LowerExpression(const BoundExpr& expr) {
   switch (expr.kind) {
-    case BoundExpr::Kind::kColumn:
-      return cp::field_ref(expr.field);
-    case BoundExpr::Kind::kLiteral:
-      return cp::literal(arrow::Datum(expr.literal));
-    case BoundExpr::Kind::kCall:
-      return LowerCall(expr);
+    case BoundExpr::Kind::kColumn: return cp::field_ref(expr.field);
+    case BoundExpr::Kind::kLiteral: return cp::literal(arrow::Datum(expr.literal));
+    case BoundExpr::Kind::kCall: return LowerCall(expr);
   }
   return Status::Invalid("unknown bound expression kind");
 }

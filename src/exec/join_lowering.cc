@@ -60,13 +60,14 @@ cp::Expression Assemble(const OutputField& field) {
     nullable.push_back(true);
     fields.push_back(field.type->field(i)->WithNullable(true));
   }
-  auto made = cp::call("make_struct", std::move(children),
-                       cp::MakeStructOptions(std::move(names), std::move(nullable),
-                                             std::vector<std::shared_ptr<const arrow::KeyValueMetadata>>(
-                                                 field.type->num_fields())));
-  std::vector<cp::Expression> args = {cp::field_ref(StructPart(field.name, "v")),
-                                      std::move(made),
-                                      cp::literal(arrow::MakeNullScalar(arrow::struct_(std::move(fields))))};
+  auto made = cp::call(
+      "make_struct", std::move(children),
+      cp::MakeStructOptions(
+          std::move(names), std::move(nullable),
+          std::vector<std::shared_ptr<const arrow::KeyValueMetadata>>(field.type->num_fields())));
+  std::vector<cp::Expression> args = {
+      cp::field_ref(StructPart(field.name, "v")), std::move(made),
+      cp::literal(arrow::MakeNullScalar(arrow::struct_(std::move(fields))))};
   return cp::call("if_else", std::move(args));
 }
 
@@ -82,8 +83,8 @@ Result<ac::Declaration> WithKeyColumns(ac::Declaration input, const PlanNode& ch
     if (field.type->id() == arrow::Type::STRUCT) {
       exprs.push_back(cp::call("is_valid", {cp::field_ref(field.name)}));
       for (int i = 0; i < field.type->num_fields(); ++i) {
-        exprs.push_back(cp::call("struct_field", {cp::field_ref(field.name)},
-                                 cp::StructFieldOptions({i})));
+        exprs.push_back(
+            cp::call("struct_field", {cp::field_ref(field.name)}, cp::StructFieldOptions({i})));
       }
     } else {
       exprs.push_back(cp::field_ref(field.name));
@@ -108,8 +109,7 @@ bool Outputs(const PlanNode& node, const std::string& name) {
 
 // The hash join's output as the join's: nothing when it needs no column (the join's output
 // then is a key column), the struct columns assembled again when `split`.
-ac::Declaration Finish(const PlanNode& join, ac::Declaration joined, bool no_output,
-                       bool split) {
+ac::Declaration Finish(const PlanNode& join, ac::Declaration joined, bool no_output, bool split) {
   if (no_output) {
     return ac::Declaration::Sequence(
         {std::move(joined), {"project", ac::ProjectNodeOptions({}, {})}});
@@ -147,10 +147,10 @@ Result<ac::Declaration> LowerJoin(const PlanNode& join, ac::Declaration left,
   }
   std::vector<arrow::FieldRef> left_keys;
   std::vector<arrow::FieldRef> right_keys;
-  ARROW_ASSIGN_OR_RAISE(left, WithKeyColumns(std::move(left), left_node, left_exprs, "#lk",
-                                             &left_keys));
-  ARROW_ASSIGN_OR_RAISE(right, WithKeyColumns(std::move(right), right_node, right_exprs, "#rk",
-                                              &right_keys));
+  ARROW_ASSIGN_OR_RAISE(left,
+                        WithKeyColumns(std::move(left), left_node, left_exprs, "#lk", &left_keys));
+  ARROW_ASSIGN_OR_RAISE(
+      right, WithKeyColumns(std::move(right), right_node, right_exprs, "#rk", &right_keys));
   std::vector<arrow::FieldRef> left_output;
   std::vector<arrow::FieldRef> right_output;
   bool split = false;
@@ -175,20 +175,19 @@ Result<ac::Declaration> LowerJoin(const PlanNode& join, ac::Declaration left,
   const bool semi = join.join_type == PlanJoinType::kLeftSemi;
   if ((semi || join.join_type == PlanJoinType::kLeftAnti) &&
       EstimateRows(left_node) < EstimateRows(right_node)) {
-    ac::HashJoinNodeOptions swapped(
-        semi ? ac::JoinType::RIGHT_SEMI : ac::JoinType::RIGHT_ANTI, std::move(right_keys),
-        std::move(left_keys), {}, std::move(left_output), std::move(key_cmp), std::move(filter));
-    return Finish(join, ac::Declaration("hashjoin", {std::move(right), std::move(left)},
-                                        std::move(swapped)),
-                  no_output, split);
+    ac::HashJoinNodeOptions swapped(semi ? ac::JoinType::RIGHT_SEMI : ac::JoinType::RIGHT_ANTI,
+                                    std::move(right_keys), std::move(left_keys), {},
+                                    std::move(left_output), std::move(key_cmp), std::move(filter));
+    return Finish(
+        join, ac::Declaration("hashjoin", {std::move(right), std::move(left)}, std::move(swapped)),
+        no_output, split);
   }
   ac::HashJoinNodeOptions options(AceroJoinType(join.join_type), std::move(left_keys),
                                   std::move(right_keys), std::move(left_output),
                                   std::move(right_output), std::move(key_cmp), std::move(filter));
-  return Finish(join,
-                ac::Declaration("hashjoin", {std::move(left), std::move(right)},
-                                std::move(options)),
-                no_output, split);
+  return Finish(
+      join, ac::Declaration("hashjoin", {std::move(left), std::move(right)}, std::move(options)),
+      no_output, split);
 }
 
 }  // namespace parley

@@ -67,9 +67,7 @@ class DeltaRowWriter : public DataWriter {
             ARROW_RETURN_NOT_OK(writer_->Update(*metadata, *row_ids, *data));
           }
           break;
-        default:
-          ARROW_RETURN_NOT_OK(writer_->Insert(*data));
-          break;
+        default: ARROW_RETURN_NOT_OK(writer_->Insert(*data)); break;
       }
     }
     return Status::OK();

@@ -35,7 +35,7 @@ std::shared_ptr<arrow::Schema> DeltaTaskSchema(const DeltaRowLayout& layout);
 /// updated ones and Insert for the inserted ones, each at most once per batch; Commit, Abort,
 /// Close and the metrics pass through. Errors: CONNECTOR_CONTRACT_VIOLATION.NOT_A_DELTA_WRITER
 /// naming the table when `writer` is not a DeltaWriter (it is then aborted and closed).
-Result<std::unique_ptr<DataWriter>> MakeDeltaRowWriter(std::unique_ptr<DataWriter> writer,
-                                                      std::shared_ptr<const DeltaRowLayout> layout);
+Result<std::unique_ptr<DataWriter>> MakeDeltaRowWriter(
+    std::unique_ptr<DataWriter> writer, std::shared_ptr<const DeltaRowLayout> layout);
 
 }  // namespace parley

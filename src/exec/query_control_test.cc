@@ -34,8 +34,8 @@ TEST(QueryControlTest, ParsesMemoryLimits) {
   EXPECT_EQ(ParseMemoryLimit("2Tb"), int64_t{2} << 40);
   EXPECT_EQ(ParseMemoryLimit("100%"), MachineMemory() / 100 * 100);
   EXPECT_EQ(ParseMemoryLimit("80%"), MachineMemory() / 100 * 80);
-  for (const char* bad : {"", "m", "-1", "1.5g", "12q", "4 g", "0%", "101%", "10bb",
-                          "99999999999t", "9999999999999999999"}) {
+  for (const char* bad : {"", "m", "-1", "1.5g", "12q", "4 g", "0%", "101%", "10bb", "99999999999t",
+                          "9999999999999999999"}) {
     EXPECT_EQ(ParseMemoryLimit(bad), std::nullopt) << bad;
   }
 }

@@ -22,22 +22,25 @@ Result<std::string> ExplainRowLevel(RowLevelPlan* plan, sql::ExplainMode mode) {
   const std::string target = plan->target_name.ToString();
   ARROW_ASSIGN_OR_RAISE(auto strategy, PlanRowLevel(plan));
   if (strategy.metadata_delete) {
-    return fmt::format("== Physical Plan ==\nDeleteFromTable {} (metadata-only delete: the "
-                       "table accepts the condition, no rows are read)\nDeletePredicates: {}\n",
-                       target, PredicateList(strategy.delete_predicates));
+    return fmt::format(
+        "== Physical Plan ==\nDeleteFromTable {} (metadata-only delete: the "
+        "table accepts the condition, no rows are read)\nDeletePredicates: {}\n",
+        target, PredicateList(strategy.delete_predicates));
   }
   const char* command = RowLevelCommandName(plan->command);
   std::string header;
   if (plan->representation == RowLevelRepresentation::kDeltaBased) {
     std::vector<std::string> row_id;
     for (const auto& column : plan->row_id_columns) row_id.push_back(column.name);
-    header = fmt::format("WriteDelta {} {} (delta-based row-level operation: only changed rows "
-                         "are written)\nRowId: [{}]\n",
-                         command, target, fmt::join(row_id, ", "));
+    header = fmt::format(
+        "WriteDelta {} {} (delta-based row-level operation: only changed rows "
+        "are written)\nRowId: [{}]\n",
+        command, target, fmt::join(row_id, ", "));
   } else {
-    header = fmt::format("ReplaceData {} {} (group-based row-level operation: every group with "
-                         "a changed row is rewritten)\n",
-                         command, target);
+    header = fmt::format(
+        "ReplaceData {} {} (group-based row-level operation: every group with "
+        "a changed row is rewritten)\n",
+        command, target);
   }
   const std::string operation = plan->operation->description();
   if (operation != command) header += "Operation: " + operation + "\n";

@@ -18,8 +18,8 @@
 #include "arrow/scalar.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
-#include "exec/merge_on_read_writer.h"
 #include "exec/executor.h"
+#include "exec/merge_on_read_writer.h"
 #include "exec/row_selection.h"
 #include "plan/predicate_translation.h"
 #include "plan/pushdown.h"
@@ -65,8 +65,7 @@ std::optional<std::vector<PredicatePtr>> TranslateAll(const std::vector<BoundExp
 // the delete must read rows.
 Result<std::optional<std::vector<PredicatePtr>>> MetadataDelete(const RowLevelPlan& plan) {
   auto* deletable = dynamic_cast<SupportsDeleteV2*>(plan.table.get());
-  if (plan.command != RowLevelCommand::kDelete || deletable == nullptr ||
-      plan.subquery_condition) {
+  if (plan.command != RowLevelCommand::kDelete || deletable == nullptr || plan.subquery_condition) {
     return std::nullopt;
   }
   auto predicates = TranslateAll(plan.delete_conjuncts);
@@ -174,8 +173,7 @@ class RowLevelRows : public WriteInput {
         result_(result),
         schema_(std::move(schema)),
         sent_(SentActionsOf(plan)),
-        attributes_(static_cast<int>(plan.metadata_columns.size() +
-                                     plan.row_id_columns.size())) {}
+        attributes_(static_cast<int>(plan.metadata_columns.size() + plan.row_id_columns.size())) {}
 
   Result<std::optional<TaskRows>> Next() override {
     TaskRows task;
@@ -202,8 +200,7 @@ class RowLevelRows : public WriteInput {
   Result<bool> Commit(BatchWrite* batch_write,
                       const std::vector<CommitMessagePtr>& messages) override {
     if (result_->updated + result_->deleted + result_->inserted == 0) return false;
-    RowLevelWriteSummary summary{copied_, result_->updated, result_->deleted,
-                                 result_->inserted};
+    RowLevelWriteSummary summary{copied_, result_->updated, result_->deleted, result_->inserted};
     ARROW_RETURN_NOT_OK(batch_write->CommitRowLevel(messages, summary));
     return true;
   }
@@ -238,14 +235,9 @@ class RowLevelRows : public WriteInput {
         ++result_->updated;
         if (PreimageColumns(plan_)) preimages_.push_back(row);
         break;
-      case RowAction::kDelete:
-        ++result_->deleted;
-        break;
-      case RowAction::kInsert:
-        ++result_->inserted;
-        break;
-      case RowAction::kDiscard:
-        return;
+      case RowAction::kDelete: ++result_->deleted; break;
+      case RowAction::kInsert: ++result_->inserted; break;
+      case RowAction::kDiscard: return;
     }
     if (sent_[static_cast<int>(action)]) selected_.push_back(row);
   }
@@ -327,8 +319,8 @@ class RowLevelRows : public WriteInput {
   // The write's rows of `batch` (as schema_ says): the table's columns from the first of the
   // batch's columns at `values`, the metadata and row id columns, and the action (`action`
   // when given, else the row's).
-  Result<std::shared_ptr<arrow::RecordBatch>> WriteRows(
-      const arrow::RecordBatch& batch, int values, std::optional<RowLevelWriteAction> action) {
+  Result<std::shared_ptr<arrow::RecordBatch>> WriteRows(const arrow::RecordBatch& batch, int values,
+                                                        std::optional<RowLevelWriteAction> action) {
     arrow::ArrayVector columns(batch.columns().begin() + values,
                                batch.columns().begin() + values + n());
     if (schema_->num_fields() > n()) {
@@ -368,11 +360,11 @@ class RowLevelRows : public WriteInput {
   Status Queue(std::shared_ptr<arrow::RecordBatch> rows) {
     for (int i = 0; i < n(); ++i) {
       if (!plan_.columns[i].nullable && rows->column(i)->null_count() > 0) {
-        return InvalidError("NOT_NULL_ASSERT_VIOLATION",
-                            fmt::format("NULL value appeared in non-nullable field: {} of the "
-                                        "table {}.",
-                                        QuoteIdentifier(plan_.columns[i].name),
-                                        plan_.target_name.ToString()));
+        return InvalidError(
+            "NOT_NULL_ASSERT_VIOLATION",
+            fmt::format("NULL value appeared in non-nullable field: {} of the "
+                        "table {}.",
+                        QuoteIdentifier(plan_.columns[i].name), plan_.target_name.ToString()));
       }
     }
     pending_.push_back(std::move(rows));

@@ -15,8 +15,8 @@
 #include "parley/connector/fault_injection.h"
 #include "parley/session.h"
 #include "testing/gtest_util.h"
-#include "testing/session_rows.h"
 #include "testing/query_harness.h"
+#include "testing/session_rows.h"
 
 namespace parley {
 namespace {
@@ -139,9 +139,10 @@ TEST_F(RowLevelStreamingTest, FailedTaskLeavesTheTableAndNoFiles) {
   // The third task fails; the first two have written their files by then.
   Run("SET parley.test.faultInjection=task.beforeCommit@2");
   ASSERT_RAISES_CONDITION("INJECTED_FAULT",
-                          session_->Sql("MERGE INTO t USING (SELECT * FROM VALUES (2, 'x') "
-                                        "AS s(id, v)) s ON t.id = s.id "
-                                        "WHEN MATCHED THEN UPDATE SET v = s.v")
+                          session_
+                              ->Sql("MERGE INTO t USING (SELECT * FROM VALUES (2, 'x') "
+                                    "AS s(id, v)) s ON t.id = s.id "
+                                    "WHEN MATCHED THEN UPDATE SET v = s.v")
                               .status());
   EXPECT_EQ(Files(), files);
   EXPECT_EQ(Rows(kTracked), rows);
@@ -152,8 +153,9 @@ TEST_F(RowLevelStreamingTest, CardinalityViolationInTheLastFileLeavesTheTableAnd
   const auto files = Files();
   ASSERT_RAISES_CONDITION(
       "MERGE_CARDINALITY_VIOLATION",
-      session_->Sql("MERGE INTO t USING (SELECT * FROM VALUES (1, 'a'), (23, 'x'), (23, 'y') "
-                    "AS s(id, v)) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v")
+      session_
+          ->Sql("MERGE INTO t USING (SELECT * FROM VALUES (1, 'a'), (23, 'x'), (23, 'y') "
+                "AS s(id, v)) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v")
           .status());
   EXPECT_EQ(Files(), files);
   EXPECT_EQ(Rows(kTracked), rows);

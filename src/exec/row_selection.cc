@@ -71,8 +71,8 @@ Result<std::shared_ptr<arrow::RecordBatch>> TakeRows(const arrow::RecordBatch& b
   arrow::Int64Builder indices;
   ARROW_RETURN_NOT_OK(indices.AppendValues(rows));
   ARROW_ASSIGN_OR_RAISE(auto array, indices.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(arrow::Datum(batch.Slice(0)),
-                                                         arrow::Datum(array)));
+  ARROW_ASSIGN_OR_RAISE(auto taken,
+                        arrow::compute::Take(arrow::Datum(batch.Slice(0)), arrow::Datum(array)));
   return taken.record_batch();
 }
 
@@ -92,9 +92,8 @@ Result<std::shared_ptr<arrow::RecordBatch>> SelectRowsWhere(
     const std::vector<arrow::compute::Expression>& conjuncts) {
   std::optional<arrow::Datum> pending;  // the AND of the masks not applied yet
   for (const auto& conjunct : conjuncts) {
-    ARROW_ASSIGN_OR_RAISE(
-        arrow::Datum mask,
-        arrow::compute::ExecuteScalarExpression(conjunct, arrow::compute::ExecBatch(*batch)));
+    ARROW_ASSIGN_OR_RAISE(arrow::Datum mask, arrow::compute::ExecuteScalarExpression(
+                                                 conjunct, arrow::compute::ExecBatch(*batch)));
     if (pending) {
       ARROW_ASSIGN_OR_RAISE(mask, arrow::compute::CallFunction("and_kleene", {*pending, mask}));
     }

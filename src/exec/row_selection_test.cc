@@ -25,7 +25,8 @@ std::shared_ptr<arrow::RecordBatch> Numbered(int64_t rows) {
     EXPECT_TRUE(ids.Append(i).ok());
     EXPECT_TRUE(names.Append("n" + std::to_string(i)).ok());
   }
-  auto schema = arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
+  auto schema =
+      arrow::schema({arrow::field("id", arrow::int64()), arrow::field("name", arrow::utf8())});
   return arrow::RecordBatch::Make(schema, rows, {*ids.Finish(), *names.Finish()});
 }
 
@@ -61,9 +62,9 @@ TEST(SelectRowsTest, DenseAndSparseSelectionsKeepTheTrueRowsInOrder) {
   const int64_t rows = 1000;
   auto batch = Numbered(rows);
   using RowTest = std::function<bool(int64_t)>;
-  for (const RowTest& keep : std::vector<RowTest>{
-           [](int64_t i) { return i % 50 != 0; },   // dense: 98% kept
-           [](int64_t i) { return i % 50 == 0; }}) {  // sparse: 2% kept
+  for (const RowTest& keep :
+       std::vector<RowTest>{[](int64_t i) { return i % 50 != 0; },     // dense: 98% kept
+                            [](int64_t i) { return i % 50 == 0; }}) {  // sparse: 2% kept
     for (const RowTest& null : std::vector<RowTest>{[](int64_t) { return false; },
                                                     [](int64_t i) { return i % 7 == 3; }}) {
       ASSERT_OK_AND_ASSIGN(auto selected, SelectRows(batch, Mask(rows, keep, null)));
@@ -75,15 +76,17 @@ TEST(SelectRowsTest, DenseAndSparseSelectionsKeepTheTrueRowsInOrder) {
 TEST(SelectRowsTest, AllRowsReturnTheBatchItselfAndNoneAnEmptyBatch) {
   auto batch = Numbered(10);
   auto none = [](int64_t) { return false; };
-  ASSERT_OK_AND_ASSIGN(auto all, SelectRows(batch, Mask(10, [](int64_t) { return true; }, none)));
+  ASSERT_OK_AND_ASSIGN(auto all, SelectRows(batch, Mask(
+                                                       10, [](int64_t) { return true; }, none)));
   EXPECT_EQ(all.get(), batch.get());
   ASSERT_OK_AND_ASSIGN(auto empty, SelectRows(batch, Mask(10, none, none)));
   EXPECT_EQ(empty->num_rows(), 0);
   EXPECT_TRUE(empty->schema()->Equals(*batch->schema()));
   ASSERT_OK_AND_ASSIGN(auto nulls, SelectRows(batch, Mask(10, none, [](int64_t) { return true; })));
   EXPECT_EQ(nulls->num_rows(), 0);
-  ASSERT_OK_AND_ASSIGN(auto scalar_true,
-                       SelectRows(batch, arrow::Datum(std::make_shared<arrow::BooleanScalar>(true))));
+  ASSERT_OK_AND_ASSIGN(
+      auto scalar_true,
+      SelectRows(batch, arrow::Datum(std::make_shared<arrow::BooleanScalar>(true))));
   EXPECT_EQ(scalar_true.get(), batch.get());
   ASSERT_OK_AND_ASSIGN(auto scalar_null,
                        SelectRows(batch, arrow::Datum(arrow::MakeNullScalar(arrow::boolean()))));
@@ -115,9 +118,9 @@ TEST(SelectRowsWhereTest, ConjunctsKeepTheRowsWhereAllAreTrue) {
   EXPECT_EQ(ids, (std::vector<int64_t>{3, 4, 5, 6, 8, 9}));
   // NULL keeps no row, in a conjunct combined with the next or in one that narrows the batch.
   auto null_below = [&](int64_t bound) {
-    return cp::call("if_else", {cp::less(id, literal(bound)),
-                                cp::literal(arrow::MakeNullScalar(arrow::boolean())),
-                                cp::literal(true)});
+    return cp::call("if_else",
+                    {cp::less(id, literal(bound)),
+                     cp::literal(arrow::MakeNullScalar(arrow::boolean())), cp::literal(true)});
   };
   ASSERT_OK_AND_ASSIGN(ids, IdsWhere({null_below(3), cp::less(id, literal(6))}));
   EXPECT_EQ(ids, (std::vector<int64_t>{3, 4, 5}));
@@ -129,12 +132,12 @@ TEST(SelectRowsWhereTest, ConjunctsKeepTheRowsWhereAllAreTrue) {
 TEST(SelectRowsWhereTest, ALaterConjunctSeesOnlyTheRowsASelectiveOneKept) {
   auto id = cp::field_ref("id");
   // 100 / (id - 5) fails on row 5, which the first conjunct (10% of the rows) rejects.
-  auto quotient_positive =
-      cp::greater(cp::call("divide_checked", {cp::literal(int64_t{100}),
-                                              cp::call("subtract", {id, cp::literal(int64_t{5})})}),
-                  cp::literal(int64_t{0}));
-  ASSERT_OK_AND_ASSIGN(auto ids, IdsWhere({cp::greater_equal(id, cp::literal(int64_t{90})),
-                                           quotient_positive}));
+  auto quotient_positive = cp::greater(
+      cp::call("divide_checked",
+               {cp::literal(int64_t{100}), cp::call("subtract", {id, cp::literal(int64_t{5})})}),
+      cp::literal(int64_t{0}));
+  ASSERT_OK_AND_ASSIGN(
+      auto ids, IdsWhere({cp::greater_equal(id, cp::literal(int64_t{90})), quotient_positive}));
   EXPECT_EQ(ids.size(), 10u);
   EXPECT_EQ(ids.front(), 90);
   // Evaluated first, on every row, the same conjunct fails.

@@ -20,8 +20,7 @@ Result<RuntimeFilter> MakeRuntimeFilter(const arrow::Table& build, const BoundEx
   while (true) {
     ARROW_RETURN_NOT_OK(reader.ReadNext(&batch));
     if (batch == nullptr) break;
-    ARROW_ASSIGN_OR_RAISE(auto values,
-                          cp::ExecuteScalarExpression(lowered, cp::ExecBatch(*batch)));
+    ARROW_ASSIGN_OR_RAISE(auto values, cp::ExecuteScalarExpression(lowered, cp::ExecBatch(*batch)));
     if (values.is_scalar()) {
       ARROW_ASSIGN_OR_RAISE(auto array, arrow::MakeArrayFromScalar(*values.scalar(), 1));
       chunks.push_back(std::move(array));

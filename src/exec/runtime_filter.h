@@ -17,8 +17,8 @@ namespace parley {
 /// \brief The filter that one build key puts on one probe column.
 struct RuntimeFilter {
   /// Offered to the source (SupportsRuntimeV2Filtering::Filter): `column IN (keys)` for at
-  /// most `max_in_list` keys (ascending), else `column >= min` and `column <= max`; empty when the build
-  /// side has no non-null key.
+  /// most `max_in_list` keys (ascending), else `column >= min` and `column <= max`; empty when the
+  /// build side has no non-null key.
   std::vector<PredicatePtr> predicates;
   /// Evaluated by the scan's tasks on what the source returns: `column` is one of the keys.
   arrow::compute::Expression row_filter;

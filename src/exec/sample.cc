@@ -26,8 +26,8 @@ Result<std::shared_ptr<arrow::Table>> BernoulliSample(std::shared_ptr<arrow::Tab
     keep.UnsafeAppend(draw >= sample.lower && draw < sample.upper);
   }
   ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(arrow::Datum(std::move(input)),
-                                                          arrow::Datum(mask)));
+  ARROW_ASSIGN_OR_RAISE(auto kept,
+                        arrow::compute::Filter(arrow::Datum(std::move(input)), arrow::Datum(mask)));
   return kept.table();
 }
 

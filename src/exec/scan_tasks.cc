@@ -1,7 +1,8 @@
 // Scan task execution. Tasks run on a thread pool sized to the cores; the driver thread plans
 // partitions and hands each task its partition; the batches are gathered, or streamed, in
-// partition order. A residual filter is applied by the tasks, batch by batch, in parallel. Test mode round-trips factory and partitions through bytes, as crossing to an executor
-// would, so a connector that holds a live handle fails here rather than on a cluster.
+// partition order. A residual filter is applied by the tasks, batch by batch, in parallel. Test
+// mode round-trips factory and partitions through bytes, as crossing to an executor would, so a
+// connector that holds a live handle fails here rather than on a cluster.
 #include "exec/scan_tasks.h"
 
 #include <fmt/format.h>
@@ -13,11 +14,11 @@
 #include <mutex>
 #include <utility>
 
+#include "arrow/compute/api.h"
 #include "arrow/record_batch.h"
 #include "arrow/table.h"
 #include "arrow/util/future.h"
 #include "arrow/util/thread_pool.h"
-#include "arrow/compute/api.h"
 #include "exec/expression_lowering.h"
 #include "exec/row_selection.h"
 #include "exec/task_pools.h"
@@ -28,8 +29,7 @@ namespace parley {
 namespace {
 
 Status NotSerializable(const PlanNode& scan, const std::string& what, const Status& cause) {
-  return MakeError(arrow::StatusCode::Invalid,
-                   "CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
+  return MakeError(arrow::StatusCode::Invalid, "CONNECTOR_CONTRACT_VIOLATION.TASK_NOT_SERIALIZABLE",
                    fmt::format("The {} of table {} does not round-trip through bytes: {}", what,
                                scan.table_name.ToString(), cause.message()));
 }
@@ -70,8 +70,7 @@ struct PushedCheck {
   arrow::compute::Expression expression;
 };
 
-Result<std::vector<PushedCheck>> PrepareChecks(const PlanNode& scan,
-                                               const arrow::Schema& schema) {
+Result<std::vector<PushedCheck>> PrepareChecks(const PlanNode& scan, const arrow::Schema& schema) {
   std::vector<PushedCheck> checks;
   for (const auto& [predicate, condition] : scan.negotiation->exact_predicates) {
     std::vector<std::string> fields;
@@ -93,8 +92,8 @@ Status VerifyBatch(const PlanNode& scan, const std::vector<PushedCheck>& checks,
     ARROW_ASSIGN_OR_RAISE(auto result, arrow::compute::ExecuteScalarExpression(
                                            check.expression, arrow::compute::ExecBatch(batch)));
     // A row passes only where the predicate is TRUE; FALSE and NULL rows should not be here.
-    ARROW_ASSIGN_OR_RAISE(auto definite, arrow::compute::CallFunction(
-                                             "coalesce", {result, arrow::Datum(false)}));
+    ARROW_ASSIGN_OR_RAISE(auto definite,
+                          arrow::compute::CallFunction("coalesce", {result, arrow::Datum(false)}));
     ARROW_ASSIGN_OR_RAISE(auto all_true, arrow::compute::CallFunction("all", {definite}));
     const auto& scalar = *all_true.scalar();
     bool ok = scalar.is_valid && static_cast<const arrow::BooleanScalar&>(scalar).value;
@@ -156,9 +155,9 @@ Result<std::shared_ptr<ScanSetup>> PrepareScan(
   if (options.round_trip_tasks) {
     ARROW_ASSIGN_OR_RAISE(setup->factory, RoundTripFactory(*scan, setup->factory));
     for (size_t i = 0; i < setup->partitions.size(); ++i) {
-      ARROW_ASSIGN_OR_RAISE(setup->partitions[i],
-                            RoundTripPartition(*scan, *setup->factory, setup->partitions[i],
-                                               setup->indices[i]));
+      ARROW_ASSIGN_OR_RAISE(
+          setup->partitions[i],
+          RoundTripPartition(*scan, *setup->factory, setup->partitions[i], setup->indices[i]));
     }
   }
   if (options.verify_pushdown) {
@@ -175,12 +174,11 @@ Result<std::shared_ptr<ScanSetup>> PrepareScan(
 
 Status CheckLimit(const ScanSetup& setup, int64_t rows_read) {
   if (!setup.verified_limit || rows_read <= *setup.verified_limit) return Status::OK();
-  return MakeError(arrow::StatusCode::Invalid,
-                   "CONNECTOR_CONTRACT_VIOLATION.PUSHED_LIMIT_NOT_APPLIED",
-                   fmt::format("The connector of table {} accepted LIMIT {} as complete but "
-                               "returned {} rows.",
-                               setup.scan->table_name.ToString(), *setup.verified_limit,
-                               rows_read));
+  return MakeError(
+      arrow::StatusCode::Invalid, "CONNECTOR_CONTRACT_VIOLATION.PUSHED_LIMIT_NOT_APPLIED",
+      fmt::format("The connector of table {} accepted LIMIT {} as complete but "
+                  "returned {} rows.",
+                  setup.scan->table_name.ToString(), *setup.verified_limit, rows_read));
 }
 
 // What a task's sink says after taking a batch.
@@ -238,12 +236,9 @@ class TaskRun {
         if (batch->num_rows() == 0) continue;
       }
       switch (sink(std::move(batch))) {
-        case SinkReply::kMore:
-          break;
-        case SinkReply::kPause:
-          return false;
-        case SinkReply::kStop:
-          return true;
+        case SinkReply::kMore: break;
+        case SinkReply::kPause: return false;
+        case SinkReply::kStop: return true;
       }
     }
   }
@@ -396,8 +391,9 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
     auto& partition = partitions_[index];
     while (true) {
       if (partition.run == nullptr) partition.run = std::make_unique<TaskRun>(*setup_, index);
-      auto ended = partition.run->Pump(
-          [this, index](std::shared_ptr<arrow::RecordBatch> b) { return Push(index, std::move(b)); });
+      auto ended = partition.run->Pump([this, index](std::shared_ptr<arrow::RecordBatch> b) {
+        return Push(index, std::move(b));
+      });
       Completion completion;
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -427,8 +423,7 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
       auto& batches = partitions_[index].batches;
       if (!ordered_ && batches.empty()) with_batches_.push_back(index);
       batches.push_back(std::move(batch));
-      reply = !ordered_ && batches.size() >= kQueuedBatches ? SinkReply::kPause
-                                                             : SinkReply::kMore;
+      reply = !ordered_ && batches.size() >= kQueuedBatches ? SinkReply::kPause : SinkReply::kMore;
       completion = TakeReady();
     }
     completion.Run();
@@ -512,9 +507,9 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
   std::mutex mutex_;
   std::vector<arrow::Future<>> tasks_;  // the turns not known to be finished
   std::vector<Partition> partitions_;
-  size_t next_start_ = 0;  // the next partition to start
-  size_t active_ = 0;      // started and not retired
-  size_t current_ = 0;     // ordered: the partition being drained
+  size_t next_start_ = 0;            // the next partition to start
+  size_t active_ = 0;                // started and not retired
+  size_t current_ = 0;               // ordered: the partition being drained
   std::deque<size_t> with_batches_;  // unordered: the partitions holding batches, in turn
   size_t done_ = 0;                  // partitions done
   Status failure_;                   // the first task error
@@ -535,13 +530,12 @@ Result<std::shared_ptr<arrow::Table>> RunScanTasks(
   std::vector<arrow::Future<TaskMetrics>> futures;
   for (size_t i = 0; i < count; ++i) {
     auto* output = &outputs[i];
-    ARROW_ASSIGN_OR_RAISE(auto future,
-                          pool->Submit([setup, i, output]() -> Result<TaskMetrics> {
-                            return RunTask(*setup, i, [output](auto batch) {
-                              output->push_back(std::move(batch));
-                              return SinkReply::kMore;
-                            });
-                          }));
+    ARROW_ASSIGN_OR_RAISE(auto future, pool->Submit([setup, i, output]() -> Result<TaskMetrics> {
+      return RunTask(*setup, i, [output](auto batch) {
+        output->push_back(std::move(batch));
+        return SinkReply::kMore;
+      });
+    }));
     futures.push_back(std::move(future));
   }
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;

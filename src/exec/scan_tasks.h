@@ -10,8 +10,8 @@
 
 #include "arrow/compute/exec.h"
 #include "arrow/compute/expression.h"
-#include "arrow/util/future.h"
 #include "arrow/type_fwd.h"
+#include "arrow/util/future.h"
 #include "exec/query_control.h"
 #include "plan/logical_plan.h"
 

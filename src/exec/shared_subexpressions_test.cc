@@ -34,7 +34,8 @@ TEST(SharedSubexpressionsTest, ALargestCommonPartIsComputedOnce) {
   EXPECT_EQ(split.names, std::vector<std::string>{"#s0"});
   ASSERT_EQ(split.rewritten.size(), 3u);
   EXPECT_EQ(split.rewritten[0].ToString(), "#s0");
-  EXPECT_EQ(split.rewritten[1].ToString(), Times(cp::field_ref("#s0"), cp::field_ref("z")).ToString());
+  EXPECT_EQ(split.rewritten[1].ToString(),
+            Times(cp::field_ref("#s0"), cp::field_ref("z")).ToString());
   EXPECT_EQ(split.rewritten[2].ToString(), "y");
   EXPECT_EQ(split.input_fields, (std::vector<std::string>{"x", "y", "z"}));
 
@@ -42,11 +43,11 @@ TEST(SharedSubexpressionsTest, ALargestCommonPartIsComputedOnce) {
   ASSERT_OK(EnsureComputeInitialized());
   auto schema = arrow::schema({arrow::field("x", arrow::int64()), arrow::field("y", arrow::int64()),
                                arrow::field("z", arrow::int64())});
-  auto batch = arrow::RecordBatch::Make(
-      schema, 3,
-      {*arrow::json::ArrayFromJSONString(arrow::int64(), "[1, null, 3]"),
-       *arrow::json::ArrayFromJSONString(arrow::int64(), "[4, 5, 6]"),
-       *arrow::json::ArrayFromJSONString(arrow::int64(), "[7, 8, null]")});
+  auto batch =
+      arrow::RecordBatch::Make(schema, 3,
+                               {*arrow::json::ArrayFromJSONString(arrow::int64(), "[1, null, 3]"),
+                                *arrow::json::ArrayFromJSONString(arrow::int64(), "[4, 5, 6]"),
+                                *arrow::json::ArrayFromJSONString(arrow::int64(), "[7, 8, null]")});
   arrow::FieldVector first_fields;
   arrow::ArrayVector first_columns;
   for (size_t i = 0; i < split.shared.size(); ++i) {

@@ -24,8 +24,8 @@ void DrainTasksAtExit() {
     if (pool != nullptr && pool->ok()) pool->ValueUnsafe()->WaitForIdle();
   }
   arrow::internal::GetCpuThreadPool()->WaitForIdle();
-  if (auto* io = dynamic_cast<arrow::internal::ThreadPool*>(
-          arrow::io::default_io_context().executor())) {
+  if (auto* io =
+          dynamic_cast<arrow::internal::ThreadPool*>(arrow::io::default_io_context().executor())) {
     io->WaitForIdle();
   }
 }

@@ -47,9 +47,8 @@ int64_t RangeBound(const WindowLayout& layout, int64_t i, double delta, bool is_
     return layout.ascending ? layout.order_value[row] : -layout.order_value[row];
   };
   const double target = key(i) + delta;
-  return FirstWhere(layout.valid_start[i], layout.valid_end[i], [&](int64_t row) {
-    return is_start ? key(row) >= target : key(row) > target;
-  });
+  return FirstWhere(layout.valid_start[i], layout.valid_end[i],
+                    [&](int64_t row) { return is_start ? key(row) >= target : key(row) > target; });
 }
 
 int64_t Bound(const WindowFrame& frame, const WindowBound& bound, const WindowLayout& layout,
@@ -57,16 +56,13 @@ int64_t Bound(const WindowFrame& frame, const WindowBound& bound, const WindowLa
   const int64_t start = layout.partition_start[i];
   const int64_t end = layout.partition_end[i];
   switch (bound.type) {
-    case WindowBound::Type::kUnboundedPreceding:
-      return start;
-    case WindowBound::Type::kUnboundedFollowing:
-      return end;
+    case WindowBound::Type::kUnboundedPreceding: return start;
+    case WindowBound::Type::kUnboundedFollowing: return end;
     case WindowBound::Type::kCurrentRow:
       if (frame.rows) return is_start ? i : i + 1;
       return is_start ? layout.peer_start[i] : layout.peer_end[i];
     case WindowBound::Type::kPreceding:
-    case WindowBound::Type::kFollowing:
-      break;
+    case WindowBound::Type::kFollowing: break;
   }
   const double delta = bound.type == WindowBound::Type::kPreceding ? -bound.offset : bound.offset;
   if (!frame.rows) return RangeBound(layout, i, delta, is_start);
@@ -98,9 +94,8 @@ Result<ArrayPtr> Ranking(const WindowCall& call, const WindowLayout& layout) {
       if (f == "cume_dist") {
         out.UnsafeAppend(static_cast<double>(layout.peer_end[i] - start) / size);
       } else {
-        out.UnsafeAppend(size <= 1 ? 0.0
-                                   : static_cast<double>(layout.peer_start[i] - start) /
-                                         (size - 1));
+        out.UnsafeAppend(
+            size <= 1 ? 0.0 : static_cast<double>(layout.peer_start[i] - start) / (size - 1));
       }
     }
     return out.Finish();
@@ -144,8 +139,8 @@ Result<ArrayPtr> TakeRows(const ArrayPtr& values, arrow::Int64Builder* indices) 
 // the offset counts only rows whose value is not NULL (`valid_before[r]`: how many of the rows
 // before r are; `valid_rows`: those rows in order).
 int64_t OffsetRow(const WindowCall& call, const WindowLayout& layout,
-                  const std::vector<int64_t>& valid_before,
-                  const std::vector<int64_t>& valid_rows, int64_t i) {
+                  const std::vector<int64_t>& valid_before, const std::vector<int64_t>& valid_rows,
+                  int64_t i) {
   const int64_t start = layout.partition_start[i];
   const int64_t end = layout.partition_end[i];
   const bool lag = call.function == "lag";
@@ -153,10 +148,9 @@ int64_t OffsetRow(const WindowCall& call, const WindowLayout& layout,
     const int64_t row = i + (lag ? -call.offset : call.offset);
     return row >= start && row < end ? row : -1;
   }
-  const int64_t ordinal = lag ? valid_before[i] - call.offset
-                              : valid_before[i + 1] + call.offset - 1;
-  return ordinal >= valid_before[start] && ordinal < valid_before[end] ? valid_rows[ordinal]
-                                                                       : -1;
+  const int64_t ordinal =
+      lag ? valid_before[i] - call.offset : valid_before[i + 1] + call.offset - 1;
+  return ordinal >= valid_before[start] && ordinal < valid_before[end] ? valid_rows[ordinal] : -1;
 }
 
 Result<ArrayPtr> Offset(const WindowCall& call, const std::vector<ArrayPtr>& args,

@@ -79,10 +79,9 @@ TEST(WindowFunctionsTest, RangeFramesFollowTheOrderDirectionAndKeepNullKeysApart
   layout.valid_end = std::vector<int64_t>(5, 4);
   layout.ascending = false;
   // RANGE BETWEEN 1 PRECEDING AND CURRENT ROW: keys from k + 1 down to k.
-  auto call = Call("sum", Frame(false, {WindowBound::Type::kPreceding, 1},
-                                {WindowBound::Type::kCurrentRow, 0}));
-  ASSERT_OK_AND_ASSIGN(auto result,
-                       EvaluateWindowCall(call, {Ints({1, 2, 3, 4, 5})}, layout));
+  auto call = Call(
+      "sum", Frame(false, {WindowBound::Type::kPreceding, 1}, {WindowBound::Type::kCurrentRow, 0}));
+  ASSERT_OK_AND_ASSIGN(auto result, EvaluateWindowCall(call, {Ints({1, 2, 3, 4, 5})}, layout));
   EXPECT_TRUE(result->Equals(*Ints({1, 6, 6, 4, 5}))) << result->ToString();
 }
 

@@ -40,8 +40,7 @@ Result<std::vector<bool>> Breaks(const std::vector<ArrayPtr>& keys, int64_t rows
     ARROW_ASSIGN_OR_RAISE(auto equal, cp::CallFunction("equal", {current, previous}));
     ARROW_ASSIGN_OR_RAISE(auto current_null, cp::CallFunction("is_null", {current}));
     ARROW_ASSIGN_OR_RAISE(auto previous_null, cp::CallFunction("is_null", {previous}));
-    ARROW_ASSIGN_OR_RAISE(auto both_null,
-                          cp::CallFunction("and", {current_null, previous_null}));
+    ARROW_ASSIGN_OR_RAISE(auto both_null, cp::CallFunction("and", {current_null, previous_null}));
     ARROW_ASSIGN_OR_RAISE(auto same, cp::CallFunction("coalesce", {equal, both_null}));
     auto flags = std::static_pointer_cast<arrow::BooleanArray>(same.make_array());
     for (int64_t i = 0; i + 1 < rows; ++i) {
@@ -111,8 +110,8 @@ std::map<std::string, std::vector<size_t>> ByWindow(const PlanNode& node) {
 
 }  // namespace
 
-Result<std::shared_ptr<arrow::Table>> ComputeWindow(
-    const PlanNode& node, const std::shared_ptr<arrow::Table>& input) {
+Result<std::shared_ptr<arrow::Table>> ComputeWindow(const PlanNode& node,
+                                                    const std::shared_ptr<arrow::Table>& input) {
   const int64_t rows = input->num_rows();
   std::vector<ArrayPtr> results(node.window_calls.size());
   for (const auto& [text, calls] : ByWindow(node)) {

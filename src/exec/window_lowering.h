@@ -13,7 +13,7 @@ namespace parley {
 
 /// \brief The output of the Window node `node` over `input`, its child's whole output: the
 /// input's columns that `node` outputs, then one column per window call.
-Result<std::shared_ptr<arrow::Table>> ComputeWindow(
-    const PlanNode& node, const std::shared_ptr<arrow::Table>& input);
+Result<std::shared_ptr<arrow::Table>> ComputeWindow(const PlanNode& node,
+                                                    const std::shared_ptr<arrow::Table>& input);
 
 }  // namespace parley

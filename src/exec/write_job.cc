@@ -7,12 +7,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
-#include <atomic>
 #include <thread>
 
 #include "arrow/array.h"
@@ -61,7 +61,7 @@ Result<std::shared_ptr<arrow::Table>> SortTable(
     ARROW_ASSIGN_OR_RAISE(int index, ColumnIndex(*data->schema(), *order->children()[0]));
     keys.emplace_back(arrow::FieldRef(index),
                       order->direction() == SortDirection::kAscending ? cp::SortOrder::Ascending
-                                                                       : cp::SortOrder::Descending,
+                                                                      : cp::SortOrder::Descending,
                       order->null_ordering() == NullOrdering::kNullsFirst
                           ? cp::NullPlacement::AtStart
                           : cp::NullPlacement::AtEnd);
@@ -193,8 +193,9 @@ AttemptOutcome RunAttempt(JobContext* job, const TaskRows& rows, int partition, 
   auto finish = [&](DataWriter* writer, Status status) {
     if (!status.ok() && writer != nullptr) {
       Status aborted = writer->Abort();
-      if (!aborted.ok()) status = status.WithMessage(status.message() + " (abort also failed: " +
-                                                     aborted.message() + ")");
+      if (!aborted.ok())
+        status = status.WithMessage(status.message() + " (abort also failed: " + aborted.message() +
+                                    ")");
     }
     if (writer != nullptr) {
       outcome.metrics = writer->CurrentMetricsValues();
@@ -288,8 +289,7 @@ class PartitionsInput : public WriteInput {
 
 // Runs the job. With `known_partitions`, the input holds that many tasks, all launched at
 // once; otherwise tasks launch as the input hands them over, a pool's worth at a time.
-Result<WriteJobResult> RunJob(Write* write, WriteInput* input,
-                              std::optional<int> known_partitions,
+Result<WriteJobResult> RunJob(Write* write, WriteInput* input, std::optional<int> known_partitions,
                               const WriteJobOptions& options);
 
 }  // namespace
@@ -309,7 +309,8 @@ Result<WritePartitions> PartitionForWrite(const std::shared_ptr<arrow::Table>& d
   switch (distribution.kind) {
     case Distribution::Kind::kUnspecified: {
       int64_t rows = data->num_rows();
-      if (count <= 0) count = static_cast<int>(std::max<int64_t>(1, (rows + rows_per_task - 1) / rows_per_task));
+      if (count <= 0)
+        count = static_cast<int>(std::max<int64_t>(1, (rows + rows_per_task - 1) / rows_per_task));
       partitions = SliceEvenly(*data, count);
       break;
     }
@@ -320,8 +321,8 @@ Result<WritePartitions> PartitionForWrite(const std::shared_ptr<arrow::Table>& d
     case Distribution::Kind::kOrdered: {
       ARROW_ASSIGN_OR_RAISE(auto sorted, SortTable(data, distribution.ordering));
       if (count <= 0) {
-        count = static_cast<int>(std::max<int64_t>(
-            1, (sorted->num_rows() + rows_per_task - 1) / rows_per_task));
+        count = static_cast<int>(
+            std::max<int64_t>(1, (sorted->num_rows() + rows_per_task - 1) / rows_per_task));
       }
       partitions = SliceEvenly(*sorted, count);
       break;
@@ -359,8 +360,7 @@ Result<WriteJobResult> RunWriteJob(Write* write, const WritePartitions& partitio
 
 namespace {
 
-Result<WriteJobResult> RunJob(Write* write, WriteInput* input,
-                              std::optional<int> known_partitions,
+Result<WriteJobResult> RunJob(Write* write, WriteInput* input, std::optional<int> known_partitions,
                               const WriteJobOptions& options) {
   const auto start = Clock::now();
   JobContext job;
@@ -394,14 +394,13 @@ Result<WriteJobResult> RunJob(Write* write, WriteInput* input,
     ++s.running;
     ++running;
     ++result.attempts;
-    ARROW_ASSIGN_OR_RAISE(auto future,
-                          pool->Submit([&job, rows = s.rows, partition, attempt, task_id] {
-                            AttemptOutcome outcome =
-                                RunAttempt(&job, *rows, partition, attempt, task_id);
-                            std::lock_guard<std::mutex> lock(job.mutex);
-                            job.outcomes.push_back(std::move(outcome));
-                            job.changed.notify_all();
-                          }));
+    ARROW_ASSIGN_OR_RAISE(
+        auto future, pool->Submit([&job, rows = s.rows, partition, attempt, task_id] {
+          AttemptOutcome outcome = RunAttempt(&job, *rows, partition, attempt, task_id);
+          std::lock_guard<std::mutex> lock(job.mutex);
+          job.outcomes.push_back(std::move(outcome));
+          job.changed.notify_all();
+        }));
     (void)future;
     return Status::OK();
   };
@@ -512,8 +511,8 @@ Result<WriteJobResult> RunJob(Write* write, WriteInput* input,
   if (!committed) {
     Status aborted = job.batch_write->Abort(messages);
     if (!failure.ok() && !aborted.ok()) {
-      return failure.WithMessage(failure.message() + " (abort also failed: " +
-                                 aborted.message() + ")");
+      return failure.WithMessage(failure.message() + " (abort also failed: " + aborted.message() +
+                                 ")");
     }
     ARROW_RETURN_NOT_OK(failure);
     ARROW_RETURN_NOT_OK(aborted);

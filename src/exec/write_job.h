@@ -85,8 +85,7 @@ class WriteInput {
 /// OnDataWriterCommit failed, the commit failed or was declined. Returns the first error of the
 /// input or of the partition that failed for good. The factory is created with
 /// PhysicalWriteInfo::num_partitions 0: the task count is not known in advance.
-Result<WriteJobResult> RunWriteJob(Write* write, WriteInput* input,
-                                   const WriteJobOptions& options);
+Result<WriteJobResult> RunWriteJob(Write* write, WriteInput* input, const WriteJobOptions& options);
 
 /// \brief RunWriteJob over partitions known in advance (PhysicalWriteInfo::num_partitions is
 /// their count), committed with `BatchWrite::Commit`.

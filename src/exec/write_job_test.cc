@@ -61,8 +61,12 @@ class FakeWriter : public DataWriter {
  public:
   FakeWriter(Journal* journal, const FakeOptions& options, int partition, int64_t task,
              bool fail_write, bool slow)
-      : journal_(journal), options_(options), partition_(partition), task_(task),
-        fail_write_(fail_write), slow_(slow) {}
+      : journal_(journal),
+        options_(options),
+        partition_(partition),
+        task_(task),
+        fail_write_(fail_write),
+        slow_(slow) {}
   Status Write(const arrow::RecordBatch& batch) override {
     if (slow_) std::this_thread::sleep_for(std::chrono::milliseconds(400));
     if (fail_write_) return Status::IOError("disk full");
@@ -119,7 +123,8 @@ class FakeFactory : public DataWriterFactory {
 class FakeBatchWrite : public BatchWrite {
  public:
   FakeBatchWrite(Journal* journal, FakeOptions options)
-      : journal_(journal), options_(options),
+      : journal_(journal),
+        options_(options),
         factory_(std::make_shared<FakeFactory>(journal, options)) {}
   Result<std::shared_ptr<DataWriterFactory>> CreateBatchWriterFactory(
       const PhysicalWriteInfo& info) override {
@@ -184,14 +189,16 @@ std::shared_ptr<arrow::Table> MakeData(int64_t rows, int64_t keys) {
     EXPECT_TRUE(k.Append(i % keys).ok());
     EXPECT_TRUE(v.Append(i).ok());
   }
-  auto schema = arrow::schema({arrow::field("k", arrow::int64()), arrow::field("v", arrow::int64())});
+  auto schema =
+      arrow::schema({arrow::field("k", arrow::int64()), arrow::field("v", arrow::int64())});
   return arrow::Table::Make(schema, {k.Finish().ValueOrDie(), v.Finish().ValueOrDie()});
 }
 
 Result<WriteJobResult> RunFake(Journal* journal, FakeOptions fake, WriteJobOptions options,
-                           int64_t rows = 40, int64_t rows_per_task = 10) {
+                               int64_t rows = 40, int64_t rows_per_task = 10) {
   FakeWrite write(journal, fake);
-  ARROW_ASSIGN_OR_RAISE(auto partitions, PartitionForWrite(MakeData(rows, 4), write, rows_per_task));
+  ARROW_ASSIGN_OR_RAISE(auto partitions,
+                        PartitionForWrite(MakeData(rows, 4), write, rows_per_task));
   options.round_trip = true;
   return RunWriteJob(&write, partitions, options);
 }
@@ -402,8 +409,8 @@ TEST(PartitionForWriteTest, OrderedDistributionGivesOrderedRanges) {
 
 TEST(PartitionForWriteTest, LayoutByAnExpressionIsRejected) {
   Journal journal;
-  auto bucket = std::make_shared<Transform>(
-      "bucket", std::vector<ExpressionPtr>{FieldReference("k")});
+  auto bucket =
+      std::make_shared<Transform>("bucket", std::vector<ExpressionPtr>{FieldReference("k")});
   LayoutWrite write(&journal, Distribution::Clustered({bucket}), 2, {});
   ASSERT_RAISES_CONDITION("UNSUPPORTED_FEATURE.WRITE_DISTRIBUTION",
                           PartitionForWrite(MakeData(10, 2), write, 1000));

@@ -12,10 +12,10 @@
 #include "arrow/compute/cast.h"
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
-#include "arrow/util/byte_size.h"
-#include "arrow/util/decimal.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
+#include "arrow/util/byte_size.h"
+#include "arrow/util/decimal.h"
 #include "exec/executor.h"
 
 namespace parley {
@@ -44,17 +44,16 @@ Status BuildOverwritePredicates(WritePlan* plan, const ScanRunOptions& options) 
   for (size_t i = 0; i < plan->static_partition_values.size(); ++i) {
     ARROW_ASSIGN_OR_RAISE(auto scalar, result.table->column(static_cast<int>(i))->GetScalar(0));
     auto column = FieldReference(plan->static_partition_values[i].first);
-    plan->overwrite_predicates.push_back(
-        scalar->is_valid ? MakePredicate("=", {column, MakeLiteral(scalar)})
-                         : MakePredicate("IS_NULL", {column}));
+    plan->overwrite_predicates.push_back(scalar->is_valid
+                                             ? MakePredicate("=", {column, MakeLiteral(scalar)})
+                                             : MakePredicate("IS_NULL", {column}));
   }
   return Status::OK();
 }
 
 Status ConfigureMode(WritePlan* plan, WriteBuilder* builder) {
   switch (plan->mode) {
-    case WritePlan::Mode::kAppend:
-      return Status::OK();
+    case WritePlan::Mode::kAppend: return Status::OK();
     case WritePlan::Mode::kTruncate: {
       auto* truncate = dynamic_cast<SupportsTruncate*>(builder);
       if (truncate == nullptr) return MissingMixin(*plan, "SupportsTruncate");
@@ -81,12 +80,12 @@ Status ConfigureMode(WritePlan* plan, WriteBuilder* builder) {
 }
 
 Status InsertOverflow(const arrow::DataType& from, const Column& column) {
-  return InvalidError("CAST_OVERFLOW_IN_TABLE_INSERT",
-                      fmt::format("Fail to insert a value of \"{}\" type into the \"{}\" type "
-                                  "column {} due to an overflow. Use `try_cast` on the input value "
-                                  "to tolerate overflow and return NULL instead.",
-                                  SqlTypeName(from), SqlTypeName(*column.type),
-                                  QuoteIdentifier(column.name)));
+  return InvalidError(
+      "CAST_OVERFLOW_IN_TABLE_INSERT",
+      fmt::format("Fail to insert a value of \"{}\" type into the \"{}\" type "
+                  "column {} due to an overflow. Use `try_cast` on the input value "
+                  "to tolerate overflow and return NULL instead.",
+                  SqlTypeName(from), SqlTypeName(*column.type), QuoteIdentifier(column.name)));
 }
 
 // The type a written column had before store assignment cast it.
@@ -262,15 +261,10 @@ Result<WriteJobResult> WriteGathered(const WritePlan& plan, Write* write,
 // (an ordered scan buffers the partitions after the one being taken).
 void AddUnorderedScans(const PlanNodePtr& node, std::set<const PlanNode*>* scans) {
   switch (node->kind) {
-    case PlanNode::Kind::kScan:
-      scans->insert(node.get());
-      return;
+    case PlanNode::Kind::kScan: scans->insert(node.get()); return;
     case PlanNode::Kind::kFilter:
-    case PlanNode::Kind::kProject:
-      AddUnorderedScans(node->children[0], scans);
-      return;
-    default:
-      return;
+    case PlanNode::Kind::kProject: AddUnorderedScans(node->children[0], scans); return;
+    default: return;
   }
 }
 

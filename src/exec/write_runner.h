@@ -25,10 +25,10 @@ struct WriteRunOptions {
 
 /// \brief Run `plan` (its query already negotiated). Memory follows the write's task size
 /// (`rows_per_task` rows or `bytes_per_task` bytes per running task), not the query's result,
-/// unless the Write lays its rows out. Nothing is committed when the query fails or a NOT NULL column receives NULL
-/// (NOT_NULL_ASSERT_VIOLATION naming the column): the write is aborted, with the commit
-/// messages of the tasks that finished, so the connector removes what they wrote. Errors from
-/// the builder: UNSUPPORTED_OVERWRITE.TABLE when the table refuses the overwrite predicates,
+/// unless the Write lays its rows out. Nothing is committed when the query fails or a NOT NULL
+/// column receives NULL (NOT_NULL_ASSERT_VIOLATION naming the column): the write is aborted, with
+/// the commit messages of the tasks that finished, so the connector removes what they wrote. Errors
+/// from the builder: UNSUPPORTED_OVERWRITE.TABLE when the table refuses the overwrite predicates,
 /// CONNECTOR_CONTRACT_VIOLATION.MISSING_WRITE_MIXIN when the table declares a capability its
 /// builder does not implement.
 Result<WriteJobResult> RunWrite(WritePlan* plan, const WriteRunOptions& options);

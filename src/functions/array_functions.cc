@@ -8,9 +8,9 @@
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
+#include "functions/function_rules.h"
 #include "kernels/array_kernels.h"
 #include "kernels/expression_kernels.h"
-#include "functions/function_rules.h"
 #include "plan/type_rules.h"
 #include "sql/positioned_error.h"
 
@@ -116,10 +116,11 @@ void RegisterArrayFunctions(FunctionRegistry* registry) {
   for (const std::string name : {"[]", "element_at", "try_element_at", "get"}) {
     registry->AddLowering(name, LowerAccess);
   }
-  registry->AddLowering("struct_field", [](const BoundExpr& call, std::vector<cp::Expression> args) {
-    cp::StructFieldOptions options(arrow::FieldRef(LiteralString(*call.args[1])));
-    return Result<cp::Expression>(cp::call("struct_field", {std::move(args[0])}, options));
-  });
+  registry->AddLowering(
+      "struct_field", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+        cp::StructFieldOptions options(arrow::FieldRef(LiteralString(*call.args[1])));
+        return Result<cp::Expression>(cp::call("struct_field", {std::move(args[0])}, options));
+      });
 
   // array(e1, e2, ...): the arguments widened to one type; array() is an empty ARRAY<VOID>.
   registry->AddTypeRule({"array"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {

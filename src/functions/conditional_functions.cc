@@ -39,8 +39,8 @@ Result<BoundExprPtr> BindIf(const FunctionCall& call) {
   if (condition->type->id() != arrow::Type::BOOL) {
     return UnexpectedInputType(call, 0, "BOOLEAN");
   }
-  ARROW_ASSIGN_OR_RAISE(auto values, ArgsOfCommonType(call, {call.args[1], call.args[2]},
-                                                      arrow::utf8()));
+  ARROW_ASSIGN_OR_RAISE(auto values,
+                        ArgsOfCommonType(call, {call.args[1], call.args[2]}, arrow::utf8()));
   return IfThenElse(condition, values[0], values[1]);
 }
 
@@ -54,8 +54,8 @@ Result<BoundExprPtr> BindNullIf(const FunctionCall& call) {
 
 Result<BoundExprPtr> BindNvl2(const FunctionCall& call) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 3));
-  ARROW_ASSIGN_OR_RAISE(auto values, ArgsOfCommonType(call, {call.args[1], call.args[2]},
-                                                      arrow::utf8()));
+  ARROW_ASSIGN_OR_RAISE(auto values,
+                        ArgsOfCommonType(call, {call.args[1], call.args[2]}, arrow::utf8()));
   auto present = MakeCall("IS_NOT_NULL", {call.args[0]}, arrow::boolean());
   return IfThenElse(present, values[0], values[1]);
 }
@@ -66,8 +66,8 @@ TypeRule Extreme(std::string bound) {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, SIZE_MAX));
     ARROW_ASSIGN_OR_RAISE(auto args, ArgsOfCommonType(call, call.args, arrow::int32()));
     auto type = args[0]->type;
-    bool orderable = IsNumeric(*type) || IsStringLike(*type) ||
-                     type->id() == arrow::Type::DATE32 || type->id() == arrow::Type::TIMESTAMP;
+    bool orderable = IsNumeric(*type) || IsStringLike(*type) || type->id() == arrow::Type::DATE32 ||
+                     type->id() == arrow::Type::TIMESTAMP;
     if (!orderable) return UnexpectedInputType(call, 0, "ORDERABLE");
     return Call(bound, std::move(args), type);
   };
@@ -95,8 +95,9 @@ void RegisterConditionalFunctions(FunctionRegistry* registry) {
     // Arrow's maximum passes over NaN; Spark's NaN is above every number.
     cp::Expression any_nan = cp::literal(false);
     for (const auto& arg : args) {
-      any_nan = cp::call("or_kleene", {any_nan, cp::call("coalesce", {cp::call("is_nan", {arg}),
-                                                                      cp::literal(false)})});
+      any_nan = cp::call(
+          "or_kleene",
+          {any_nan, cp::call("coalesce", {cp::call("is_nan", {arg}), cp::literal(false)})});
     }
     auto nan = type == arrow::Type::DOUBLE
                    ? arrow::MakeScalar(std::numeric_limits<double>::quiet_NaN())

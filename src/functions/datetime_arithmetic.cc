@@ -82,8 +82,7 @@ BoundExprPtr AddDays(const BoundExprPtr& date, const BoundExprPtr& days, bool su
 }
 
 // A timestamp moved by a day-time interval: folded when constant.
-BoundExprPtr AddMicros(const BoundExprPtr& timestamp, const BoundExprPtr& interval,
-                       bool subtract) {
+BoundExprPtr AddMicros(const BoundExprPtr& timestamp, const BoundExprPtr& interval, bool subtract) {
   if (IsConstant(*timestamp) && IsConstant(*interval)) {
     int64_t base = static_cast<const arrow::TimestampScalar&>(*timestamp->literal).value;
     int64_t delta = MicrosOf(*interval);

@@ -10,9 +10,9 @@
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
 #include "functions/datetime_arithmetic.h"
-#include "kernels/expression_kernels.h"
 #include "functions/function_rules.h"
 #include "functions/statement_clock.h"
+#include "kernels/expression_kernels.h"
 #include "plan/type_rules.h"
 #include "sql/positioned_error.h"
 
@@ -63,9 +63,9 @@ cp::Expression LowerPart(const std::string& part, cp::Expression value) {
                           cp::DayOfWeekOptions(/*count_from_zero=*/true, /*week_start=*/1)));
   }
   static const std::map<std::string, std::string> kKernels = {
-      {"year", "year"},           {"quarter", "quarter"}, {"month", "month"},
-      {"day", "day"},             {"dayofyear", "day_of_year"}, {"weekofyear", "iso_week"},
-      {"hour", "hour"},           {"minute", "minute"},   {"second", "second"}};
+      {"year", "year"}, {"quarter", "quarter"},       {"month", "month"},
+      {"day", "day"},   {"dayofyear", "day_of_year"}, {"weekofyear", "iso_week"},
+      {"hour", "hour"}, {"minute", "minute"},         {"second", "second"}};
   return ToInt(cp::call(kKernels.at(part), {std::move(value)}));
 }
 
@@ -86,20 +86,43 @@ cp::Expression LowerSecondWithFraction(cp::Expression value) {
 
 // The field names EXTRACT and date_part accept, by the part each means.
 std::optional<std::string> ExtractPart(std::string field) {
-  static const std::map<std::string, std::string> kFields = {
-      {"year", "year"},           {"y", "year"},          {"years", "year"},
-      {"yr", "year"},             {"yrs", "year"},        {"quarter", "quarter"},
-      {"qtr", "quarter"},         {"month", "month"},     {"mon", "month"},
-      {"mons", "month"},          {"months", "month"},    {"week", "weekofyear"},
-      {"w", "weekofyear"},        {"weeks", "weekofyear"}, {"day", "day"},
-      {"d", "day"},               {"days", "day"},        {"dayofweek", "dayofweek"},
-      {"dow", "dayofweek"},       {"dayofweek_iso", "dayofweek_iso"},
-      {"dow_iso", "dayofweek_iso"}, {"doy", "dayofyear"}, {"hour", "hour"},
-      {"h", "hour"},              {"hours", "hour"},      {"hr", "hour"},
-      {"hrs", "hour"},            {"minute", "minute"},   {"m", "minute"},
-      {"min", "minute"},          {"mins", "minute"},     {"minutes", "minute"},
-      {"second", "extract_second"}, {"s", "extract_second"}, {"sec", "extract_second"},
-      {"seconds", "extract_second"}, {"secs", "extract_second"}};
+  static const std::map<std::string, std::string> kFields = {{"year", "year"},
+                                                             {"y", "year"},
+                                                             {"years", "year"},
+                                                             {"yr", "year"},
+                                                             {"yrs", "year"},
+                                                             {"quarter", "quarter"},
+                                                             {"qtr", "quarter"},
+                                                             {"month", "month"},
+                                                             {"mon", "month"},
+                                                             {"mons", "month"},
+                                                             {"months", "month"},
+                                                             {"week", "weekofyear"},
+                                                             {"w", "weekofyear"},
+                                                             {"weeks", "weekofyear"},
+                                                             {"day", "day"},
+                                                             {"d", "day"},
+                                                             {"days", "day"},
+                                                             {"dayofweek", "dayofweek"},
+                                                             {"dow", "dayofweek"},
+                                                             {"dayofweek_iso", "dayofweek_iso"},
+                                                             {"dow_iso", "dayofweek_iso"},
+                                                             {"doy", "dayofyear"},
+                                                             {"hour", "hour"},
+                                                             {"h", "hour"},
+                                                             {"hours", "hour"},
+                                                             {"hr", "hour"},
+                                                             {"hrs", "hour"},
+                                                             {"minute", "minute"},
+                                                             {"m", "minute"},
+                                                             {"min", "minute"},
+                                                             {"mins", "minute"},
+                                                             {"minutes", "minute"},
+                                                             {"second", "extract_second"},
+                                                             {"s", "extract_second"},
+                                                             {"sec", "extract_second"},
+                                                             {"seconds", "extract_second"},
+                                                             {"secs", "extract_second"}};
   auto it = kFields.find(ToLowerAscii(field));
   if (it == kFields.end()) return std::nullopt;
   return it->second;
@@ -121,11 +144,10 @@ Result<BoundExprPtr> BindExtract(const FunctionCall& call) {
   ARROW_ASSIGN_OR_RAISE(auto field, ConstantStringArg(call, 0));
   std::optional<std::string> part = field ? ExtractPart(*field) : std::nullopt;
   if (!part) {
-    return AnalysisError(
-        "INVALID_EXTRACT_FIELD",
-        fmt::format("Cannot extract {} from {}.", field ? *field : "NULL",
-                    call.expr.children[1]->source_text),
-        call.expr.pos);
+    return AnalysisError("INVALID_EXTRACT_FIELD",
+                         fmt::format("Cannot extract {} from {}.", field ? *field : "NULL",
+                                     call.expr.children[1]->source_text),
+                         call.expr.pos);
   }
   return BindPart(call, *part, 1);
 }
@@ -133,13 +155,20 @@ Result<BoundExprPtr> BindExtract(const FunctionCall& call) {
 // date_trunc's and trunc's unit names, by the unit of Arrow's floor_temporal.
 std::optional<cp::CalendarUnit> TruncUnit(const std::string& format, bool date_only) {
   static const std::map<std::string, cp::CalendarUnit> kUnits = {
-      {"year", cp::CalendarUnit::YEAR},      {"yyyy", cp::CalendarUnit::YEAR},
-      {"yy", cp::CalendarUnit::YEAR},        {"quarter", cp::CalendarUnit::QUARTER},
-      {"month", cp::CalendarUnit::MONTH},    {"mm", cp::CalendarUnit::MONTH},
-      {"mon", cp::CalendarUnit::MONTH},      {"week", cp::CalendarUnit::WEEK},
-      {"day", cp::CalendarUnit::DAY},        {"dd", cp::CalendarUnit::DAY},
-      {"hour", cp::CalendarUnit::HOUR},      {"minute", cp::CalendarUnit::MINUTE},
-      {"second", cp::CalendarUnit::SECOND},  {"millisecond", cp::CalendarUnit::MILLISECOND},
+      {"year", cp::CalendarUnit::YEAR},
+      {"yyyy", cp::CalendarUnit::YEAR},
+      {"yy", cp::CalendarUnit::YEAR},
+      {"quarter", cp::CalendarUnit::QUARTER},
+      {"month", cp::CalendarUnit::MONTH},
+      {"mm", cp::CalendarUnit::MONTH},
+      {"mon", cp::CalendarUnit::MONTH},
+      {"week", cp::CalendarUnit::WEEK},
+      {"day", cp::CalendarUnit::DAY},
+      {"dd", cp::CalendarUnit::DAY},
+      {"hour", cp::CalendarUnit::HOUR},
+      {"minute", cp::CalendarUnit::MINUTE},
+      {"second", cp::CalendarUnit::SECOND},
+      {"millisecond", cp::CalendarUnit::MILLISECOND},
       {"microsecond", cp::CalendarUnit::MICROSECOND}};
   auto it = kUnits.find(ToLowerAscii(format));
   if (it == kUnits.end()) return std::nullopt;
@@ -172,7 +201,8 @@ std::optional<std::string> StrptimeFormat(const std::string& pattern) {
     }
     if (std::isalpha(static_cast<unsigned char>(c))) {
       size_t run = pattern.find_first_not_of(c, i);
-      std::string letters = pattern.substr(i, run == std::string::npos ? std::string::npos : run - i);
+      std::string letters =
+          pattern.substr(i, run == std::string::npos ? std::string::npos : run - i);
       auto it = kDirectives.find(letters);
       if (it == kDirectives.end()) return std::nullopt;
       out += it->second;
@@ -190,9 +220,9 @@ cp::Expression WholeSeconds(cp::Expression value, const arrow::DataType& type) {
   const auto& timestamp = static_cast<const arrow::TimestampType&>(type);
   auto floored = cp::call("floor_temporal", {std::move(value)},
                           cp::RoundTemporalOptions(1, cp::CalendarUnit::SECOND));
-  return cp::call("cast", {floored},
-                  cp::CastOptions::Safe(arrow::timestamp(arrow::TimeUnit::SECOND,
-                                                         timestamp.timezone())));
+  return cp::call(
+      "cast", {floored},
+      cp::CastOptions::Safe(arrow::timestamp(arrow::TimeUnit::SECOND, timestamp.timezone())));
 }
 
 // The constant pattern argument `index` as a strftime/strptime format, `fallback` when the
@@ -216,7 +246,8 @@ Result<std::optional<std::string>> FormatArg(const FunctionCall& call, size_t in
 constexpr const char* kDefaultPattern = "yyyy-MM-dd HH:mm:ss";
 
 // to_date and to_timestamp with a pattern: the text parsed with strptime.
-Result<BoundExprPtr> BindParse(const FunctionCall& call, const std::shared_ptr<arrow::DataType>& type) {
+Result<BoundExprPtr> BindParse(const FunctionCall& call,
+                               const std::shared_ptr<arrow::DataType>& type) {
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 2));
   if (call.args.size() == 1) {
     if (type->id() == arrow::Type::DATE32) return DateArg(call, 0);
@@ -231,7 +262,8 @@ Result<BoundExprPtr> BindParse(const FunctionCall& call, const std::shared_ptr<a
 
 Result<BoundExprPtr> BindCurrent(const FunctionCall& call, bool date) {
   int64_t micros = StatementMicros();
-  if (!date) return MakeBoundLiteral(std::make_shared<arrow::TimestampScalar>(micros, TimestampType()));
+  if (!date)
+    return MakeBoundLiteral(std::make_shared<arrow::TimestampScalar>(micros, TimestampType()));
   int64_t micros_per_day = 86400LL * 1000 * 1000;
   int64_t days = micros / micros_per_day - (micros % micros_per_day < 0 ? 1 : 0);
   return MakeBoundLiteral(std::make_shared<arrow::Date32Scalar>(static_cast<int32_t>(days)));
@@ -269,12 +301,13 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
   });
   registry->AddTypeRule({"extract", "date_part", "datepart"}, BindExtract);
 
-  registry->AddTypeRule({"date_add", "dateadd"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
-    ARROW_ASSIGN_OR_RAISE(auto date, DateArg(call, 0));
-    ARROW_ASSIGN_OR_RAISE(auto days, IntArg(call, 1));
-    return AddDaysToDate(date, days, /*subtract=*/false);
-  });
+  registry->AddTypeRule({"date_add", "dateadd"},
+                        [](const FunctionCall& call) -> Result<BoundExprPtr> {
+                          ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
+                          ARROW_ASSIGN_OR_RAISE(auto date, DateArg(call, 0));
+                          ARROW_ASSIGN_OR_RAISE(auto days, IntArg(call, 1));
+                          return AddDaysToDate(date, days, /*subtract=*/false);
+                        });
   registry->AddTypeRule({"date_sub"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
     ARROW_ASSIGN_OR_RAISE(auto date, DateArg(call, 0));
@@ -282,8 +315,7 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
     return AddDaysToDate(date, days, /*subtract=*/true);
   });
   registry->AddLowering("date_add", [](const BoundExpr&, std::vector<cp::Expression> args) {
-    return Result<cp::Expression>(
-        DateOfDays(cp::call("add_checked", {DaysOf(args[0]), args[1]})));
+    return Result<cp::Expression>(DateOfDays(cp::call("add_checked", {DaysOf(args[0]), args[1]})));
   });
   registry->AddLowering("date_sub", [](const BoundExpr&, std::vector<cp::Expression> args) {
     return Result<cp::Expression>(
@@ -299,27 +331,27 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
   registry->AddLowering("add_months", [](const BoundExpr&, std::vector<cp::Expression> args) {
     return Result<cp::Expression>(cp::call("parley_add_months", std::move(args)));
   });
-  registry->AddLowering("timestamp_add_months",
-                        [](const BoundExpr&, std::vector<cp::Expression> args) {
-                          return Result<cp::Expression>(
-                              cp::call("parley_timestamp_add_months", std::move(args)));
-                        });
+  registry->AddLowering(
+      "timestamp_add_months", [](const BoundExpr&, std::vector<cp::Expression> args) {
+        return Result<cp::Expression>(cp::call("parley_timestamp_add_months", std::move(args)));
+      });
 
   registry->AddLowering("date_minus_date", [](const BoundExpr&, std::vector<cp::Expression> args) {
     auto days = cp::call("subtract_checked", {DaysOf(args[0]), DaysOf(args[1])});
     auto micros = cp::call("multiply_checked",
                            {cp::call("cast", {days}, cp::CastOptions::Safe(arrow::int64())),
                             cp::literal(int64_t{86400} * 1000 * 1000)});
-    return Result<cp::Expression>(cp::call(
-        "cast", {micros}, cp::CastOptions::Safe(arrow::duration(arrow::TimeUnit::MICRO))));
+    return Result<cp::Expression>(
+        cp::call("cast", {micros}, cp::CastOptions::Safe(arrow::duration(arrow::TimeUnit::MICRO))));
   });
 
-  registry->AddTypeRule({"datediff", "date_diff"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
-    ARROW_ASSIGN_OR_RAISE(auto end, DateArg(call, 0));
-    ARROW_ASSIGN_OR_RAISE(auto start, DateArg(call, 1));
-    return Call("datediff", {end, start}, arrow::int32());
-  });
+  registry->AddTypeRule({"datediff", "date_diff"},
+                        [](const FunctionCall& call) -> Result<BoundExprPtr> {
+                          ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
+                          ARROW_ASSIGN_OR_RAISE(auto end, DateArg(call, 0));
+                          ARROW_ASSIGN_OR_RAISE(auto start, DateArg(call, 1));
+                          return Call("datediff", {end, start}, arrow::int32());
+                        });
   registry->AddLowering("datediff", [](const BoundExpr&, std::vector<cp::Expression> args) {
     return Result<cp::Expression>(cp::call("subtract_checked", {DaysOf(args[0]), DaysOf(args[1])}));
   });
@@ -332,7 +364,8 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
     if (call.args.size() == 3) {
       round_off = call.args[2];
       if (round_off->type->id() == arrow::Type::NA) round_off = CastTo(round_off, arrow::boolean());
-      if (round_off->type->id() != arrow::Type::BOOL) return UnexpectedInputType(call, 2, "BOOLEAN");
+      if (round_off->type->id() != arrow::Type::BOOL)
+        return UnexpectedInputType(call, 2, "BOOLEAN");
       if (round_off->kind != BoundExpr::Kind::kLiteral) {
         return AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
                              fmt::format("Cannot resolve \"{}\" due to data type mismatch: the "
@@ -355,11 +388,10 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
     return Call("last_day", {date}, arrow::date32());
   });
   registry->AddLowering("last_day", [](const BoundExpr&, std::vector<cp::Expression> args) {
-    auto first = cp::call("floor_temporal", {args[0]},
-                          cp::RoundTemporalOptions(1, cp::CalendarUnit::MONTH));
+    auto first =
+        cp::call("floor_temporal", {args[0]}, cp::RoundTemporalOptions(1, cp::CalendarUnit::MONTH));
     auto next = cp::call("parley_add_months", {first, cp::literal(1)});
-    return Result<cp::Expression>(
-        DateOfDays(cp::call("subtract", {DaysOf(next), cp::literal(1)})));
+    return Result<cp::Expression>(DateOfDays(cp::call("subtract", {DaysOf(next), cp::literal(1)})));
   });
 
   registry->AddTypeRule({"make_date"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
@@ -400,15 +432,16 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
     return Result<cp::Expression>(LowerTrunc(std::move(args[0]), *call.args[1]));
   });
 
-  registry->AddTypeRule({"current_date", "curdate"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 0));
-    return BindCurrent(call, true);
-  });
+  registry->AddTypeRule({"current_date", "curdate"},
+                        [](const FunctionCall& call) -> Result<BoundExprPtr> {
+                          ARROW_RETURN_NOT_OK(CheckArgCount(call, 0));
+                          return BindCurrent(call, true);
+                        });
   registry->AddTypeRule({"current_timestamp", "now", "localtimestamp"},
                         [](const FunctionCall& call) -> Result<BoundExprPtr> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 0));
-    return BindCurrent(call, false);
-  });
+                          ARROW_RETURN_NOT_OK(CheckArgCount(call, 0));
+                          return BindCurrent(call, false);
+                        });
 
   // date_format(ts, pattern), from_unixtime(seconds[, pattern]), unix_timestamp([x[, pattern]]).
   registry->AddTypeRule({"date_format"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
@@ -420,8 +453,8 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
   });
   registry->AddLowering("date_format", [](const BoundExpr& call, std::vector<cp::Expression> args) {
     auto seconds = WholeSeconds(std::move(args[0]), *call.args[0]->type);
-    return Result<cp::Expression>(cp::call(
-        "strftime", {seconds}, cp::StrftimeOptions(LiteralString(*call.args[1]))));
+    return Result<cp::Expression>(
+        cp::call("strftime", {seconds}, cp::StrftimeOptions(LiteralString(*call.args[1]))));
   });
   registry->AddTypeRule({"from_unixtime"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 2));
@@ -434,49 +467,51 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry) {
     return Call("from_unixtime", {CastTo(call.args[0], arrow::int64()), StringLiteral(*format)},
                 arrow::utf8());
   });
-  registry->AddLowering("from_unixtime", [](const BoundExpr& call, std::vector<cp::Expression> args) {
-    auto seconds = cp::call("cast", {args[0]},
-                            cp::CastOptions::Safe(arrow::timestamp(arrow::TimeUnit::SECOND, "UTC")));
-    return Result<cp::Expression>(cp::call(
-        "strftime", {seconds}, cp::StrftimeOptions(LiteralString(*call.args[1]))));
-  });
-  registry->AddTypeRule({"unix_timestamp", "to_unix_timestamp"},
-                        [](const FunctionCall& call) -> Result<BoundExprPtr> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 0, 2));
-    BoundExprPtr value;
-    if (call.args.empty()) {
-      ARROW_ASSIGN_OR_RAISE(value, BindCurrent(call, /*date=*/false));
-    } else if (call.args.size() == 2 || IsStringLike(*call.args[0]->type)) {
-      ARROW_ASSIGN_OR_RAISE(auto format, FormatArg(call, 1, kDefaultPattern));
-      ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
-      if (!format) return MakeBoundLiteral(arrow::MakeNullScalar(arrow::int64()));
-      value = Call("to_timestamp", {text, StringLiteral(*format)}, TimestampType());
-    } else {
-      ARROW_ASSIGN_OR_RAISE(value, TimestampArg(call, 0));
-    }
-    return Call("unix_timestamp", {value}, arrow::int64());
-  });
-  registry->AddLowering("unix_timestamp", [](const BoundExpr& call, std::vector<cp::Expression> args) {
-    auto seconds = WholeSeconds(std::move(args[0]), *call.args[0]->type);
+  registry->AddLowering("from_unixtime", [](const BoundExpr& call,
+                                            std::vector<cp::Expression> args) {
+    auto seconds = cp::call(
+        "cast", {args[0]}, cp::CastOptions::Safe(arrow::timestamp(arrow::TimeUnit::SECOND, "UTC")));
     return Result<cp::Expression>(
-        cp::call("cast", {seconds}, cp::CastOptions::Safe(arrow::int64())));
+        cp::call("strftime", {seconds}, cp::StrftimeOptions(LiteralString(*call.args[1]))));
   });
+  registry->AddTypeRule(
+      {"unix_timestamp", "to_unix_timestamp"},
+      [](const FunctionCall& call) -> Result<BoundExprPtr> {
+        ARROW_RETURN_NOT_OK(CheckArgCount(call, 0, 2));
+        BoundExprPtr value;
+        if (call.args.empty()) {
+          ARROW_ASSIGN_OR_RAISE(value, BindCurrent(call, /*date=*/false));
+        } else if (call.args.size() == 2 || IsStringLike(*call.args[0]->type)) {
+          ARROW_ASSIGN_OR_RAISE(auto format, FormatArg(call, 1, kDefaultPattern));
+          ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+          if (!format) return MakeBoundLiteral(arrow::MakeNullScalar(arrow::int64()));
+          value = Call("to_timestamp", {text, StringLiteral(*format)}, TimestampType());
+        } else {
+          ARROW_ASSIGN_OR_RAISE(value, TimestampArg(call, 0));
+        }
+        return Call("unix_timestamp", {value}, arrow::int64());
+      });
+  registry->AddLowering("unix_timestamp",
+                        [](const BoundExpr& call, std::vector<cp::Expression> args) {
+                          auto seconds = WholeSeconds(std::move(args[0]), *call.args[0]->type);
+                          return Result<cp::Expression>(
+                              cp::call("cast", {seconds}, cp::CastOptions::Safe(arrow::int64())));
+                        });
 
-  registry->AddTypeRule({"to_date"}, [](const FunctionCall& call) {
-    return BindParse(call, arrow::date32());
-  });
-  registry->AddTypeRule({"to_timestamp"}, [](const FunctionCall& call) {
-    return BindParse(call, TimestampType());
-  });
+  registry->AddTypeRule({"to_date"},
+                        [](const FunctionCall& call) { return BindParse(call, arrow::date32()); });
+  registry->AddTypeRule({"to_timestamp"},
+                        [](const FunctionCall& call) { return BindParse(call, TimestampType()); });
   // Text that does not match the pattern fails with CANNOT_PARSE_TIMESTAMP, as in Spark.
-  registry->AddLowering("to_timestamp", [](const BoundExpr& call, std::vector<cp::Expression> args) {
-    cp::StrptimeOptions options(LiteralString(*call.args[1]), arrow::TimeUnit::MICRO,
-                                /*error_is_null=*/false);
-    auto local = cp::call("strptime", {cp::field_ref(ArgumentField(0))}, std::move(options));
-    auto parsed = cp::call("cast", {local}, cp::CastOptions::Safe(TimestampType()));
-    return Result<cp::Expression>(GuardCall(std::move(parsed), {std::move(args[0])},
-                                            call.ToString(), "CANNOT_PARSE_TIMESTAMP"));
-  });
+  registry->AddLowering(
+      "to_timestamp", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+        cp::StrptimeOptions options(LiteralString(*call.args[1]), arrow::TimeUnit::MICRO,
+                                    /*error_is_null=*/false);
+        auto local = cp::call("strptime", {cp::field_ref(ArgumentField(0))}, std::move(options));
+        auto parsed = cp::call("cast", {local}, cp::CastOptions::Safe(TimestampType()));
+        return Result<cp::Expression>(GuardCall(std::move(parsed), {std::move(args[0])},
+                                                call.ToString(), "CANNOT_PARSE_TIMESTAMP"));
+      });
 }
 
 }  // namespace parley

@@ -31,8 +31,7 @@ struct FunctionCall {
   std::vector<BoundExprPtr> args;
   /// Binds `left op right` as the binary operator `op` of the call's position would ("+",
   /// "/"...), for functions defined by an operator: try_add is `+` whose failures are NULL.
-  std::function<Result<BoundExprPtr>(const std::string& op, BoundExprPtr left,
-                                     BoundExprPtr right)>
+  std::function<Result<BoundExprPtr>(const std::string& op, BoundExprPtr left, BoundExprPtr right)>
       bind_operator;
 };
 

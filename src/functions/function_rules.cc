@@ -12,8 +12,8 @@ namespace parley {
 namespace {
 
 std::string Ordinal(size_t index) {
-  static const char* kOrdinals[] = {"first",   "second", "third", "fourth", "fifth",
-                                    "sixth",   "seventh", "eighth", "ninth", "tenth"};
+  static const char* kOrdinals[] = {"first", "second",  "third",  "fourth", "fifth",
+                                    "sixth", "seventh", "eighth", "ninth",  "tenth"};
   if (index < std::size(kOrdinals)) return kOrdinals[index];
   return fmt::format("{}th", index + 1);
 }
@@ -31,11 +31,10 @@ Status CheckArgCount(const FunctionCall& call, size_t min, size_t max) {
   if (count >= min && count <= max) return Status::OK();
   std::string expected = min == max ? std::to_string(min) : fmt::format("[{}, {}]", min, max);
   if (max == SIZE_MAX) expected = fmt::format("at least {}", min);
-  return AnalysisError(
-      "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-      fmt::format("The `{}` requires {} parameters but the actual number is {}.", call.name,
-                  expected, count),
-      call.expr.pos);
+  return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                       fmt::format("The `{}` requires {} parameters but the actual number is {}.",
+                                   call.name, expected, count),
+                       call.expr.pos);
 }
 
 Status UnexpectedInputType(const FunctionCall& call, size_t index, std::string_view required) {

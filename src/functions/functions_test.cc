@@ -11,8 +11,8 @@
 #include "arrow/scalar.h"
 #include "exec/executor.h"
 #include "functions/function_registry.h"
-#include "kernels/kernels.h"
 #include "functions/statement_clock.h"
+#include "kernels/kernels.h"
 #include "testing/gtest_util.h"
 
 namespace parley {
@@ -89,10 +89,10 @@ TEST(KernelsTest, SubstringAndLocateTakeArraysAndScalars) {
   arrow::Int32Builder pos_builder;
   ASSERT_OK(pos_builder.AppendValues({-4, 2, 1}));
   ASSERT_OK_AND_ASSIGN(auto pos, pos_builder.Finish());
-  ASSERT_OK_AND_ASSIGN(auto sliced,
-                       arrow::compute::CallFunction(
-                           "parley_substring",
-                           {text, pos, arrow::Datum(std::make_shared<arrow::Int32Scalar>(2))}));
+  ASSERT_OK_AND_ASSIGN(
+      auto sliced,
+      arrow::compute::CallFunction(
+          "parley_substring", {text, pos, arrow::Datum(std::make_shared<arrow::Int32Scalar>(2))}));
   auto result = sliced.make_array();
   ASSERT_EQ(result->length(), 3);
   EXPECT_EQ(result->GetScalar(0).ValueOrDie()->ToString(), "él");
@@ -101,9 +101,9 @@ TEST(KernelsTest, SubstringAndLocateTakeArraysAndScalars) {
 
   ASSERT_OK_AND_ASSIGN(
       auto located,
-      arrow::compute::CallFunction(
-          "parley_locate", {arrow::Datum(std::make_shared<arrow::StringScalar>("l")), text,
-                            arrow::Datum(std::make_shared<arrow::Int32Scalar>(4))}));
+      arrow::compute::CallFunction("parley_locate",
+                                   {arrow::Datum(std::make_shared<arrow::StringScalar>("l")), text,
+                                    arrow::Datum(std::make_shared<arrow::Int32Scalar>(4))}));
   auto positions = located.make_array();
   EXPECT_EQ(positions->GetScalar(0).ValueOrDie()->ToString(), "4");
   EXPECT_EQ(positions->GetScalar(1).ValueOrDie()->ToString(), "0");

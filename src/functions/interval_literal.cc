@@ -19,11 +19,13 @@ constexpr int64_t kMicrosPerSecond = 1000 * 1000;
 
 // Microseconds per unit of the day-time units; year-month units are not listed.
 const std::map<std::string, int64_t>& DayTimeUnits() {
-  static const std::map<std::string, int64_t> kUnits = {
-      {"WEEK", 7 * 86400 * kMicrosPerSecond}, {"DAY", 86400 * kMicrosPerSecond},
-      {"HOUR", 3600 * kMicrosPerSecond},      {"MINUTE", 60 * kMicrosPerSecond},
-      {"SECOND", kMicrosPerSecond},           {"MILLISECOND", 1000},
-      {"MICROSECOND", 1}};
+  static const std::map<std::string, int64_t> kUnits = {{"WEEK", 7 * 86400 * kMicrosPerSecond},
+                                                        {"DAY", 86400 * kMicrosPerSecond},
+                                                        {"HOUR", 3600 * kMicrosPerSecond},
+                                                        {"MINUTE", 60 * kMicrosPerSecond},
+                                                        {"SECOND", kMicrosPerSecond},
+                                                        {"MILLISECOND", 1000},
+                                                        {"MICROSECOND", 1}};
   return kUnits;
 }
 
@@ -91,7 +93,8 @@ class IntervalBuilder {
     if (kind_.value_or(false)) {
       return std::make_shared<arrow::MonthIntervalScalar>(static_cast<int32_t>(months_));
     }
-    return std::make_shared<arrow::DurationScalar>(micros_, arrow::duration(arrow::TimeUnit::MICRO));
+    return std::make_shared<arrow::DurationScalar>(micros_,
+                                                   arrow::duration(arrow::TimeUnit::MICRO));
   }
 
  private:
@@ -181,10 +184,10 @@ Result<std::shared_ptr<arrow::Scalar>> IntervalValue(const sql::Expr& expr) {
     }
   }
   if (builder.mixed()) {
-    return AnalysisError("INVALID_INTERVAL_FORMAT",
-                         fmt::format("Cannot mix year-month and day-time fields: \"{}\".",
-                                     expr.source_text),
-                         expr.pos);
+    return AnalysisError(
+        "INVALID_INTERVAL_FORMAT",
+        fmt::format("Cannot mix year-month and day-time fields: \"{}\".", expr.source_text),
+        expr.pos);
   }
   if (!ok) {
     return AnalysisError("INVALID_TYPED_LITERAL",

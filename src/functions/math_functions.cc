@@ -109,18 +109,20 @@ TypeRule CeilFloor(std::string bound) {
 }
 
 Lowering LowerCeilFloor(std::string kernel) {
-  return [kernel](const BoundExpr& call, std::vector<cp::Expression> args) -> Result<cp::Expression> {
-    const auto& input = call.args[0]->type;
-    if (IsIntegral(*input)) return cp::call("cast", {args[0]}, cp::CastOptions::Safe(call.type));
-    cp::Expression value = args[0];
-    if (IsDecimal(*input)) {
-      const auto& dec = AsDecimal(*input);
-      value = CastExpr(value, arrow::decimal128(std::min(dec.precision() + 1, kMaxPrecision),
-                                                dec.scale()));
-    }
-    // The rounded value is whole; a cast that drops its zero fraction checks only the range.
-    return CastExpr(cp::call(kernel, {value}), call.type);
-  };
+  return
+      [kernel](const BoundExpr& call, std::vector<cp::Expression> args) -> Result<cp::Expression> {
+        const auto& input = call.args[0]->type;
+        if (IsIntegral(*input))
+          return cp::call("cast", {args[0]}, cp::CastOptions::Safe(call.type));
+        cp::Expression value = args[0];
+        if (IsDecimal(*input)) {
+          const auto& dec = AsDecimal(*input);
+          value = CastExpr(
+              value, arrow::decimal128(std::min(dec.precision() + 1, kMaxPrecision), dec.scale()));
+        }
+        // The rounded value is whole; a cast that drops its zero fraction checks only the range.
+        return CastExpr(cp::call(kernel, {value}), call.type);
+      };
 }
 
 // A function of DOUBLE to DOUBLE computed by one Arrow kernel; with `positive_only`, NULL
@@ -132,14 +134,14 @@ void AddDouble(FunctionRegistry* registry, std::vector<std::string> names, std::
     ARROW_ASSIGN_OR_RAISE(auto value, DoubleArg(call, 0));
     return Call(bound, {value}, arrow::float64());
   });
-  registry->AddLowering(bound, [kernel, positive_only](const BoundExpr&,
-                                                       std::vector<cp::Expression> args) {
-    auto value = cp::call(kernel, {args[0]});
-    if (!positive_only) return Result<cp::Expression>(value);
-    auto outside = cp::call("less_equal", {args[0], cp::literal(0.0)});
-    return Result<cp::Expression>(cp::call(
-        "if_else", {outside, cp::literal(arrow::MakeNullScalar(arrow::float64())), value}));
-  });
+  registry->AddLowering(
+      bound, [kernel, positive_only](const BoundExpr&, std::vector<cp::Expression> args) {
+        auto value = cp::call(kernel, {args[0]});
+        if (!positive_only) return Result<cp::Expression>(value);
+        auto outside = cp::call("less_equal", {args[0], cp::literal(0.0)});
+        return Result<cp::Expression>(cp::call(
+            "if_else", {outside, cp::literal(arrow::MakeNullScalar(arrow::float64())), value}));
+      });
 }
 
 // The operands of mod / pmod in their common numeric type and the type of the remainder.
@@ -189,8 +191,8 @@ void RegisterMathFunctions(FunctionRegistry* registry) {
     return Call("sign", {value}, arrow::float64());
   });
   registry->AddLowering("sign", [](const BoundExpr&, std::vector<cp::Expression> args) {
-    return Result<cp::Expression>(cp::call(
-        "cast", {cp::call("sign", std::move(args))}, cp::CastOptions::Safe(arrow::float64())));
+    return Result<cp::Expression>(cp::call("cast", {cp::call("sign", std::move(args))},
+                                           cp::CastOptions::Safe(arrow::float64())));
   });
 
   registry->AddTypeRule({"round"}, Round("round"));
@@ -216,8 +218,9 @@ void RegisterMathFunctions(FunctionRegistry* registry) {
     auto divisor = CastTo(operands.first[1], type);
     auto remainder = Call("%", operands.first, type);
     auto zero = CastTo(IntLiteral(0), type);
-    auto shift = MakeCall("AND", {MakeCall("<", {remainder, zero}, arrow::boolean()),
-                                  MakeCall(">", {divisor, zero}, arrow::boolean())},
+    auto shift = MakeCall("AND",
+                          {MakeCall("<", {remainder, zero}, arrow::boolean()),
+                           MakeCall(">", {divisor, zero}, arrow::boolean())},
                           arrow::boolean());
     auto shifted = MakeCall("+", {remainder, divisor}, type);
     auto call_expr = std::const_pointer_cast<BoundExpr>(

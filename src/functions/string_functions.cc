@@ -126,8 +126,10 @@ std::string Re2Replacement(const std::string& replacement) {
     char c = replacement[i];
     if (c == '\\' && i + 1 < replacement.size()) {
       char next = replacement[++i];
-      if (next == '\\') out += "\\\\";
-      else out += next;
+      if (next == '\\')
+        out += "\\\\";
+      else
+        out += next;
     } else if (c == '$' && i + 1 < replacement.size() &&
                std::isdigit(static_cast<unsigned char>(replacement[i + 1]))) {
       out += '\\';
@@ -217,17 +219,19 @@ void AddPad(FunctionRegistry* registry, std::string name, std::string kernel) {
       one_character = std::count_if(characters.begin(), characters.end(),
                                     [](char c) { return (c & 0xC0) != 0x80; }) == 1;
     }
-    if (!constant || !one_character) return Call("parley_" + name, {text, length, pad}, arrow::utf8());
+    if (!constant || !one_character)
+      return Call("parley_" + name, {text, length, pad}, arrow::utf8());
     int32_t width = std::max(*constant, 0);
     return Call(name, {text, IntLiteral(width), pad}, arrow::utf8());
   });
-  registry->AddLowering("parley_" + name, [name](const BoundExpr&, std::vector<cp::Expression> args) {
-    return Result<cp::Expression>(cp::call("parley_" + name, std::move(args)));
-  });
+  registry->AddLowering(
+      "parley_" + name, [name](const BoundExpr&, std::vector<cp::Expression> args) {
+        return Result<cp::Expression>(cp::call("parley_" + name, std::move(args)));
+      });
   registry->AddLowering(name, [kernel](const BoundExpr& call, std::vector<cp::Expression> args) {
     int64_t width = static_cast<const arrow::Int32Scalar&>(*call.args[1]->literal).value;
-    auto padded = cp::call(kernel, {std::move(args[0])},
-                           cp::PadOptions(width, LiteralString(*call.args[2])));
+    auto padded =
+        cp::call(kernel, {std::move(args[0])}, cp::PadOptions(width, LiteralString(*call.args[2])));
     return Result<cp::Expression>(
         cp::call("utf8_slice_codeunits", {padded}, cp::SliceOptions(0, width)));
   });
@@ -239,8 +243,8 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
   AddUnary(registry, {"upper", "ucase"}, "upper", "utf8_upper", arrow::utf8());
   AddUnary(registry, {"lower", "lcase"}, "lower", "utf8_lower", arrow::utf8());
   AddUnary(registry, {"reverse"}, "reverse", "utf8_reverse", arrow::utf8());
-  AddUnary(registry, {"length", "char_length", "character_length", "len"}, "length",
-           "utf8_length", arrow::int32());
+  AddUnary(registry, {"length", "char_length", "character_length", "len"}, "length", "utf8_length",
+           arrow::int32());
   AddUnary(registry, {"octet_length"}, "octet_length", "binary_length", arrow::int32());
   registry->AddTypeRule({"initcap"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
@@ -267,17 +271,20 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
   });
 
   registry->AddTypeRule({"substring", "substr"}, BindSubstring);
-  registry->AddLowering("substring_slice", [](const BoundExpr& call, std::vector<cp::Expression> args) {
-    int64_t start = static_cast<const arrow::Int64Scalar&>(*call.args[1]->literal).value;
-    int64_t stop = static_cast<const arrow::Int64Scalar&>(*call.args[2]->literal).value;
-    return Result<cp::Expression>(
-        cp::call("utf8_slice_codeunits", {std::move(args[0])}, cp::SliceOptions(start, stop)));
-  });
+  registry->AddLowering(
+      "substring_slice", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+        int64_t start = static_cast<const arrow::Int64Scalar&>(*call.args[1]->literal).value;
+        int64_t stop = static_cast<const arrow::Int64Scalar&>(*call.args[2]->literal).value;
+        return Result<cp::Expression>(
+            cp::call("utf8_slice_codeunits", {std::move(args[0])}, cp::SliceOptions(start, stop)));
+      });
   registry->AddLowering("substring", [](const BoundExpr&, std::vector<cp::Expression> args) {
     return Result<cp::Expression>(cp::call("parley_substring", std::move(args)));
   });
-  registry->AddTypeRule({"left"}, [](const FunctionCall& call) { return BindLeftRight(call, true); });
-  registry->AddTypeRule({"right"}, [](const FunctionCall& call) { return BindLeftRight(call, false); });
+  registry->AddTypeRule({"left"},
+                        [](const FunctionCall& call) { return BindLeftRight(call, true); });
+  registry->AddTypeRule({"right"},
+                        [](const FunctionCall& call) { return BindLeftRight(call, false); });
 
   registry->AddTypeRule({"concat"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     std::vector<BoundExprPtr> args;
@@ -307,9 +314,8 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
     return Call("concat_ws", std::move(args), arrow::utf8());
   });
   registry->AddLowering("concat_ws", [](const BoundExpr&, std::vector<cp::Expression> args) {
-    return Result<cp::Expression>(cp::call(
-        "binary_join_element_wise", std::move(args),
-        cp::JoinOptions(cp::JoinOptions::SKIP)));
+    return Result<cp::Expression>(cp::call("binary_join_element_wise", std::move(args),
+                                           cp::JoinOptions(cp::JoinOptions::SKIP)));
   });
 
   // replace(str, search[, replacement]): Arrow's kernel for constants, Parley's for columns.
@@ -339,8 +345,7 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
     return Result<cp::Expression>(cp::call("parley_replace", std::move(args)));
   });
   registry->AddLowering("replace", [](const BoundExpr& call, std::vector<cp::Expression> args) {
-    cp::ReplaceSubstringOptions options(LiteralString(*call.args[1]),
-                                        LiteralString(*call.args[2]));
+    cp::ReplaceSubstringOptions options(LiteralString(*call.args[1]), LiteralString(*call.args[2]));
     return Result<cp::Expression>(
         cp::call("replace_substring", {std::move(args[0])}, std::move(options)));
   });
@@ -349,16 +354,17 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
   AddPad(registry, "rpad", "utf8_rpad");
 
   // locate(substr, str[, pos]), position(substr, str[, pos]) and instr(str, substr).
-  registry->AddTypeRule({"locate", "position"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
-    ARROW_ASSIGN_OR_RAISE(auto needle, StringArg(call, 0));
-    ARROW_ASSIGN_OR_RAISE(auto haystack, StringArg(call, 1));
-    BoundExprPtr start = IntLiteral(1);
-    if (call.args.size() == 3) {
-      ARROW_ASSIGN_OR_RAISE(start, IntArg(call, 2));
-    }
-    return Call("locate", {needle, haystack, start}, arrow::int32());
-  });
+  registry->AddTypeRule({"locate", "position"},
+                        [](const FunctionCall& call) -> Result<BoundExprPtr> {
+                          ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
+                          ARROW_ASSIGN_OR_RAISE(auto needle, StringArg(call, 0));
+                          ARROW_ASSIGN_OR_RAISE(auto haystack, StringArg(call, 1));
+                          BoundExprPtr start = IntLiteral(1);
+                          if (call.args.size() == 3) {
+                            ARROW_ASSIGN_OR_RAISE(start, IntArg(call, 2));
+                          }
+                          return Call("locate", {needle, haystack, start}, arrow::int32());
+                        });
   registry->AddTypeRule({"instr"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
     ARROW_ASSIGN_OR_RAISE(auto haystack, StringArg(call, 0));
@@ -404,7 +410,8 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
     }
     std::string named = NameGroups(*pattern);
     int groups = 0;
-    for (size_t at = named.find("(?P<g"); at != std::string::npos; at = named.find("(?P<g", at + 1)) {
+    for (size_t at = named.find("(?P<g"); at != std::string::npos;
+         at = named.find("(?P<g", at + 1)) {
       ++groups;
     }
     if (*group < 0 || *group >= groups) {
@@ -415,20 +422,20 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
                       groups - 1, *group),
           call.expr.pos);
     }
-    return Call("regexp_extract", {text, StringLiteral(named), IntLiteral(*group)},
-                arrow::utf8());
+    return Call("regexp_extract", {text, StringLiteral(named), IntLiteral(*group)}, arrow::utf8());
   });
-  registry->AddLowering("regexp_extract", [](const BoundExpr& call, std::vector<cp::Expression> args) {
-    int32_t group = static_cast<const arrow::Int32Scalar&>(*call.args[2]->literal).value;
-    auto groups = cp::call("extract_regex", {args[0]},
-                           cp::ExtractRegexOptions(LiteralString(*call.args[1])));
-    auto value = cp::call("struct_field", {groups}, cp::StructFieldOptions({group}));
-    // No match (or a group that took no part) is '', a NULL input stays NULL.
-    auto or_empty = cp::call("coalesce", {value, cp::literal("")});
-    return Result<cp::Expression>(cp::call(
-        "if_else", {cp::call("is_null", {args[0]}), cp::literal(arrow::MakeNullScalar(arrow::utf8())),
-                    or_empty}));
-  });
+  registry->AddLowering(
+      "regexp_extract", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+        int32_t group = static_cast<const arrow::Int32Scalar&>(*call.args[2]->literal).value;
+        auto groups = cp::call("extract_regex", {args[0]},
+                               cp::ExtractRegexOptions(LiteralString(*call.args[1])));
+        auto value = cp::call("struct_field", {groups}, cp::StructFieldOptions({group}));
+        // No match (or a group that took no part) is '', a NULL input stays NULL.
+        auto or_empty = cp::call("coalesce", {value, cp::literal("")});
+        return Result<cp::Expression>(
+            cp::call("if_else", {cp::call("is_null", {args[0]}),
+                                 cp::literal(arrow::MakeNullScalar(arrow::utf8())), or_empty}));
+      });
   // split(str, regex[, limit]): at most `limit` parts when it is positive, trailing empty parts
   // kept, as Java's String.split(regex, -1).
   registry->AddTypeRule({"split"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
@@ -460,20 +467,20 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
   });
   registry->AddTypeRule({"size", "cardinality", "array_size"},
                         [](const FunctionCall& call) -> Result<BoundExprPtr> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
-    if (call.args[0]->type->id() != arrow::Type::LIST &&
-        call.args[0]->type->id() != arrow::Type::NA) {
-      return UnexpectedInputType(call, 0, "ARRAY");
-    }
-    if (call.args[0]->type->id() == arrow::Type::NA) {
-      return MakeBoundLiteral(arrow::MakeNullScalar(arrow::int32()));
-    }
-    return Call("size", {call.args[0]}, arrow::int32());
-  });
+                          ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+                          if (call.args[0]->type->id() != arrow::Type::LIST &&
+                              call.args[0]->type->id() != arrow::Type::NA) {
+                            return UnexpectedInputType(call, 0, "ARRAY");
+                          }
+                          if (call.args[0]->type->id() == arrow::Type::NA) {
+                            return MakeBoundLiteral(arrow::MakeNullScalar(arrow::int32()));
+                          }
+                          return Call("size", {call.args[0]}, arrow::int32());
+                        });
   registry->AddLowering("size", [](const BoundExpr&, std::vector<cp::Expression> args) {
-    return Result<cp::Expression>(
-        cp::call("cast", {cp::call("list_value_length", {std::move(args[0])})},
-                 cp::CastOptions::Safe(arrow::int32())));
+    return Result<cp::Expression>(cp::call("cast",
+                                           {cp::call("list_value_length", {std::move(args[0])})},
+                                           cp::CastOptions::Safe(arrow::int32())));
   });
 
   registry->AddTypeRule({"regexp_replace"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
@@ -486,9 +493,9 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
                 {text, StringLiteral(*pattern), StringLiteral(Re2Replacement(*replacement))},
                 arrow::utf8());
   });
-  registry->AddLowering("regexp_replace", [](const BoundExpr& call, std::vector<cp::Expression> args) {
-    cp::ReplaceSubstringOptions options(LiteralString(*call.args[1]),
-                                        LiteralString(*call.args[2]));
+  registry->AddLowering("regexp_replace", [](const BoundExpr& call,
+                                             std::vector<cp::Expression> args) {
+    cp::ReplaceSubstringOptions options(LiteralString(*call.args[1]), LiteralString(*call.args[2]));
     return Result<cp::Expression>(
         cp::call("replace_substring_regex", {std::move(args[0])}, std::move(options)));
   });

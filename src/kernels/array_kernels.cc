@@ -81,8 +81,7 @@ Status ArrayElementExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::E
       positions.UnsafeAppendNull();
       continue;
     }
-    ARROW_ASSIGN_OR_RAISE(auto position,
-                          ElementPosition(lists, row, indexes.Value(row), access));
+    ARROW_ASSIGN_OR_RAISE(auto position, ElementPosition(lists, row, indexes.Value(row), access));
     if (position) {
       positions.UnsafeAppend(*position);
     } else {
@@ -90,9 +89,8 @@ Status ArrayElementExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::E
     }
   }
   ARROW_ASSIGN_OR_RAISE(auto taken_positions, positions.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto elements,
-                        cp::Take(*lists.values(), *taken_positions, cp::TakeOptions::Defaults(),
-                                 ctx->exec_context()));
+  ARROW_ASSIGN_OR_RAISE(auto elements, cp::Take(*lists.values(), *taken_positions,
+                                                cp::TakeOptions::Defaults(), ctx->exec_context()));
   out->value = elements->data();
   return Status::OK();
 }
@@ -127,11 +125,13 @@ Status MapValueExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecR
   return Status::OK();
 }
 
-Result<arrow::TypeHolder> MapItemType(cp::KernelContext*, const std::vector<arrow::TypeHolder>& in) {
+Result<arrow::TypeHolder> MapItemType(cp::KernelContext*,
+                                      const std::vector<arrow::TypeHolder>& in) {
   return static_cast<const arrow::MapType&>(*in[0].type).item_type();
 }
 
-Result<arrow::TypeHolder> ElementType(cp::KernelContext*, const std::vector<arrow::TypeHolder>& in) {
+Result<arrow::TypeHolder> ElementType(cp::KernelContext*,
+                                      const std::vector<arrow::TypeHolder>& in) {
   return static_cast<const arrow::ListType&>(*in[0].type).value_type();
 }
 
@@ -189,8 +189,7 @@ Status MakeMapExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecRe
   for (int64_t r = 0; r < batch.length; ++r) {
     for (int64_t k = 0; k < width; ++k) {
       if (keys->IsNull(r * width + k)) {
-        return MakeError(arrow::StatusCode::Invalid, "NULL_MAP_KEY",
-                         "Cannot use null as map key.");
+        return MakeError(arrow::StatusCode::Invalid, "NULL_MAP_KEY", "Cannot use null as map key.");
       }
       ARROW_ASSIGN_OR_RAISE(auto key, keys->GetScalar(r * width + k));
       for (int64_t earlier = 0; earlier < k; ++earlier) {
@@ -207,8 +206,8 @@ Status MakeMapExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecRe
     }
   }
   ARROW_ASSIGN_OR_RAISE(auto offsets, EvenOffsets(ctx, batch.length, width));
-  ARROW_ASSIGN_OR_RAISE(auto maps, arrow::MapArray::FromArrays(offsets, keys, items,
-                                                               ctx->memory_pool()));
+  ARROW_ASSIGN_OR_RAISE(auto maps,
+                        arrow::MapArray::FromArrays(offsets, keys, items, ctx->memory_pool()));
   out->value = maps->data();
   return Status::OK();
 }
@@ -219,9 +218,10 @@ Result<arrow::TypeHolder> MapOfFirstTypes(cp::KernelContext*,
 }
 
 Status AddKernel(cp::FunctionRegistry* registry, const std::string& name, cp::Arity arity,
-                 std::vector<cp::InputType> inputs, cp::OutputType output,
-                 cp::ArrayKernelExec exec, const std::string& summary) {
-  auto function = std::make_shared<cp::ScalarFunction>(name, arity, cp::FunctionDoc(summary, "", {}));
+                 std::vector<cp::InputType> inputs, cp::OutputType output, cp::ArrayKernelExec exec,
+                 const std::string& summary) {
+  auto function =
+      std::make_shared<cp::ScalarFunction>(name, arity, cp::FunctionDoc(summary, "", {}));
   cp::ScalarKernel kernel(std::move(inputs), std::move(output), exec);
   if (arity.is_varargs) {
     std::vector<cp::InputType> least(arity.num_args, cp::InputType::Any());
@@ -239,10 +239,10 @@ Status AddKernel(cp::FunctionRegistry* registry, const std::string& name, cp::Ar
 namespace kernels {
 
 Status RegisterArrayKernels(cp::FunctionRegistry* registry) {
-  ARROW_RETURN_NOT_OK(AddKernel(
-      registry, "parley_array_element", cp::Arity::Ternary(),
-      {cp::InputType(arrow::Type::LIST), arrow::int32(), arrow::int32()},
-      cp::OutputType(ElementType), ArrayElementExec, "An element of an array, as Spark indexes"));
+  ARROW_RETURN_NOT_OK(AddKernel(registry, "parley_array_element", cp::Arity::Ternary(),
+                                {cp::InputType(arrow::Type::LIST), arrow::int32(), arrow::int32()},
+                                cp::OutputType(ElementType), ArrayElementExec,
+                                "An element of an array, as Spark indexes"));
   ARROW_RETURN_NOT_OK(AddKernel(registry, "parley_map_value", cp::Arity::Binary(),
                                 {cp::InputType(arrow::Type::MAP), cp::InputType::Any()},
                                 cp::OutputType(MapItemType), MapValueExec,

@@ -19,12 +19,13 @@ Status CastOverflowError(std::string_view value_text, std::string_view from,
 
 Status CastInvalidInputError(std::string_view value_text, std::string_view from,
                              const arrow::DataType& to) {
-  return MakeError(arrow::StatusCode::Invalid, "CAST_INVALID_INPUT",
-                   fmt::format("The value {} of the type \"{}\" cannot be cast to \"{}\" because it "
-                               "is malformed. Correct the value as per the syntax, or change its "
-                               "target type. Use `try_cast` to tolerate malformed input and return "
-                               "NULL instead.",
-                               value_text, from, SqlTypeName(to)));
+  return MakeError(
+      arrow::StatusCode::Invalid, "CAST_INVALID_INPUT",
+      fmt::format("The value {} of the type \"{}\" cannot be cast to \"{}\" because it "
+                  "is malformed. Correct the value as per the syntax, or change its "
+                  "target type. Use `try_cast` to tolerate malformed input and return "
+                  "NULL instead.",
+                  value_text, from, SqlTypeName(to)));
 }
 
 }  // namespace parley

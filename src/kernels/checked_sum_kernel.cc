@@ -41,8 +41,8 @@ Status AddValues(CheckedSumState* state, const cp::ExecValue& input, const uint3
   bool in_range = true;
   for (int64_t row = 0; row < length; ++row) {
     if (!values.IsValid(row)) continue;
-    in_range &= AddTo(state, groups == nullptr ? 0 : groups[row],
-                      static_cast<int64_t>(values.Value(row)));
+    in_range &=
+        AddTo(state, groups == nullptr ? 0 : groups[row], static_cast<int64_t>(values.Value(row)));
   }
   return in_range ? Status::OK() : SumOverflow();
 }
@@ -50,16 +50,11 @@ Status AddValues(CheckedSumState* state, const cp::ExecValue& input, const uint3
 Status Add(CheckedSumState* state, const cp::ExecValue& input, const uint32_t* groups,
            int64_t length) {
   switch (input.type()->id()) {
-    case arrow::Type::INT8:
-      return AddValues<int8_t>(state, input, groups, length);
-    case arrow::Type::INT16:
-      return AddValues<int16_t>(state, input, groups, length);
-    case arrow::Type::INT32:
-      return AddValues<int32_t>(state, input, groups, length);
-    case arrow::Type::INT64:
-      return AddValues<int64_t>(state, input, groups, length);
-    default:
-      return Status::Invalid("checked sum of ", input.type()->ToString());
+    case arrow::Type::INT8: return AddValues<int8_t>(state, input, groups, length);
+    case arrow::Type::INT16: return AddValues<int16_t>(state, input, groups, length);
+    case arrow::Type::INT32: return AddValues<int32_t>(state, input, groups, length);
+    case arrow::Type::INT64: return AddValues<int64_t>(state, input, groups, length);
+    default: return Status::Invalid("checked sum of ", input.type()->ToString());
   }
 }
 
@@ -109,8 +104,8 @@ Status HashMerge(cp::KernelContext* ctx, cp::KernelState&& other,
 }
 
 Status HashFinalize(cp::KernelContext* ctx, arrow::Datum* out) {
-  ARROW_ASSIGN_OR_RAISE(auto sums, Sums(*static_cast<CheckedSumState*>(ctx->state()),
-                                        ctx->memory_pool()));
+  ARROW_ASSIGN_OR_RAISE(auto sums,
+                        Sums(*static_cast<CheckedSumState*>(ctx->state()), ctx->memory_pool()));
   *out = sums->data();
   return Status::OK();
 }
@@ -143,8 +138,8 @@ Status Finalize(cp::KernelContext* ctx, arrow::Datum* out) {
 }  // namespace
 
 Status RegisterCheckedSumKernels(cp::FunctionRegistry* registry) {
-  const arrow::Type::type kIntegral[] = {arrow::Type::INT8, arrow::Type::INT16,
-                                         arrow::Type::INT32, arrow::Type::INT64};
+  const arrow::Type::type kIntegral[] = {arrow::Type::INT8, arrow::Type::INT16, arrow::Type::INT32,
+                                         arrow::Type::INT64};
   auto grouped = std::make_shared<cp::HashAggregateFunction>(
       "hash_parley_checked_sum", cp::Arity::Binary(),
       cp::FunctionDoc("Grouped sum of an integral column, failing on overflow", "",

@@ -180,8 +180,8 @@ Result<std::shared_ptr<arrow::Array>> EvaluateOn(const cp::Expression& bound,
     input.length = rows.size;
     for (auto& value : input.values) {
       if (!value.is_array()) continue;
-      ARROW_ASSIGN_OR_RAISE(value, cp::Take(value, rows.positions,
-                                            cp::TakeOptions::NoBoundsCheck(), ctx->exec_context()));
+      ARROW_ASSIGN_OR_RAISE(value, cp::Take(value, rows.positions, cp::TakeOptions::NoBoundsCheck(),
+                                            ctx->exec_context()));
     }
   }
   ARROW_ASSIGN_OR_RAISE(auto result,
@@ -226,8 +226,8 @@ class Assembly {
       }
     }
     ARROW_ASSIGN_OR_RAISE(auto values, arrow::Concatenate(pieces_, ctx->memory_pool()));
-    auto indices = std::make_shared<arrow::Int64Array>(
-        length, arrow::Buffer::FromVector(std::move(source_)));
+    auto indices =
+        std::make_shared<arrow::Int64Array>(length, arrow::Buffer::FromVector(std::move(source_)));
     ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(values, indices, cp::TakeOptions::NoBoundsCheck(),
                                                ctx->exec_context()));
     return taken.make_array();

@@ -31,9 +31,9 @@ class ConditionalKernelsTest : public ::testing::Test {
   void SetUp() override {
     ASSERT_OK(EnsureComputeInitialized());
     ASSERT_OK(RegisterParleyKernels());
-    auto schema = arrow::schema({arrow::field("x", arrow::int64()),
-                                 arrow::field("y", arrow::int64()),
-                                 arrow::field("l", arrow::list(arrow::int64()))});
+    auto schema =
+        arrow::schema({arrow::field("x", arrow::int64()), arrow::field("y", arrow::int64()),
+                       arrow::field("l", arrow::list(arrow::int64()))});
     batch_ = arrow::RecordBatch::Make(
         schema, 5,
         {*arrow::json::ArrayFromJSONString(arrow::int64(), "[0, 1, 2, null, 4]"),
@@ -88,9 +88,8 @@ TEST_F(ConditionalKernelsTest, CaseWhenBranchesTakingAllRowsOrNone) {
   ASSERT_OK_AND_ASSIGN(auto taken, Evaluate(all));
   EXPECT_TRUE(taken->Equals(*batch_->column(0)));
   // No row takes the branch and there is no ELSE: every row is NULL.
-  ASSERT_OK_AND_ASSIGN(auto none,
-                       LazyCaseWhenCall({cp::literal(false)}, {Divide(Int(1), Int(0))},
-                                        std::nullopt, arrow::int64()));
+  ASSERT_OK_AND_ASSIGN(auto none, LazyCaseWhenCall({cp::literal(false)}, {Divide(Int(1), Int(0))},
+                                                   std::nullopt, arrow::int64()));
   ASSERT_OK_AND_ASSIGN(auto nulls, Evaluate(none));
   EXPECT_TRUE(nulls->Equals(*Json(arrow::int64(), "[null, null, null, null, null]")));
   // No batch rows at all.
@@ -101,12 +100,10 @@ TEST_F(ConditionalKernelsTest, CaseWhenBranchesTakingAllRowsOrNone) {
 TEST_F(ConditionalKernelsTest, NestedValuesComeBackInRowOrder) {
   // CASE WHEN x > 1 THEN l WHEN x = 0 THEN l END over a list column: the rows of the two
   // branches interleave, and the others are NULL.
-  ASSERT_OK_AND_ASSIGN(
-      auto call,
-      LazyCaseWhenCall({Call("greater", cp::field_ref("x"), Int(1)),
-                        Call("equal", cp::field_ref("x"), Int(0))},
-                       {cp::field_ref("l"), cp::field_ref("l")}, std::nullopt,
-                       arrow::list(arrow::int64())));
+  ASSERT_OK_AND_ASSIGN(auto call, LazyCaseWhenCall({Call("greater", cp::field_ref("x"), Int(1)),
+                                                    Call("equal", cp::field_ref("x"), Int(0))},
+                                                   {cp::field_ref("l"), cp::field_ref("l")},
+                                                   std::nullopt, arrow::list(arrow::int64())));
   ASSERT_OK_AND_ASSIGN(auto result, Evaluate(call));
   EXPECT_TRUE(
       result->Equals(*Json(arrow::list(arrow::int64()), "[[0], null, null, null, [4, 4, 4]]")))
@@ -116,10 +113,9 @@ TEST_F(ConditionalKernelsTest, NestedValuesComeBackInRowOrder) {
 TEST_F(ConditionalKernelsTest, CoalesceEvaluatesAnArgumentOnlyWhereAllBeforeAreNull) {
   // COALESCE(y, 10 / x, 1 / 0): y is set where x = 0, 10 / x is NULL only where x is, and
   // only that row reaches 1 / 0.
-  ASSERT_OK_AND_ASSIGN(auto call,
-                       LazyCoalesceCall({cp::field_ref("y"), Divide(Int(10), cp::field_ref("x")),
-                                         Int(7)},
-                                        arrow::int64()));
+  ASSERT_OK_AND_ASSIGN(
+      auto call, LazyCoalesceCall({cp::field_ref("y"), Divide(Int(10), cp::field_ref("x")), Int(7)},
+                                  arrow::int64()));
   ASSERT_OK_AND_ASSIGN(auto result, Evaluate(call));
   EXPECT_TRUE(result->Equals(*Json(arrow::int64(), "[5, 10, 5, 7, 6]"))) << result->ToString();
 
@@ -133,18 +129,17 @@ TEST_F(ConditionalKernelsTest, CoalesceEvaluatesAnArgumentOnlyWhereAllBeforeAreN
 TEST_F(ConditionalKernelsTest, TheCallsArgumentsAreTheFieldsItReads) {
   // The sub-expressions stay in the options: only the fields they read are arguments, so
   // nothing outside the kernel evaluates a branch on every row.
-  ASSERT_OK_AND_ASSIGN(
-      auto call, LazyCaseWhenCall({Call("equal", cp::field_ref("x"), Int(0))},
-                                  {Divide(cp::field_ref("y"), cp::field_ref("x"))},
-                                  cp::field_ref("y"), arrow::int64()));
+  ASSERT_OK_AND_ASSIGN(auto call, LazyCaseWhenCall({Call("equal", cp::field_ref("x"), Int(0))},
+                                                   {Divide(cp::field_ref("y"), cp::field_ref("x"))},
+                                                   cp::field_ref("y"), arrow::int64()));
   ASSERT_NE(call.call(), nullptr);
   ASSERT_EQ(call.call()->arguments.size(), 2u);
   EXPECT_EQ(call.call()->arguments[0].ToString(), "x");
   EXPECT_EQ(call.call()->arguments[1].ToString(), "y");
   // Sub-expressions that read no field: one constant argument, and the call folds.
-  ASSERT_OK_AND_ASSIGN(auto constant,
-                       LazyCaseWhenCall({cp::literal(false)}, {Divide(Int(1), Int(0))}, Int(2),
-                                        arrow::int64()));
+  ASSERT_OK_AND_ASSIGN(
+      auto constant,
+      LazyCaseWhenCall({cp::literal(false)}, {Divide(Int(1), Int(0))}, Int(2), arrow::int64()));
   ASSERT_OK_AND_ASSIGN(auto result, Evaluate(constant));
   EXPECT_TRUE(result->Equals(*Json(arrow::int64(), "[2, 2, 2, 2, 2]"))) << result->ToString();
   // A nested field reference is refused.

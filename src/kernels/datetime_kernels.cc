@@ -214,21 +214,18 @@ Result<int64_t> AddMonthsToMicros(int64_t micros, int64_t months) {
 namespace kernels {
 
 Status RegisterDatetimeKernels(cp::FunctionRegistry* registry) {
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_add_months",
-                                  {arrow::date32(), arrow::int32()}, arrow::date32(),
-                                  AddMonthsExec, "Spark's add_months"));
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_add_months", {arrow::date32(), arrow::int32()},
+                                  arrow::date32(), AddMonthsExec, "Spark's add_months"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_timestamp_add_months",
                                   {cp::InputType(arrow::Type::TIMESTAMP), arrow::int32()},
                                   cp::OutputType(FirstInputType), TimestampAddMonthsExec,
                                   "A timestamp moved by whole months"));
   cp::InputType timestamp(arrow::Type::TIMESTAMP);
-  ARROW_RETURN_NOT_OK(AddFunction(
-      registry, "parley_months_between",
-      {timestamp, timestamp, arrow::boolean()},
-      arrow::float64(), MonthsBetweenExec, "Spark's months_between"));
-  return AddFunction(registry, "parley_make_date",
-                     {arrow::int32(), arrow::int32(), arrow::int32()}, arrow::date32(),
-                     MakeDateExec, "Spark's make_date");
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_months_between",
+                                  {timestamp, timestamp, arrow::boolean()}, arrow::float64(),
+                                  MonthsBetweenExec, "Spark's months_between"));
+  return AddFunction(registry, "parley_make_date", {arrow::int32(), arrow::int32(), arrow::int32()},
+                     arrow::date32(), MakeDateExec, "Spark's make_date");
 }
 
 }  // namespace kernels

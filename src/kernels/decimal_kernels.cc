@@ -82,8 +82,7 @@ arrow::Decimal128 Narrow(const arrow::BasicDecimal256& value) {
 
 // Quotient or remainder of two decimal columns, typed as the third input.
 template <bool kRemainder>
-Status DecimalDivisionExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
-                           cp::ExecResult* out) {
+Status DecimalDivisionExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   Column<arrow::Decimal128> dividends(batch[0]);
   Column<arrow::Decimal128> divisors(batch[1]);
   const auto& type = static_cast<const arrow::DecimalType&>(*batch[2].type());
@@ -103,8 +102,8 @@ Status DecimalDivisionExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
     }
     arrow::BasicDecimal256 value;
     if (kRemainder) {
-      ARROW_ASSIGN_OR_RAISE(value, Remainder(dividends.Value(row), dividend_scale, divisor,
-                                             divisor_scale, type));
+      ARROW_ASSIGN_OR_RAISE(
+          value, Remainder(dividends.Value(row), dividend_scale, divisor, divisor_scale, type));
     } else {
       ARROW_ASSIGN_OR_RAISE(value, Quotient(dividends.Value(row), divisor, shift, type));
     }
@@ -235,8 +234,7 @@ Status DecimalAddExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecRes
 
 // A decimal column as the second input's type, which has at least its integer digits and its
 // scale: no value can fail, so none is checked. At the same scale the values are shared.
-Status DecimalWidenExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
-                        cp::ExecResult* out) {
+Status DecimalWidenExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   const auto& from = static_cast<const arrow::DecimalType&>(*batch[0].type());
   const auto& to = static_cast<const arrow::DecimalType&>(*batch[1].type());
   int32_t shift = to.scale() - from.scale();
@@ -260,8 +258,8 @@ Status DecimalWidenExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
       continue;
     }
     auto bits = static_cast<unsigned __int128>(ToInt128(values.Value(row)) * factor);
-    builder.UnsafeAppend(arrow::Decimal128(static_cast<int64_t>(bits >> 64),
-                                           static_cast<uint64_t>(bits)));
+    builder.UnsafeAppend(
+        arrow::Decimal128(static_cast<int64_t>(bits >> 64), static_cast<uint64_t>(bits)));
   }
   return kernels::FinishInto(&builder, out);
 }
@@ -308,22 +306,19 @@ Status RegisterDecimalKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_widen", {decimal, decimal},
                                   cp::OutputType(kernels::InputTypeAt<1>), DecimalWidenExec,
                                   "A decimal as a type with at least its digits and scale"));
-  ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_add",
-                                              {decimal, decimal, decimal},
-                                              cp::OutputType(kernels::InputTypeAt<2>),
-                                              DecimalAddExec<false>, "Spark's exact decimal sum"));
-  ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_subtract",
-                                              {decimal, decimal, decimal},
-                                              cp::OutputType(kernels::InputTypeAt<2>),
-                                              DecimalAddExec<true>,
-                                              "Spark's exact decimal difference"));
-  ARROW_RETURN_NOT_OK(AddPreallocatedFunction(registry, "parley_decimal_multiply",
-                                              {decimal, decimal, decimal},
-                                              cp::OutputType(kernels::InputTypeAt<2>), DecimalMultiplyExec,
-                                              "Spark's decimal product"));
+  ARROW_RETURN_NOT_OK(AddPreallocatedFunction(
+      registry, "parley_decimal_add", {decimal, decimal, decimal},
+      cp::OutputType(kernels::InputTypeAt<2>), DecimalAddExec<false>, "Spark's exact decimal sum"));
+  ARROW_RETURN_NOT_OK(
+      AddPreallocatedFunction(registry, "parley_decimal_subtract", {decimal, decimal, decimal},
+                              cp::OutputType(kernels::InputTypeAt<2>), DecimalAddExec<true>,
+                              "Spark's exact decimal difference"));
+  ARROW_RETURN_NOT_OK(AddPreallocatedFunction(
+      registry, "parley_decimal_multiply", {decimal, decimal, decimal},
+      cp::OutputType(kernels::InputTypeAt<2>), DecimalMultiplyExec, "Spark's decimal product"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_divide", {decimal, decimal, decimal},
-                                  cp::OutputType(kernels::InputTypeAt<2>), DecimalDivisionExec<false>,
-                                  "Spark's decimal division"));
+                                  cp::OutputType(kernels::InputTypeAt<2>),
+                                  DecimalDivisionExec<false>, "Spark's decimal division"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_decimal_integral_divide", {decimal, decimal},
                                   cp::OutputType(arrow::int64()), DecimalIntegralDivideExec,
                                   "Spark's DIV of decimals"));

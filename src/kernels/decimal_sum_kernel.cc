@@ -23,8 +23,7 @@ namespace {
 namespace cp = arrow::compute;
 
 constexpr __int128 kLimit = static_cast<__int128>(10000000000000000000ULL) *
-                                static_cast<__int128>(10000000000000000000ULL);  // 10^38
-
+                            static_cast<__int128>(10000000000000000000ULL);  // 10^38
 
 struct DecimalSumState : cp::KernelState {
   std::shared_ptr<arrow::DataType> out_type;
@@ -58,7 +57,7 @@ Status Resize(cp::KernelContext* ctx, int64_t groups) {
 
 // Adds `value` to `sum`; false when the sum leaves 38 digits.
 inline bool AddTo(__int128* sum, __int128 value) {
-  return !__builtin_add_overflow(*sum, value, sum) && *sum < kLimit && *sum > -kLimit;
+  return !__builtin_add_overflow(*sum, value, sum) && *sum<kLimit&& * sum> - kLimit;
 }
 
 // `a + b` for bounds below kLimit, or kLimit once it reaches it.
@@ -195,8 +194,8 @@ Status Finalize(cp::KernelContext* ctx, arrow::Datum* out) {
       continue;
     }
     auto bits = static_cast<unsigned __int128>(state->sums[group]);
-    builder.UnsafeAppend(arrow::Decimal128(static_cast<int64_t>(bits >> 64),
-                                           static_cast<uint64_t>(bits)));
+    builder.UnsafeAppend(
+        arrow::Decimal128(static_cast<int64_t>(bits >> 64), static_cast<uint64_t>(bits)));
   }
   ARROW_ASSIGN_OR_RAISE(auto sums, builder.Finish());
   *out = sums->data();
@@ -245,11 +244,10 @@ Status RegisterDecimalSumKernel(cp::FunctionRegistry* registry) {
   auto function = std::make_shared<cp::HashAggregateFunction>(
       "hash_parley_decimal_sum", cp::Arity::Binary(),
       cp::FunctionDoc("Grouped sum of a decimal column in 128-bit integers", "", {"x", "group"}));
-  cp::HashAggregateKernel kernel(
-      cp::KernelSignature::Make({cp::InputType(arrow::Type::DECIMAL128),
-                                 cp::InputType(arrow::Type::UINT32)},
-                                cp::OutputType(SumType)),
-      Init, Resize, Consume, Merge, Finalize, /*ordered=*/false);
+  cp::HashAggregateKernel kernel(cp::KernelSignature::Make({cp::InputType(arrow::Type::DECIMAL128),
+                                                            cp::InputType(arrow::Type::UINT32)},
+                                                           cp::OutputType(SumType)),
+                                 Init, Resize, Consume, Merge, Finalize, /*ordered=*/false);
   ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
   ARROW_RETURN_NOT_OK(registry->AddFunction(std::move(function), /*allow_overwrite=*/true));
   auto ungrouped = std::make_shared<cp::ScalarAggregateFunction>(

@@ -20,7 +20,7 @@ std::optional<arrow::Decimal128> RoundDigitsToDecimal(std::string_view digits, i
     if (count + shift > precision) return std::nullopt;
     unscaled = std::string(digits) + std::string(static_cast<size_t>(shift), '0');
   } else {
-    const int64_t kept = count + shift;  // digits left of the rounding point
+    const int64_t kept = count + shift;         // digits left of the rounding point
     if (kept < 0) return arrow::Decimal128(0);  // below half of the last digit kept
     unscaled = std::string(digits.substr(0, static_cast<size_t>(kept)));
     if (digits[static_cast<size_t>(kept)] >= '5') {

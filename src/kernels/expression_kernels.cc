@@ -54,8 +54,7 @@ class EvaluateOptionsType : public cp::FunctionOptionsType {
   }
 };
 
-EvaluateOptions::EvaluateOptions(cp::Expression expression, std::string text,
-                                 std::string condition)
+EvaluateOptions::EvaluateOptions(cp::Expression expression, std::string text, std::string condition)
     : cp::FunctionOptions(EvaluateOptionsType::Get()),
       expression(std::move(expression)),
       text(std::move(text)),
@@ -104,8 +103,8 @@ Status TryExec(cp::KernelContext* ctx, const cp::ExecSpan& span, cp::ExecResult*
   cp::ExecBatch batch = span.ToExecBatch();
   auto whole = cp::ExecuteScalarExpression(state->bound, batch, ctx->exec_context());
   if (whole.ok()) return SetOutput(*whole, span.length, out);
-  ARROW_ASSIGN_OR_RAISE(auto builder, arrow::MakeBuilder(state->bound.type()->GetSharedPtr(),
-                                                         ctx->memory_pool()));
+  ARROW_ASSIGN_OR_RAISE(
+      auto builder, arrow::MakeBuilder(state->bound.type()->GetSharedPtr(), ctx->memory_pool()));
   for (int64_t row = 0; row < span.length; ++row) {
     auto one = cp::ExecuteScalarExpression(state->bound, batch.Slice(row, 1), ctx->exec_context());
     if (!one.ok()) {
@@ -124,12 +123,13 @@ Status GuardExec(cp::KernelContext* ctx, const cp::ExecSpan& span, cp::ExecResul
   auto result = cp::ExecuteScalarExpression(state->bound, span.ToExecBatch(), ctx->exec_context());
   if (!result.ok()) {
     if (!state->condition.empty()) {
-      return MakeError(result.status().code(), state->condition,
-                       fmt::format("{}\n== Expression ==\n{}", result.status().message(),
-                                   state->text));
+      return MakeError(
+          result.status().code(), state->condition,
+          fmt::format("{}\n== Expression ==\n{}", result.status().message(), state->text));
     }
     Status error = ToSparkError(result.status());
-    return Status(error.code(), fmt::format("{}\n== Expression ==\n{}", error.message(), state->text),
+    return Status(error.code(),
+                  fmt::format("{}\n== Expression ==\n{}", error.message(), state->text),
                   error.detail());
   }
   return SetOutput(*result, span.length, out);
@@ -141,9 +141,9 @@ Status AddEvaluating(cp::FunctionRegistry* registry, const std::string& name,
       name, cp::Arity::VarArgs(1), cp::FunctionDoc("Evaluates an expression", "", {}));
   cp::ScalarKernel kernel({cp::InputType::Any()}, cp::OutputType(EvaluatedType), exec,
                           InitEvaluate);
-  kernel.signature = cp::KernelSignature::Make({cp::InputType::Any()},
-                                               cp::OutputType(EvaluatedType),
-                                               /*is_varargs=*/true);
+  kernel.signature =
+      cp::KernelSignature::Make({cp::InputType::Any()}, cp::OutputType(EvaluatedType),
+                                /*is_varargs=*/true);
   kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
   kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
   ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));

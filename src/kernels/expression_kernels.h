@@ -27,8 +27,8 @@ arrow::compute::Expression TryCall(arrow::compute::Expression expression,
 /// Parley prints it, and has the Spark condition `condition`, or when that is empty the one
 /// ToSparkError gives it.
 arrow::compute::Expression GuardCall(arrow::compute::Expression expression,
-                                     std::vector<arrow::compute::Expression> args,
-                                     std::string text, std::string condition = "");
+                                     std::vector<arrow::compute::Expression> args, std::string text,
+                                     std::string condition = "");
 
 /// \brief Register parley_try and parley_guard with Arrow's default registry (part of
 /// RegisterParleyKernels).

@@ -100,8 +100,8 @@ Status WriteTextOfEach(const arrow::compute::ExecSpan& batch, arrow::compute::Ke
 /// \brief Register a scalar function `name` with one kernel that allocates its own output.
 inline Status AddFunction(arrow::compute::FunctionRegistry* registry, const std::string& name,
                           std::vector<arrow::compute::InputType> inputs,
-                          arrow::compute::OutputType output,
-                          arrow::compute::ArrayKernelExec exec, const std::string& summary) {
+                          arrow::compute::OutputType output, arrow::compute::ArrayKernelExec exec,
+                          const std::string& summary) {
   namespace cp = arrow::compute;
   int arity = static_cast<int>(inputs.size());
   auto function = std::make_shared<cp::ScalarFunction>(name, cp::Arity(arity),

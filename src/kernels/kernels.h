@@ -39,8 +39,9 @@
 // and pmod in remainder_kernels.cc; the overflow-checked SUMs in checked_sum_kernel.cc and
 // decimal_sum_kernel.cc (registered by kernel_support.h).
 // The array and map kernels (parley_array_element, parley_map_value, parley_make_array) are in
-// array_kernels.h/.cc; the evaluating kernels parley_try and parley_guard are in expression_kernels.h,
-// the lazy conditionals parley_case_when and parley_coalesce in conditional_kernels.h.
+// array_kernels.h/.cc; the evaluating kernels parley_try and parley_guard are in
+// expression_kernels.h, the lazy conditionals parley_case_when and parley_coalesce in
+// conditional_kernels.h.
 #pragma once
 
 #include <cstdint>

@@ -97,17 +97,12 @@ Status FloatToIntegral(const cp::ExecSpan& batch, cp::KernelContext* ctx, cp::Ex
 }
 
 template <typename Float>
-Status FloatToIntegralExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
-                           cp::ExecResult* out) {
+Status FloatToIntegralExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   switch (batch[1].type()->id()) {
-    case arrow::Type::INT8:
-      return FloatToIntegral<Float, int8_t>(batch, ctx, out);
-    case arrow::Type::INT16:
-      return FloatToIntegral<Float, int16_t>(batch, ctx, out);
-    case arrow::Type::INT32:
-      return FloatToIntegral<Float, int32_t>(batch, ctx, out);
-    case arrow::Type::INT64:
-      return FloatToIntegral<Float, int64_t>(batch, ctx, out);
+    case arrow::Type::INT8: return FloatToIntegral<Float, int8_t>(batch, ctx, out);
+    case arrow::Type::INT16: return FloatToIntegral<Float, int16_t>(batch, ctx, out);
+    case arrow::Type::INT32: return FloatToIntegral<Float, int32_t>(batch, ctx, out);
+    case arrow::Type::INT64: return FloatToIntegral<Float, int64_t>(batch, ctx, out);
     default:
       return Status::Invalid("parley_float_to_integral: not an integral type: ",
                              batch[1].type()->ToString());
@@ -115,8 +110,7 @@ Status FloatToIntegralExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
 }
 
 template <typename Float>
-Status FloatToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
-                          cp::ExecResult* out) {
+Status FloatToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   Column<Float> values(batch[0]);
   auto type = batch[1].type()->GetSharedPtr();
   const auto& decimal = static_cast<const arrow::DecimalType&>(*type);
@@ -130,12 +124,12 @@ Status FloatToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
     const double value = values.Value(row);
     auto unscaled = DoubleToUnscaledDecimal(value, decimal.precision(), decimal.scale());
     if (!unscaled.has_value()) {
-      return MakeError(arrow::StatusCode::Invalid, "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
-                       fmt::format(" {} cannot be represented as Decimal({}, {}). If necessary set "
-                                   "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error, "
-                                   "and return NULL instead.",
-                                   JavaFloatingPointText(value), decimal.precision(),
-                                   decimal.scale()));
+      return MakeError(
+          arrow::StatusCode::Invalid, "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
+          fmt::format(" {} cannot be represented as Decimal({}, {}). If necessary set "
+                      "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error, "
+                      "and return NULL instead.",
+                      JavaFloatingPointText(value), decimal.precision(), decimal.scale()));
     }
     builder.UnsafeAppend(*unscaled);
   }
@@ -146,9 +140,8 @@ Status FloatToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
 Status DecimalTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   const int32_t scale = static_cast<const arrow::DecimalType&>(*batch[0].type()).scale();
   return kernels::WriteTextOfEach<arrow::Decimal128>(
-      batch, ctx, out, [scale](const arrow::Decimal128& value) {
-        return PlainDecimalText(value, scale);
-      });
+      batch, ctx, out,
+      [scale](const arrow::Decimal128& value) { return PlainDecimalText(value, scale); });
 }
 
 Status AddFloatCast(cp::FunctionRegistry* registry, const std::string& name,
@@ -159,10 +152,9 @@ Status AddFloatCast(cp::FunctionRegistry* registry, const std::string& name,
   const std::pair<arrow::Type::type, cp::ArrayKernelExec> kernels[] = {
       {arrow::Type::FLOAT, float_exec}, {arrow::Type::DOUBLE, double_exec}};
   for (const auto& [input, exec] : kernels) {
-    std::vector<cp::InputType> inputs = {cp::InputType(input),
-                                         target == arrow::Type::DECIMAL128
-                                             ? cp::InputType(target)
-                                             : cp::InputType::Any()};
+    std::vector<cp::InputType> inputs = {cp::InputType(input), target == arrow::Type::DECIMAL128
+                                                                   ? cp::InputType(target)
+                                                                   : cp::InputType::Any()};
     cp::ScalarKernel kernel(std::move(inputs), cp::OutputType(kernels::InputTypeAt<1>), exec);
     kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
     kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;

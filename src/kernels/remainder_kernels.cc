@@ -66,20 +66,13 @@ Status RemainderOf(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecRe
 template <bool kPositive>
 Status RemainderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   switch (batch[0].type()->id()) {
-    case arrow::Type::INT8:
-      return RemainderOf<int8_t, kPositive>(ctx, batch, out);
-    case arrow::Type::INT16:
-      return RemainderOf<int16_t, kPositive>(ctx, batch, out);
-    case arrow::Type::INT32:
-      return RemainderOf<int32_t, kPositive>(ctx, batch, out);
-    case arrow::Type::INT64:
-      return RemainderOf<int64_t, kPositive>(ctx, batch, out);
-    case arrow::Type::FLOAT:
-      return RemainderOf<float, kPositive>(ctx, batch, out);
-    case arrow::Type::DOUBLE:
-      return RemainderOf<double, kPositive>(ctx, batch, out);
-    default:
-      return Status::Invalid("remainder of ", batch[0].type()->ToString());
+    case arrow::Type::INT8: return RemainderOf<int8_t, kPositive>(ctx, batch, out);
+    case arrow::Type::INT16: return RemainderOf<int16_t, kPositive>(ctx, batch, out);
+    case arrow::Type::INT32: return RemainderOf<int32_t, kPositive>(ctx, batch, out);
+    case arrow::Type::INT64: return RemainderOf<int64_t, kPositive>(ctx, batch, out);
+    case arrow::Type::FLOAT: return RemainderOf<float, kPositive>(ctx, batch, out);
+    case arrow::Type::DOUBLE: return RemainderOf<double, kPositive>(ctx, batch, out);
+    default: return Status::Invalid("remainder of ", batch[0].type()->ToString());
   }
 }
 
@@ -91,10 +84,10 @@ Status RegisterRemainderKernels(cp::FunctionRegistry* registry) {
   const std::pair<const char*, cp::ArrayKernelExec> kFunctions[] = {
       {"parley_remainder", RemainderExec<false>}, {"parley_pmod", RemainderExec<true>}};
   for (const auto& [name, exec] : kFunctions) {
-    auto function = std::make_shared<cp::ScalarFunction>(name, cp::Arity::Binary(),
-                                                         cp::FunctionDoc("Spark's remainder", "", {}));
-    for (auto type : {arrow::Type::INT8, arrow::Type::INT16, arrow::Type::INT32,
-                      arrow::Type::INT64, arrow::Type::FLOAT, arrow::Type::DOUBLE}) {
+    auto function = std::make_shared<cp::ScalarFunction>(
+        name, cp::Arity::Binary(), cp::FunctionDoc("Spark's remainder", "", {}));
+    for (auto type : {arrow::Type::INT8, arrow::Type::INT16, arrow::Type::INT32, arrow::Type::INT64,
+                      arrow::Type::FLOAT, arrow::Type::DOUBLE}) {
       cp::ScalarKernel kernel({cp::InputType(type), cp::InputType(type)},
                               cp::OutputType(kernels::InputTypeAt<0>), exec);
       kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;

@@ -18,7 +18,8 @@ Status ToSparkError(const Status& status) {
   if (contains("divide by zero")) {
     return MakeError(status.code(), "DIVIDE_BY_ZERO",
                      "Division by zero. Use `try_divide` to tolerate divisor being 0 and return "
-                     "NULL instead. (" + message + ")");
+                     "NULL instead. (" +
+                         message + ")");
   }
   if (contains("overflow")) {
     return MakeError(status.code(), "ARITHMETIC_OVERFLOW", message);

@@ -72,7 +72,8 @@ std::optional<int64_t> ParseInteger(std::string_view text) {
   int64_t value = 0;
   for (char c : text) {
     if (c < '0' || c > '9') return std::nullopt;
-    if (__builtin_mul_overflow(value, 10, &value) || __builtin_sub_overflow(value, c - '0', &value)) {
+    if (__builtin_mul_overflow(value, 10, &value) ||
+        __builtin_sub_overflow(value, c - '0', &value)) {
       return std::nullopt;
     }
   }
@@ -99,14 +100,10 @@ Status StringToIntegral(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::E
 Status StringToIntegralExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
                             cp::ExecResult* out) {
   switch (batch[1].type()->id()) {
-    case arrow::Type::INT8:
-      return StringToIntegral<int8_t>(ctx, batch, out);
-    case arrow::Type::INT16:
-      return StringToIntegral<int16_t>(ctx, batch, out);
-    case arrow::Type::INT32:
-      return StringToIntegral<int32_t>(ctx, batch, out);
-    default:
-      return StringToIntegral<int64_t>(ctx, batch, out);
+    case arrow::Type::INT8: return StringToIntegral<int8_t>(ctx, batch, out);
+    case arrow::Type::INT16: return StringToIntegral<int16_t>(ctx, batch, out);
+    case arrow::Type::INT32: return StringToIntegral<int32_t>(ctx, batch, out);
+    default: return StringToIntegral<int64_t>(ctx, batch, out);
   }
 }
 
@@ -179,8 +176,7 @@ Status StringToFloatingExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
   return StringToFloating<double>(ctx, batch, out);
 }
 
-Status StringToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
-                           cp::ExecResult* out) {
+Status StringToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   const auto& type = static_cast<const arrow::DecimalType&>(*batch[1].type());
   using Builder = arrow::Decimal128Builder;
   return ConvertRows<Builder>(ctx, batch, out, [&](std::string_view text, Builder* builder) {
@@ -209,8 +205,7 @@ Status StringToDecimalExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
   });
 }
 
-Status StringToBooleanExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
-                           cp::ExecResult* out) {
+Status StringToBooleanExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   const auto& type = *batch[1].type();
   using Builder = arrow::BooleanBuilder;
   return ConvertRows<Builder>(ctx, batch, out, [&](std::string_view text, Builder* builder) {
@@ -289,10 +284,9 @@ Status RegisterStringCastKernels(cp::FunctionRegistry* registry) {
       {"parley_string_to_boolean", StringToBooleanExec},
       {"parley_string_to_date", StringToDateExec}};
   for (const auto& [name, exec] : kCasts) {
-    ARROW_RETURN_NOT_OK(AddFunction(registry, name,
-                                    {cp::InputType(arrow::Type::STRING), cp::InputType::Any()},
-                                    cp::OutputType(kernels::InputTypeAt<1>), exec,
-                                    "Spark's ANSI cast of a string"));
+    ARROW_RETURN_NOT_OK(AddFunction(
+        registry, name, {cp::InputType(arrow::Type::STRING), cp::InputType::Any()},
+        cp::OutputType(kernels::InputTypeAt<1>), exec, "Spark's ANSI cast of a string"));
   }
   return Status::OK();
 }

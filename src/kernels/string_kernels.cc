@@ -56,7 +56,8 @@ Status SubstringExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Exec
     if (!text.IsValid(row) || !pos.IsValid(row) || !length.IsValid(row)) {
       ARROW_RETURN_NOT_OK(builder.AppendNull());
     } else {
-      ARROW_RETURN_NOT_OK(builder.Append(Substring(text.Value(row), pos.Value(row), length.Value(row))));
+      ARROW_RETURN_NOT_OK(
+          builder.Append(Substring(text.Value(row), pos.Value(row), length.Value(row))));
     }
   }
   return kernels::FinishInto(&builder, out);
@@ -153,8 +154,7 @@ std::string ReplaceAll(std::string_view text, std::string_view search,
   if (search.empty()) return std::string(text);
   std::string out;
   size_t from = 0;
-  for (size_t at = text.find(search); at != std::string_view::npos;
-       at = text.find(search, from)) {
+  for (size_t at = text.find(search); at != std::string_view::npos; at = text.find(search, from)) {
     out.append(text.substr(from, at - from));
     out.append(replacement);
     from = at + search.size();
@@ -173,8 +173,8 @@ Status ReplaceExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecRe
     if (!text.IsValid(row) || !search.IsValid(row) || !replacement.IsValid(row)) {
       ARROW_RETURN_NOT_OK(builder.AppendNull());
     } else {
-      ARROW_RETURN_NOT_OK(builder.Append(
-          ReplaceAll(text.Value(row), search.Value(row), replacement.Value(row))));
+      ARROW_RETURN_NOT_OK(
+          builder.Append(ReplaceAll(text.Value(row), search.Value(row), replacement.Value(row))));
     }
   }
   return kernels::FinishInto(&builder, out);
@@ -198,10 +198,10 @@ Status RegisterStringKernels(cp::FunctionRegistry* registry) {
   auto float_text = std::make_shared<cp::ScalarFunction>(
       "parley_float_text", cp::Arity::Unary(), cp::FunctionDoc("Spark's text of a float", "", {}));
   using Exec = cp::ArrayKernelExec;
-  for (auto [type, exec] : {std::pair<std::shared_ptr<arrow::DataType>, Exec>{
-                                arrow::float32(), FloatTextExec<float>},
-                            std::pair<std::shared_ptr<arrow::DataType>, Exec>{
-                                arrow::float64(), FloatTextExec<double>}}) {
+  for (auto [type, exec] :
+       {std::pair<std::shared_ptr<arrow::DataType>, Exec>{arrow::float32(), FloatTextExec<float>},
+        std::pair<std::shared_ptr<arrow::DataType>, Exec>{arrow::float64(),
+                                                          FloatTextExec<double>}}) {
     cp::ScalarKernel kernel({type}, arrow::utf8(), exec);
     kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
     kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;

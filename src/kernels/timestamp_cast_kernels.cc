@@ -46,7 +46,8 @@ void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day) 
   const auto day_of_era = static_cast<unsigned>(days - era * 146097);
   const unsigned year_of_era =
       (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const unsigned day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const unsigned day_of_year =
+      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
   const unsigned shifted_month = (5 * day_of_year + 2) / 153;
   *day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
   *month = shifted_month < 10 ? shifted_month + 3 : shifted_month - 9;
@@ -89,12 +90,11 @@ Status TimestampTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::
 
 Status DateTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   return kernels::WriteTextOfEach<int32_t>(batch, ctx, out,
-                                          [](int32_t days) { return DateText(days); });
+                                           [](int32_t days) { return DateText(days); });
 }
 
 template <typename Int>
-Status TimestampToIntegral(const cp::ExecSpan& batch, cp::KernelContext* ctx,
-                           cp::ExecResult* out) {
+Status TimestampToIntegral(const cp::ExecSpan& batch, cp::KernelContext* ctx, cp::ExecResult* out) {
   using Builder = typename arrow::CTypeTraits<Int>::BuilderType;
   Column<int64_t> values(batch[0]);
   Builder builder(ctx->memory_pool());
@@ -106,8 +106,8 @@ Status TimestampToIntegral(const cp::ExecSpan& batch, cp::KernelContext* ctx,
     }
     const int64_t seconds = FloorDivide(values.Value(row), kMicrosPerSecond);
     if (seconds < std::numeric_limits<Int>::min() || seconds > std::numeric_limits<Int>::max()) {
-      return CastOverflowError("TIMESTAMP '" + TimestampText(values.Value(row)) + "'",
-                               "TIMESTAMP", *batch[1].type());
+      return CastOverflowError("TIMESTAMP '" + TimestampText(values.Value(row)) + "'", "TIMESTAMP",
+                               *batch[1].type());
     }
     builder.UnsafeAppend(static_cast<Int>(seconds));
   }
@@ -212,14 +212,13 @@ Status ToTimestampExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
       break;
     case arrow::Type::DECIMAL128: {
       const int32_t scale = static_cast<const arrow::DecimalType&>(from).scale();
-      ARROW_RETURN_NOT_OK(each(Column<arrow::Decimal128>(batch[0]),
-                               [&](const arrow::Decimal128& value) {
-                                 return DecimalSecondsToMicros(value, scale, from, to);
-                               }));
+      ARROW_RETURN_NOT_OK(
+          each(Column<arrow::Decimal128>(batch[0]), [&](const arrow::Decimal128& value) {
+            return DecimalSecondsToMicros(value, scale, from, to);
+          }));
       break;
     }
-    default:
-      return Status::Invalid("parley_to_timestamp: not a number: ", from.ToString());
+    default: return Status::Invalid("parley_to_timestamp: not a number: ", from.ToString());
   }
   return kernels::FinishInto(&builder, out);
 }
@@ -233,14 +232,13 @@ Status RegisterTimestampCastKernels(cp::FunctionRegistry* registry) {
                                   {cp::InputType(arrow::Type::TIMESTAMP)},
                                   cp::OutputType(arrow::utf8()), TimestampTextExec,
                                   "A timestamp (microseconds) as Spark writes it as a string"));
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_date_text",
-                                  {cp::InputType(arrow::Type::DATE32)},
-                                  cp::OutputType(arrow::utf8()), DateTextExec,
-                                  "A date as Spark writes it as a string"));
+  ARROW_RETURN_NOT_OK(AddFunction(
+      registry, "parley_date_text", {cp::InputType(arrow::Type::DATE32)},
+      cp::OutputType(arrow::utf8()), DateTextExec, "A date as Spark writes it as a string"));
   ARROW_RETURN_NOT_OK(AddFunction(
       registry, "parley_timestamp_to_integral",
-      {cp::InputType(arrow::Type::TIMESTAMP), cp::InputType::Any()},
-      cp::OutputType(InputTypeAt<1>), TimestampToIntegralExec,
+      {cp::InputType(arrow::Type::TIMESTAMP), cp::InputType::Any()}, cp::OutputType(InputTypeAt<1>),
+      TimestampToIntegralExec,
       "A timestamp's whole seconds in the type of the second argument, or CAST_OVERFLOW"));
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_timestamp_to_double",
                                   {cp::InputType(arrow::Type::TIMESTAMP)},

@@ -29,8 +29,7 @@ class AbortOnFailureTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     std::random_device random;
-    dir_ = new fs::path(fs::temp_directory_path() /
-                        ("parley-abort-" + std::to_string(random())));
+    dir_ = new fs::path(fs::temp_directory_path() / ("parley-abort-" + std::to_string(random())));
     fs::create_directories(*dir_);
     SessionOptions options;
     options.warehouse = (*dir_ / "warehouse").string();
@@ -41,10 +40,10 @@ class AbortOnFailureTest : public ::testing::Test {
     for (int i = 0; i < 100; ++i) hundred += (i == 0 ? "(" : ", (") + std::to_string(i) + ")";
     // 200000 ids in 20 files (one INSERT each), so the scans run as several parallel tasks.
     for (int file = 0; file < 20; ++file) {
-      auto status = (*session_)->Sql(
-          "INSERT INTO " + Table() + " SELECT " + std::to_string(file * 10000) +
-          " + a.x * 100 + b.x AS id FROM VALUES " + hundred + " AS a(x), VALUES " + hundred +
-          " AS b(x)");
+      auto status =
+          (*session_)->Sql("INSERT INTO " + Table() + " SELECT " + std::to_string(file * 10000) +
+                           " + a.x * 100 + b.x AS id FROM VALUES " + hundred + " AS a(x), VALUES " +
+                           hundred + " AS b(x)");
       ASSERT_TRUE(status.ok()) << status.status().ToString();
     }
   }
@@ -86,7 +85,9 @@ TEST_F(AbortOnFailureTest, Filter) {
   ExpectFailsEveryTime("SELECT count(*) FROM $T WHERE 1 / (id - 50000) > 0");
 }
 
-TEST_F(AbortOnFailureTest, Aggregate) { ExpectFailsEveryTime("SELECT sum(1 / (id - 50000)) FROM $T"); }
+TEST_F(AbortOnFailureTest, Aggregate) {
+  ExpectFailsEveryTime("SELECT sum(1 / (id - 50000)) FROM $T");
+}
 
 TEST_F(AbortOnFailureTest, GroupedAggregate) {
   ExpectFailsEveryTime("SELECT id % 7, sum(1 / (id - 50000)) FROM $T GROUP BY id % 7");

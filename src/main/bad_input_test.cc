@@ -64,8 +64,8 @@ TEST_F(BadInputTest, CorruptDataFilesNameTheFile) {
   Write("pq2/part-0.parquet", "PAR1 not really PAR1");
   Write("orc/part-0.orc", garbage);
   Write("json/part-0.json", "{\"a\": 1}\n{\"a\": \n");
-  ExpectError("SELECT * FROM parquet.`" + Path("pq") + "`", "FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER",
-              Path("pq/part-0.parquet"));
+  ExpectError("SELECT * FROM parquet.`" + Path("pq") + "`",
+              "FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER", Path("pq/part-0.parquet"));
   ExpectError("SELECT * FROM parquet.`" + Path("pq2") + "`",
               "FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER", Path("pq2/part-0.parquet"));
   ExpectError("SELECT * FROM orc.`" + Path("orc") + "`", "FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER",

@@ -65,8 +65,7 @@ class CancellationTest : public ::testing::Test {
     auto result = session_->Sql(sql, options);
     EXPECT_LT(Clock::now() - start, kCancelWithin) << sql;
     ASSERT_FALSE(result.ok()) << sql << " was not cancelled";
-    EXPECT_EQ(ErrorCondition(result.status()), "OPERATION_CANCELED")
-        << result.status().ToString();
+    EXPECT_EQ(ErrorCondition(result.status()), "OPERATION_CANCELED") << result.status().ToString();
     EXPECT_EQ(open_readers_->load(), 0) << sql << " left readers open";
   }
 
@@ -87,12 +86,13 @@ TEST_F(CancellationTest, DeadlineCancelsQueriesOverAnEndlessScan) {
   EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT count(*) FROM tc.default.rows"),
             std::vector<std::string>{"4000"});
   const int64_t baseline = arrow::default_memory_pool()->bytes_allocated();
-  for (const char* sql : {"SELECT count(*) FROM tc.default.endless",
-                          "SELECT b, sum(a) FROM tc.default.endless GROUP BY b",
-                          "SELECT * FROM tc.default.endless ORDER BY a",
-                          "SELECT e.a FROM tc.default.endless e JOIN tc.default.rows r ON e.a = r.a",
-                          "SELECT a, row_number() OVER (ORDER BY a) FROM tc.default.endless",
-                          "SELECT * FROM tc.default.endless"}) {
+  for (const char* sql :
+       {"SELECT count(*) FROM tc.default.endless",
+        "SELECT b, sum(a) FROM tc.default.endless GROUP BY b",
+        "SELECT * FROM tc.default.endless ORDER BY a",
+        "SELECT e.a FROM tc.default.endless e JOIN tc.default.rows r ON e.a = r.a",
+        "SELECT a, row_number() OVER (ORDER BY a) FROM tc.default.endless",
+        "SELECT * FROM tc.default.endless"}) {
     ExpectCancelled(sql, Deadline(std::chrono::milliseconds(200)));
   }
   // Nothing the cancelled queries allocated stays behind (a cache may shrink meanwhile).
@@ -193,8 +193,8 @@ TEST_F(CancellationTest, StreamedWriteChecksEveryBatch) {
 // is far off) and closing the reader stops the scan.
 TEST_F(CancellationTest, SqlReaderStreamsAndCloseStopsTheScan) {
   auto options = Deadline(std::chrono::duration_cast<std::chrono::milliseconds>(kCancelWithin));
-  ASSERT_OK_AND_ASSIGN(auto reader,
-                       session_->SqlReader("SELECT a, b + 1 AS c FROM tc.default.endless", options));
+  ASSERT_OK_AND_ASSIGN(
+      auto reader, session_->SqlReader("SELECT a, b + 1 AS c FROM tc.default.endless", options));
   EXPECT_EQ(reader->schema()->ToString(), "a: int32\nc: int32");
   int64_t rows = 0;
   for (int i = 0; i < 50; ++i) {
@@ -252,8 +252,8 @@ TEST_F(CancellationTest, SqlReaderErrorsAndOtherStatements) {
   ASSERT_OK(inserted->ToTable().status());
   EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT count(*), sum(a) FROM target"),
             std::vector<std::string>{"4000,7998000"});
-  ASSERT_OK_AND_ASSIGN(auto ordered, session_->SqlReader(
-                                         "SELECT a FROM tc.default.rows ORDER BY a DESC LIMIT 2"));
+  ASSERT_OK_AND_ASSIGN(
+      auto ordered, session_->SqlReader("SELECT a FROM tc.default.rows ORDER BY a DESC LIMIT 2"));
   ASSERT_OK_AND_ASSIGN(auto top, ordered->ToTable());
   ASSERT_EQ(top->num_rows(), 2);
   ASSERT_OK_AND_ASSIGN(auto first, top->column(0)->GetScalar(0));

@@ -29,14 +29,12 @@ using CommandResult = Result<std::shared_ptr<arrow::Table>>;
 CommandResult RunCreateTable(const sql::CreateTable& create, const CommandContext& context);
 CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& context);
 CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& context);
-CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
-                                 const CommandContext& context);
+CommandResult RunCreateNamespace(const sql::CreateNamespace& create, const CommandContext& context);
 CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandContext& context);
 CommandResult RunAlterNamespace(const sql::AlterNamespace& alter, const CommandContext& context);
 CommandResult RunDescribeNamespace(const sql::DescribeNamespace& describe,
                                    const CommandContext& context);
-CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
-                                 const CommandContext& context);
+CommandResult RunShowCreateTable(const sql::ShowCreateTable& show, const CommandContext& context);
 CommandResult RunShowTblProperties(const sql::ShowTblProperties& show,
                                    const CommandContext& context);
 
@@ -51,8 +49,7 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
 /// \brief CREATE [OR REPLACE] TABLE ... AS SELECT and REPLACE TABLE ... AS SELECT: atomic in a
 /// StagingTableCatalog (the table appears with its data, or not at all / the old one stays);
 /// elsewhere the table is created, written, and dropped again when the write fails.
-CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
-                                     const CommandContext& context);
+CommandResult RunCreateTableAsSelect(const sql::CreateTable& create, const CommandContext& context);
 CommandResult RunTruncateTable(const sql::TruncateTable& truncate, const CommandContext& context);
 
 /// \brief DELETE / UPDATE / MERGE (dml_commands.cc): one row of BIGINT metrics, as Spark:
@@ -71,8 +68,7 @@ Result<std::string> ExplainRowLevelCommand(const sql::Statement& statement, sql:
 /// spark.databricks.delta.retentionDurationCheck.enabled.
 CommandResult RunDescribeHistory(const sql::DescribeHistory& describe,
                                  const CommandContext& context);
-CommandResult RunDescribeDetail(const sql::DescribeDetail& describe,
-                                const CommandContext& context);
+CommandResult RunDescribeDetail(const sql::DescribeDetail& describe, const CommandContext& context);
 CommandResult RunVacuum(const sql::Vacuum& vacuum, const CommandContext& context);
 
 /// \brief The TableInfo of a CREATE/REPLACE TABLE statement; `query_columns` stand in for the

@@ -112,10 +112,10 @@ Result<std::shared_ptr<Transform>> TransformFor(const sql::Expr& expr,
                                                 const std::vector<Column>& columns) {
   auto column_reference = [&](const sql::Expr& e) -> Result<ExpressionPtr> {
     if (e.kind != sql::ExprKind::kColumn) {
-      return AnalysisError("INVALID_PARTITION_COLUMN",
-                           fmt::format("The partition transform argument {} is not a column.",
-                                       e.source_text),
-                           e.pos);
+      return AnalysisError(
+          "INVALID_PARTITION_COLUMN",
+          fmt::format("The partition transform argument {} is not a column.", e.source_text),
+          e.pos);
     }
     const std::string& name = e.name_parts.back();
     bool exists = std::any_of(columns.begin(), columns.end(),
@@ -220,18 +220,17 @@ Status CheckNamespaceProperties(const sql::PropertyList& properties, SourcePosit
 
 // An identifier as Spark prints it in DDL: backquoted only when it is not a plain word.
 std::string QuoteIfNeeded(const std::string& name) {
-  bool plain = !name.empty() &&
-               std::all_of(name.begin(), name.end(), [](char c) {
-                 return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-               }) &&
-               !std::all_of(name.begin(), name.end(),
-                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  }) && !std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
   return plain ? name : QuoteIdentifier(name);
 }
 
 bool IsReservedProperty(const std::string& key) {
-  return key == kPropProvider || key == kPropLocation || key == kPropComment ||
-         key == kPropOwner || key == kPropExternal;
+  return key == kPropProvider || key == kPropLocation || key == kPropComment || key == kPropOwner ||
+         key == kPropExternal;
 }
 
 Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const Table& table) {
@@ -383,8 +382,7 @@ Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const 
       }
       break;
     }
-    case sql::AlterTableKind::kRenameTable:
-      break;
+    case sql::AlterTableKind::kRenameTable: break;
   }
   return changes;
 }
@@ -492,8 +490,8 @@ CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& 
 CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
                                  const CommandContext& context) {
   SupportsNamespaces* namespaces = nullptr;
-  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(create.name, context.catalogs,
-                                                         &namespaces, /*must_exist=*/false));
+  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(create.name, context.catalogs, &namespaces,
+                                                         /*must_exist=*/false));
   ARROW_RETURN_NOT_OK(CheckNamespaceProperties(create.properties, create.name.pos));
   ARROW_ASSIGN_OR_RAISE(bool exists, namespaces->NamespaceExists(resolved.second));
   if (exists && create.if_not_exists) return EmptyResult();
@@ -507,8 +505,8 @@ CommandResult RunCreateNamespace(const sql::CreateNamespace& create,
 
 CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandContext& context) {
   SupportsNamespaces* namespaces = nullptr;
-  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(drop.name, context.catalogs,
-                                                         &namespaces, /*must_exist=*/false));
+  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(drop.name, context.catalogs, &namespaces,
+                                                         /*must_exist=*/false));
   ARROW_ASSIGN_OR_RAISE(bool dropped, namespaces->DropNamespace(resolved.second, drop.cascade));
   if (!dropped && !drop.if_exists) {
     return AnalysisError("SCHEMA_NOT_FOUND",
@@ -522,8 +520,8 @@ CommandResult RunDropNamespace(const sql::DropNamespace& drop, const CommandCont
 
 CommandResult RunAlterNamespace(const sql::AlterNamespace& alter, const CommandContext& context) {
   SupportsNamespaces* namespaces = nullptr;
-  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(alter.name, context.catalogs,
-                                                         &namespaces, /*must_exist=*/true));
+  ARROW_ASSIGN_OR_RAISE(auto resolved, ResolveNamespaces(alter.name, context.catalogs, &namespaces,
+                                                         /*must_exist=*/true));
   ARROW_RETURN_NOT_OK(CheckNamespaceProperties(alter.properties, alter.name.pos));
   std::vector<NamespaceChange> changes;
   for (const auto& [key, value] : alter.properties) changes.push_back({false, key, value});
@@ -562,15 +560,15 @@ CommandResult RunDescribeNamespace(const sql::DescribeNamespace& describe,
   return StringTable({"info_name", "info_value"}, rows);
 }
 
-CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
-                                 const CommandContext& context) {
+CommandResult RunShowCreateTable(const sql::ShowCreateTable& show, const CommandContext& context) {
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(show.name, context.catalogs));
   ARROW_ASSIGN_OR_RAISE(auto loaded, LoadForDdl(target, show.name));
   const Table& table = *loaded;
   auto properties = table.properties();
   std::vector<std::string> name_parts;
   if (target.name.catalog) name_parts.push_back(QuoteIfNeeded(target.name.catalog->name()));
-  for (const auto& part : target.name.ident.namespace_path) name_parts.push_back(QuoteIfNeeded(part));
+  for (const auto& part : target.name.ident.namespace_path)
+    name_parts.push_back(QuoteIfNeeded(part));
   name_parts.push_back(QuoteIfNeeded(target.name.ident.name));
   std::string ddl = fmt::format("CREATE TABLE {} (\n", fmt::join(name_parts, "."));
   auto columns = table.columns();
@@ -597,9 +595,10 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show,
   if (!partitioning.empty()) {
     std::vector<std::string> parts;
     for (const auto& transform : partitioning) {
-      const std::string* column = transform->name() == "identity" && transform->arguments().size() == 1
-                                      ? AsColumnName(*transform->arguments()[0])
-                                      : nullptr;
+      const std::string* column =
+          transform->name() == "identity" && transform->arguments().size() == 1
+              ? AsColumnName(*transform->arguments()[0])
+              : nullptr;
       parts.push_back(column != nullptr ? QuoteIfNeeded(*column) : transform->ToString());
     }
     ddl += fmt::format("PARTITIONED BY ({})\n", fmt::join(parts, ", "));

@@ -72,13 +72,13 @@ Result<std::string> ExplainRowLevelCommand(const sql::Statement& statement, sql:
   }
   ARROW_RETURN_NOT_OK(plan.status());
   if (mode == sql::ExplainMode::kAnalyze) {
-    return AnalysisError("UNSUPPORTED_FEATURE.EXPLAIN_COMMAND",
-                         fmt::format("EXPLAIN ANALYZE of {} is not supported: it would change "
-                                     "the table {}. EXPLAIN, EXPLAIN EXTENDED and EXPLAIN "
-                                     "FORMATTED show how it would run without running it.",
-                                     RowLevelCommandName(plan->command),
-                                     plan->target_name.ToString()),
-                         statement.pos);
+    return AnalysisError(
+        "UNSUPPORTED_FEATURE.EXPLAIN_COMMAND",
+        fmt::format("EXPLAIN ANALYZE of {} is not supported: it would change "
+                    "the table {}. EXPLAIN, EXPLAIN EXTENDED and EXPLAIN "
+                    "FORMATTED show how it would run without running it.",
+                    RowLevelCommandName(plan->command), plan->target_name.ToString()),
+        statement.pos);
   }
   return ExplainRowLevel(&*plan, mode);
 }

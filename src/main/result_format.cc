@@ -44,14 +44,10 @@ void AppendDate(int64_t days_since_epoch, std::string* out) {
 
 int64_t UnitsPerSecond(arrow::TimeUnit::type unit) {
   switch (unit) {
-    case arrow::TimeUnit::SECOND:
-      return 1;
-    case arrow::TimeUnit::MILLI:
-      return 1000;
-    case arrow::TimeUnit::MICRO:
-      return 1000000;
-    case arrow::TimeUnit::NANO:
-      return 1000000000;
+    case arrow::TimeUnit::SECOND: return 1;
+    case arrow::TimeUnit::MILLI: return 1000;
+    case arrow::TimeUnit::MICRO: return 1000000;
+    case arrow::TimeUnit::NANO: return 1000000000;
   }
   return 1;
 }
@@ -90,8 +86,8 @@ void AppendTimestamp(int64_t value, arrow::TimeUnit::type unit, std::string* out
 // A year-month interval as Spark prints one: INTERVAL '-1-2' YEAR TO MONTH.
 void AppendYearMonthInterval(int32_t months, std::string* out) {
   int64_t magnitude = months < 0 ? -int64_t{months} : months;
-  *out += fmt::format("INTERVAL '{}{}-{}' YEAR TO MONTH", months < 0 ? "-" : "",
-                      magnitude / 12, magnitude % 12);
+  *out += fmt::format("INTERVAL '{}{}-{}' YEAR TO MONTH", months < 0 ? "-" : "", magnitude / 12,
+                      magnitude % 12);
 }
 
 // A day-time interval of microseconds as Spark prints one:
@@ -142,9 +138,7 @@ void WithFloatingPoint(const arrow::Array& array, int64_t row, Visit&& visit) {
     case arrow::Type::FLOAT:
       visit(checked_cast<const arrow::FloatArray&>(array).Value(row));
       return;
-    default:
-      visit(checked_cast<const arrow::DoubleArray&>(array).Value(row));
-      return;
+    default: visit(checked_cast<const arrow::DoubleArray&>(array).Value(row)); return;
   }
 }
 
@@ -173,12 +167,10 @@ Status ForEachElementOf(const arrow::Array& array, int64_t row, Element&& elemen
 template <typename Element>
 Status ForEachListElement(const arrow::Array& array, int64_t row, Element&& element) {
   switch (array.type_id()) {
-    case arrow::Type::LIST:
-      return ForEachElementOf<arrow::ListArray>(array, row, element);
+    case arrow::Type::LIST: return ForEachElementOf<arrow::ListArray>(array, row, element);
     case arrow::Type::LARGE_LIST:
       return ForEachElementOf<arrow::LargeListArray>(array, row, element);
-    default:
-      return ForEachElementOf<arrow::FixedSizeListArray>(array, row, element);
+    default: return ForEachElementOf<arrow::FixedSizeListArray>(array, row, element);
   }
 }
 
@@ -230,21 +222,11 @@ Status AppendText(const arrow::Array& array, int64_t row, std::string* out) {
     case arrow::Type::BOOL:
       *out += checked_cast<const arrow::BooleanArray&>(array).Value(row) ? "true" : "false";
       return Status::OK();
-    case arrow::Type::INT8:
-      AppendInteger<arrow::Int8Array>(array, row, out);
-      return Status::OK();
-    case arrow::Type::INT16:
-      AppendInteger<arrow::Int16Array>(array, row, out);
-      return Status::OK();
-    case arrow::Type::INT32:
-      AppendInteger<arrow::Int32Array>(array, row, out);
-      return Status::OK();
-    case arrow::Type::INT64:
-      AppendInteger<arrow::Int64Array>(array, row, out);
-      return Status::OK();
-    case arrow::Type::UINT8:
-      AppendInteger<arrow::UInt8Array>(array, row, out);
-      return Status::OK();
+    case arrow::Type::INT8: AppendInteger<arrow::Int8Array>(array, row, out); return Status::OK();
+    case arrow::Type::INT16: AppendInteger<arrow::Int16Array>(array, row, out); return Status::OK();
+    case arrow::Type::INT32: AppendInteger<arrow::Int32Array>(array, row, out); return Status::OK();
+    case arrow::Type::INT64: AppendInteger<arrow::Int64Array>(array, row, out); return Status::OK();
+    case arrow::Type::UINT8: AppendInteger<arrow::UInt8Array>(array, row, out); return Status::OK();
     case arrow::Type::UINT16:
       AppendInteger<arrow::UInt16Array>(array, row, out);
       return Status::OK();
@@ -256,9 +238,7 @@ Status AppendText(const arrow::Array& array, int64_t row, std::string* out) {
       return Status::OK();
     case arrow::Type::HALF_FLOAT:
     case arrow::Type::FLOAT:
-    case arrow::Type::DOUBLE:
-      *out += FormatFloatingPoint(array, row);
-      return Status::OK();
+    case arrow::Type::DOUBLE: *out += FormatFloatingPoint(array, row); return Status::OK();
     case arrow::Type::DECIMAL32:
       *out += checked_cast<const arrow::Decimal32Array&>(array).FormatValue(row);
       return Status::OK();
@@ -328,20 +308,16 @@ Status AppendText(const arrow::Array& array, int64_t row, std::string* out) {
       return Status::OK();
     case arrow::Type::LIST:
     case arrow::Type::LARGE_LIST:
-    case arrow::Type::FIXED_SIZE_LIST:
-      return AppendListText(array, row, out);
-    case arrow::Type::MAP:
-      return AppendMapText(array, row, out);
-    case arrow::Type::STRUCT:
-      return AppendStructText(array, row, out);
+    case arrow::Type::FIXED_SIZE_LIST: return AppendListText(array, row, out);
+    case arrow::Type::MAP: return AppendMapText(array, row, out);
+    case arrow::Type::STRUCT: return AppendStructText(array, row, out);
     case arrow::Type::DICTIONARY: {
       const auto& dict = checked_cast<const arrow::DictionaryArray&>(array);
       return AppendText(*dict.dictionary(), dict.GetValueIndex(row), out);
     }
     case arrow::Type::EXTENSION:
       return AppendText(*checked_cast<const arrow::ExtensionArray&>(array).storage(), row, out);
-    default:
-      break;
+    default: break;
   }
   // Types Spark has no display form for (unions, durations other than microseconds, views,
   // run-end encoded arrays) print as Arrow prints their scalars.
@@ -470,14 +446,9 @@ std::vector<std::string> CellLines(std::string_view text) {
       case '\n':
         if (i + 1 < text.size()) lines.emplace_back();
         break;
-      case '\t':
-        lines.back() += "\\t";
-        break;
-      case '\r':
-        lines.back() += "\\r";
-        break;
-      default:
-        lines.back().push_back(text[i]);
+      case '\t': lines.back() += "\\t"; break;
+      case '\r': lines.back() += "\\r"; break;
+      default: lines.back().push_back(text[i]);
     }
   }
   return lines;
@@ -607,12 +578,9 @@ std::string FormatFloat(float value) { return JavaFloatingPointText(value); }
 Result<std::string> FormatResult(const arrow::Table& table, ResultFormat format) {
   if (table.num_columns() == 0) return std::string();
   switch (format) {
-    case ResultFormat::kTable:
-      return FormatAsTable(table);
-    case ResultFormat::kCsv:
-      return FormatAsCsv(table);
-    case ResultFormat::kJson:
-      return FormatAsJson(table);
+    case ResultFormat::kTable: return FormatAsTable(table);
+    case ResultFormat::kCsv: return FormatAsCsv(table);
+    case ResultFormat::kJson: return FormatAsJson(table);
   }
   return Status::Invalid("Unknown result format");
 }

@@ -42,8 +42,8 @@ std::string DescribeTypeName(const arrow::DataType& type) {
              DescribeTypeName(*static_cast<const arrow::BaseListType&>(type).value_type()) + ">";
     case arrow::Type::MAP: {
       const auto& map = static_cast<const arrow::MapType&>(type);
-      return "map<" + DescribeTypeName(*map.key_type()) + "," +
-             DescribeTypeName(*map.item_type()) + ">";
+      return "map<" + DescribeTypeName(*map.key_type()) + "," + DescribeTypeName(*map.item_type()) +
+             ">";
     }
     case arrow::Type::STRUCT: {
       std::string out = "struct<";
@@ -53,8 +53,7 @@ std::string DescribeTypeName(const arrow::DataType& type) {
       }
       return out + ">";
     }
-    default:
-      return ToLowerAscii(SqlTypeName(type));
+    default: return ToLowerAscii(SqlTypeName(type));
   }
 }
 
@@ -79,9 +78,7 @@ class NamePattern {
     }
     regex_.emplace("(" + regex + ")", std::regex::icase);
   }
-  bool Matches(const std::string& name) const {
-    return !regex_ || std::regex_match(name, *regex_);
-  }
+  bool Matches(const std::string& name) const { return !regex_ || std::regex_match(name, *regex_); }
 
  private:
   std::optional<std::regex> regex_;
@@ -118,7 +115,8 @@ class PlanStreamReader : public arrow::RecordBatchReader {
     *batch = nullptr;
     if (ended_) return final_;
     Status checked = control_.Check();
-    auto next = checked.ok() ? stream_->Next() : Result<std::shared_ptr<arrow::RecordBatch>>(checked);
+    auto next =
+        checked.ok() ? stream_->Next() : Result<std::shared_ptr<arrow::RecordBatch>>(checked);
     if (next.ok() && *next != nullptr) {
       *batch = std::move(next).ValueUnsafe();
       return Status::OK();
@@ -180,8 +178,7 @@ class SessionImpl : public Session {
     return std::make_shared<PlanStreamReader>(std::move(stream), std::move(control));
   }
 
-  Status RegisterCatalog(const std::string& name,
-                         std::shared_ptr<CatalogPlugin> catalog) override {
+  Status RegisterCatalog(const std::string& name, std::shared_ptr<CatalogPlugin> catalog) override {
     return catalogs_.Register(name, std::move(catalog));
   }
 
@@ -271,8 +268,7 @@ class SessionImpl : public Session {
     return RunTruncateTable(truncate, Context());
   }
 
-  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeHistory& describe,
-                                            SourcePosition) {
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeHistory& describe, SourcePosition) {
     return RunDescribeHistory(describe, Context());
   }
 
@@ -407,10 +403,10 @@ class SessionImpl : public Session {
     std::vector<const Column*> partition_columns;
     auto columns = table->columns();
     for (const auto& transform : partitioning) {
-      const std::string* name = transform->name() == "identity" &&
-                                        transform->arguments().size() == 1
-                                    ? AsColumnName(*transform->arguments()[0])
-                                    : nullptr;
+      const std::string* name =
+          transform->name() == "identity" && transform->arguments().size() == 1
+              ? AsColumnName(*transform->arguments()[0])
+              : nullptr;
       auto column = std::find_if(columns.begin(), columns.end(), [&](const Column& c) {
         return name != nullptr && ToLowerAscii(c.name) == ToLowerAscii(*name);
       });

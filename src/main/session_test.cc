@@ -9,8 +9,8 @@
 #include "arrow/table.h"
 #include "parley/connector/builtin.h"
 #include "testing/gtest_util.h"
-#include "testing/session_rows.h"
 #include "testing/query_harness.h"
+#include "testing/session_rows.h"
 #include "testing/test_connector.h"
 
 namespace parley {
@@ -32,9 +32,9 @@ class SessionTest : public ::testing::Test {
     options.conf["spark.sql.catalog.tc.someOption"] = "42";
     ASSERT_OK_AND_ASSIGN(session_, Session::Make(options));
     catalog_ = std::make_shared<TestCatalog>();
-    data_ = MakeIntTable({"a", "b", "c"}, {{1, 2, 3, 4, 5, 6},
-                                           {10, 1, 30, 2, 50, 3},
-                                           {kNull, 1, kNull, 1, kNull, 1}});
+    data_ =
+        MakeIntTable({"a", "b", "c"},
+                     {{1, 2, 3, 4, 5, 6}, {10, 1, 30, 2, 50, 3}, {kNull, 1, kNull, 1, kNull, 1}});
   }
 
   void AddTable(const std::string& name, TestTableOptions options) {
@@ -70,8 +70,7 @@ TEST_F(SessionTest, PushesTranslatablePredicatesAndKeepsResiduals) {
             (std::vector<std::string>{}));
   auto log = catalog_->log("t");
   // Every translatable conjunct was offered, in the query's order; `a + 1 > 2` has no V2 form.
-  EXPECT_EQ(log->offered_predicates,
-            (std::vector<std::string>{"a > 1", "b < a", "c IS NULL"}));
+  EXPECT_EQ(log->offered_predicates, (std::vector<std::string>{"a > 1", "b < a", "c IS NULL"}));
   EXPECT_EQ(log->accepted_predicates, (std::vector<std::string>{"a > 1"}));
   // Pruning asked for b (projected) and a, c (inputs of residual filters), in table order.
   EXPECT_EQ(log->pruned_columns, (std::vector<std::string>{"a", "b", "c"}));
@@ -282,11 +281,11 @@ TEST_F(SessionTest, PartialTopNKeepsTheSortAboveTheScan) {
   Register();
   EXPECT_EQ(Rows("SELECT a, b FROM tc.default.t ORDER BY b DESC LIMIT 2"),
             (std::vector<std::string>{"5,50", "3,30"}));
-  EXPECT_EQ(catalog_->log("t")->pushed_top_n,
-            (std::vector<std::string>{"b DESC NULLS LAST"}));
+  EXPECT_EQ(catalog_->log("t")->pushed_top_n, (std::vector<std::string>{"b DESC NULLS LAST"}));
   std::string plan = Explain("SELECT a, b FROM tc.default.t ORDER BY b DESC LIMIT 2");
   EXPECT_NE(plan.find("PushedTopN: ORDER BY [b DESC NULLS LAST] LIMIT 2 (partial)"),
-            std::string::npos) << plan;
+            std::string::npos)
+      << plan;
   EXPECT_NE(plan.find("Sort ("), std::string::npos) << plan;
   EXPECT_NE(plan.find("Limit ("), std::string::npos) << plan;
   // A computed sort key cannot be expressed as a V2 sort order: nothing is offered.
@@ -309,8 +308,8 @@ TEST_F(SessionTest, CompleteAggregatePushdownRemovesTheEngineAggregate) {
   EXPECT_EQ(catalog_->log("t")->pushed_aggregations,
             (std::vector<std::string>{"[COUNT(*), SUM(a), MAX(b)] GROUP BY [c]"}));
   std::string plan = Explain("SELECT c, count(*) FROM tc.default.t GROUP BY c");
-  EXPECT_NE(plan.find("PushedAggregation: [COUNT(*)] GROUP BY [c] (complete)"),
-            std::string::npos) << plan;
+  EXPECT_NE(plan.find("PushedAggregation: [COUNT(*)] GROUP BY [c] (complete)"), std::string::npos)
+      << plan;
   EXPECT_EQ(plan.find("HashAggregate"), std::string::npos) << plan;
 }
 
@@ -438,7 +437,6 @@ TEST(RangePluginSessionTest, SeedGuideStepsOneAndTwo) {
   ASSERT_RAISES_CONDITION("UNRESOLVED_COLUMN.WITH_SUGGESTION", unresolved);
   EXPECT_NE(unresolved.status().message().find("[`i`, `j`]"), std::string::npos);
 }
-
 
 // Arrow's function and exec node registries must not grow while other threads look entries up
 // (scan tasks bind expressions and open dataset scanners on their own threads while the query's

@@ -57,9 +57,9 @@ int64_t ParseMillis(const std::optional<std::string>& text, int64_t fallback) {
   return value;
 }
 
-Status RunPlannedWrite(WritePlan* plan, const CommandContext& context,
-                       WriteJobResult* profile) {
-  ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query, PushdownOptionsFor(*context.conf)));
+Status RunPlannedWrite(WritePlan* plan, const CommandContext& context, WriteJobResult* profile) {
+  ARROW_ASSIGN_OR_RAISE(plan->query,
+                        NegotiatePushdown(plan->query, PushdownOptionsFor(*context.conf)));
   const auto& explicit_values = context.conf->explicit_values();
   if (auto faults = explicit_values.find(kFaultInjectionKey); faults != explicit_values.end()) {
     ARROW_RETURN_NOT_OK(SetFaultInjection(faults->second));
@@ -79,8 +79,8 @@ ScanRunOptions ScanOptionsFor(const SqlConf& conf, const QueryControl& control) 
   options.verify_pushdown = conf.GetBool(kVerifyPushdownKey, false);
   options.runtime_filter_max_build_rows =
       conf.GetBool(kRuntimeFilterEnabledKey, true)
-          ? std::max<int64_t>(0, static_cast<int64_t>(ParseDouble(
-                                     conf.Get(kRuntimeFilterMaxBuildRowsKey), 1000)))
+          ? std::max<int64_t>(
+                0, static_cast<int64_t>(ParseDouble(conf.Get(kRuntimeFilterMaxBuildRowsKey), 1000)))
           : 0;
   options.reuse_subplans = conf.GetBool(kReuseSubplansKey, true);
   options.runtime_filter_max_in_list = std::max<int64_t>(
@@ -117,31 +117,31 @@ CommandResult RunInsert(const sql::Insert& insert, const CommandContext& context
 Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mode,
                                   const CommandContext& context) {
   ARROW_ASSIGN_OR_RAISE(auto plan, BindInsert(insert, context.catalogs, *context.conf));
-  static const char* kOperator[] = {"AppendData", "OverwriteByExpression",
-                                    "OverwriteByExpression", "OverwritePartitionsDynamic"};
-  const std::string header =
-      fmt::format("{} {} ({})\n", kOperator[static_cast<int>(plan.mode)],
-                  plan.target_name.ToString(), plan.ModeDescription());
+  static const char* kOperator[] = {"AppendData", "OverwriteByExpression", "OverwriteByExpression",
+                                    "OverwritePartitionsDynamic"};
+  const std::string header = fmt::format("{} {} ({})\n", kOperator[static_cast<int>(plan.mode)],
+                                         plan.target_name.ToString(), plan.ModeDescription());
   std::optional<WriteJobResult> profile;
   if (mode == sql::ExplainMode::kAnalyze) {
     profile.emplace();
     ARROW_RETURN_NOT_OK(RunPlannedWrite(&plan, context, &*profile));
   } else {
-    ARROW_ASSIGN_OR_RAISE(plan.query, NegotiatePushdown(plan.query, PushdownOptionsFor(*context.conf)));
+    ARROW_ASSIGN_OR_RAISE(plan.query,
+                          NegotiatePushdown(plan.query, PushdownOptionsFor(*context.conf)));
   }
   const bool runtime_filters =
       ScanOptionsFor(*context.conf, context.control).runtime_filter_max_build_rows > 0;
   ARROW_ASSIGN_OR_RAISE(
       auto query_text,
-      ExplainPlan(plan.query,
-                  mode == sql::ExplainMode::kAnalyze ? sql::ExplainMode::kSimple : mode,
+      ExplainPlan(plan.query, mode == sql::ExplainMode::kAnalyze ? sql::ExplainMode::kSimple : mode,
                   nullptr, runtime_filters));
   std::string text = ExplainCommand(header, query_text);
   if (profile) {
-    text += fmt::format("\nWrite metrics\nRows written: {}\nTasks: {}\nAttempts: {}\n"
-                        "Commits denied: {}\nTime: {:.1f} ms\n",
-                        profile->rows, profile->partitions, profile->attempts, profile->denied,
-                        profile->seconds * 1000);
+    text += fmt::format(
+        "\nWrite metrics\nRows written: {}\nTasks: {}\nAttempts: {}\n"
+        "Commits denied: {}\nTime: {:.1f} ms\n",
+        profile->rows, profile->partitions, profile->attempts, profile->denied,
+        profile->seconds * 1000);
     for (const auto& [name, value] : profile->custom_metrics) {
       text += fmt::format("{}: {}\n", name, value);
     }
@@ -175,7 +175,8 @@ CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
   // The query's columns become the table's; all nullable, as Spark's useNullableQuerySchema.
   ARROW_ASSIGN_OR_RAISE(auto query, BindSelect(*create.query, context.catalogs));
   std::vector<Column> columns;
-  for (const auto& field : query->output) columns.push_back({field.display, field.type, true, "", std::nullopt});
+  for (const auto& field : query->output)
+    columns.push_back({field.display, field.type, true, "", std::nullopt});
   ARROW_ASSIGN_OR_RAISE(auto info, TableInfoFor(create, columns));
 
   WritePlan plan;
@@ -199,8 +200,8 @@ CommandResult RunCreateTableAsSelect(const sql::CreateTable& create,
     if (!written.ok()) {
       Status aborted = staged->AbortStagedChanges();
       if (!aborted.ok()) {
-        return written.WithMessage(written.message() + " (abort also failed: " +
-                                   aborted.message() + ")");
+        return written.WithMessage(written.message() + " (abort also failed: " + aborted.message() +
+                                   ")");
       }
       return written;
     }
@@ -239,8 +240,8 @@ Result<bool> PartitionHasRows(const WritePlan& plan, const CommandContext& conte
   }
   std::vector<BoundExprPtr> conjuncts;
   for (const auto& [column, value] : plan.static_partition_values) {
-    conjuncts.push_back(MakeCall(
-        "<=>", {MakeColumnRef(column, column, types.at(column)), value}, arrow::boolean()));
+    conjuncts.push_back(MakeCall("<=>", {MakeColumnRef(column, column, types.at(column)), value},
+                                 arrow::boolean()));
   }
   auto filter = std::make_shared<PlanNode>();
   filter->kind = PlanNode::Kind::kFilter;
@@ -270,8 +271,7 @@ std::string UnquotedLiteral(const std::string& text) {
 
 }  // namespace
 
-CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
-                               const CommandContext& context) {
+CommandResult RunTruncateTable(const sql::TruncateTable& truncate, const CommandContext& context) {
   const SourcePosition pos = truncate.name.pos;
   ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(truncate.name, context.catalogs));
   auto& [name, table] = loaded;
@@ -289,8 +289,8 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
   auto empty = std::make_shared<PlanNode>();
   empty->kind = PlanNode::Kind::kValues;
   for (size_t i = 0; i < plan.columns.size(); ++i) {
-    empty->output.push_back({fmt::format("_t{}", i), plan.columns[i].name, plan.columns[i].type,
-                             true});
+    empty->output.push_back(
+        {fmt::format("_t{}", i), plan.columns[i].name, plan.columns[i].type, true});
   }
   plan.query = empty;
   plan.mode = truncate.partition_spec.empty() ? WritePlan::Mode::kTruncate
@@ -298,8 +298,9 @@ CommandResult RunTruncateTable(const sql::TruncateTable& truncate,
   const auto partition_columns = PartitionColumns(*table);
   for (const auto& item : truncate.partition_spec) {
     ARROW_RETURN_NOT_OK(CheckPartitionColumn(partition_columns, item));
-    auto column = std::find_if(plan.columns.begin(), plan.columns.end(),
-                               [&](const Column& c) { return EqualsIgnoreCase(c.name, item.column); });
+    auto column = std::find_if(plan.columns.begin(), plan.columns.end(), [&](const Column& c) {
+      return EqualsIgnoreCase(c.name, item.column);
+    });
     if (!item.value || column == plan.columns.end()) {
       return AnalysisError("INVALID_PARTITION_SPEC",
                            fmt::format("TRUNCATE TABLE needs a value for an existing partition "

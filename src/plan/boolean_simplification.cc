@@ -33,9 +33,10 @@ void Factor(const BoundExprPtr& disjunction, std::vector<BoundExprPtr>* out) {
   for (const auto& branch : branches) branch_conjuncts.push_back(SplitConjuncts(branch));
   std::vector<BoundExprPtr> common;
   for (const auto& candidate : branch_conjuncts[0]) {
-    bool everywhere = std::all_of(
-        branch_conjuncts.begin() + 1, branch_conjuncts.end(),
-        [&](const std::vector<BoundExprPtr>& conjuncts) { return Contains(conjuncts, *candidate); });
+    bool everywhere = std::all_of(branch_conjuncts.begin() + 1, branch_conjuncts.end(),
+                                  [&](const std::vector<BoundExprPtr>& conjuncts) {
+                                    return Contains(conjuncts, *candidate);
+                                  });
     if (everywhere && !Contains(common, *candidate)) common.push_back(candidate);
   }
   if (common.empty()) {
@@ -49,8 +50,10 @@ void Factor(const BoundExprPtr& disjunction, std::vector<BoundExprPtr>* out) {
     for (const auto& conjunct : conjuncts) {
       if (!Contains(common, *conjunct)) rest.push_back(conjunct);
     }
-    if (rest.empty()) some_branch_is_common_only = true;
-    else rests.push_back(CombineConjuncts(rest));
+    if (rest.empty())
+      some_branch_is_common_only = true;
+    else
+      rests.push_back(CombineConjuncts(rest));
   }
   out->insert(out->end(), common.begin(), common.end());
   // (a) OR (a AND c) is just a; otherwise the branches keep what they do not share.

@@ -13,8 +13,8 @@ namespace parley {
 namespace {
 
 bool IsInfix(const std::string& f) {
-  static const char* kInfix[] = {"=", "<>", "<", "<=", ">", ">=", "<=>", "+", "-", "*",
-                                 "/", "%", "DIV", "||", "AND", "OR", "&", "|", "^"};
+  static const char* kInfix[] = {"=", "<>", "<",   "<=", ">",   ">=", "<=>", "+", "-", "*",
+                                 "/", "%",  "DIV", "||", "AND", "OR", "&",   "|", "^"};
   return std::any_of(std::begin(kInfix), std::end(kInfix), [&](const char* s) { return f == s; });
 }
 
@@ -47,8 +47,7 @@ std::string SqlTypeName(const arrow::DataType& type) {
     case arrow::Type::DATE32: return "DATE";
     case arrow::Type::INTERVAL_MONTHS: return "INTERVAL YEAR TO MONTH";
     case arrow::Type::LIST:
-      return "ARRAY<" +
-             SqlTypeName(*static_cast<const arrow::ListType&>(type).value_type()) + ">";
+      return "ARRAY<" + SqlTypeName(*static_cast<const arrow::ListType&>(type).value_type()) + ">";
     case arrow::Type::MAP: {
       const auto& map = static_cast<const arrow::MapType&>(type);
       return "MAP<" + SqlTypeName(*map.key_type()) + ", " + SqlTypeName(*map.item_type()) + ">";
@@ -77,12 +76,9 @@ std::string SqlTypeName(const arrow::DataType& type) {
 
 std::string BoundExpr::ToString() const {
   switch (kind) {
-    case Kind::kColumn:
-      return display;
-    case Kind::kLiteral:
-      return Literal(literal).ToString();
-    case Kind::kCall:
-      break;
+    case Kind::kColumn: return display;
+    case Kind::kLiteral: return Literal(literal).ToString();
+    case Kind::kCall: break;
   }
   if (IsInfix(function) && args.size() == 2) {
     return "(" + args[0]->ToString() + " " + function + " " + args[1]->ToString() + ")";

@@ -15,10 +15,9 @@ std::string Flag(const char* name, bool value) {
 std::vector<std::string> ChangelogPostProcessing::RowLevelReasons() const {
   std::vector<std::string> reasons;
   if (carryover_removal) {
-    reasons.push_back(fmt::format(
-        "carry-over removal ({}, deduplicationMode={})",
-        Flag("containsCarryoverRows", contains_carryover_rows),
-        DeduplicationModeName(info.deduplication_mode)));
+    reasons.push_back(fmt::format("carry-over removal ({}, deduplicationMode={})",
+                                  Flag("containsCarryoverRows", contains_carryover_rows),
+                                  DeduplicationModeName(info.deduplication_mode)));
   }
   if (update_detection) {
     reasons.push_back(fmt::format(
@@ -35,13 +34,12 @@ std::string ChangelogPostProcessing::NetChangesReason() const {
 }
 
 std::string ChangelogPostProcessing::NoPassReason() const {
-  return fmt::format("none ({}, {}, {}, deduplicationMode={}, computeUpdates={})",
-                     Flag("containsCarryoverRows", contains_carryover_rows),
-                     Flag("containsIntermediateChanges", contains_intermediate_changes),
-                     Flag("representsUpdateAsDeleteAndInsert",
-                          represents_update_as_delete_and_insert),
-                     DeduplicationModeName(info.deduplication_mode),
-                     info.compute_updates ? "true" : "false");
+  return fmt::format(
+      "none ({}, {}, {}, deduplicationMode={}, computeUpdates={})",
+      Flag("containsCarryoverRows", contains_carryover_rows),
+      Flag("containsIntermediateChanges", contains_intermediate_changes),
+      Flag("representsUpdateAsDeleteAndInsert", represents_update_as_delete_and_insert),
+      DeduplicationModeName(info.deduplication_mode), info.compute_updates ? "true" : "false");
 }
 
 std::set<std::string> ChangelogPostProcessing::ColumnsRead() const {

@@ -32,14 +32,13 @@ std::string PushedJoinText(const PushedJoin& join) {
   auto columns = [](const std::vector<ColumnWithAlias>& side) {
     std::vector<std::string> names;
     for (const auto& column : side) {
-      names.push_back(column.alias.empty() ? column.column
-                                           : column.column + " AS " + column.alias);
+      names.push_back(column.alias.empty() ? column.column : column.column + " AS " + column.alias);
     }
     return fmt::format("[{}]", fmt::join(names, ", "));
   };
-  std::string text = fmt::format("Inner {} ON {}, left {}, right {}", join.right_table,
-                                 join.condition->ToString(), columns(join.left_columns),
-                                 columns(join.right_columns));
+  std::string text =
+      fmt::format("Inner {} ON {}, left {}, right {}", join.right_table, join.condition->ToString(),
+                  columns(join.left_columns), columns(join.right_columns));
   if (!join.right_pushed_predicates.empty()) {
     text += ", right PushedPredicates " + PredicateList(join.right_pushed_predicates);
   }
@@ -136,8 +135,7 @@ std::string InlineDetails(const PlanNode& node, bool runtime_filtering) {
       if (!no_pass.empty()) line += " " + no_pass;
       return line;
     }
-    case PlanNode::Kind::kFilter:
-      return "Filter " + node.condition->ToString();
+    case PlanNode::Kind::kFilter: return "Filter " + node.condition->ToString();
     case PlanNode::Kind::kProject: {
       std::vector<std::string> items;
       for (size_t i = 0; i < node.exprs.size(); ++i) {
@@ -150,8 +148,7 @@ std::string InlineDetails(const PlanNode& node, bool runtime_filtering) {
     case PlanNode::Kind::kSort: {
       std::vector<std::string> keys;
       for (const auto& key : node.sort_keys) {
-        keys.push_back(fmt::format("{} {} {}", key.expr->ToString(),
-                                   key.ascending ? "ASC" : "DESC",
+        keys.push_back(fmt::format("{} {} {}", key.expr->ToString(), key.ascending ? "ASC" : "DESC",
                                    key.nulls_first ? "NULLS FIRST" : "NULLS LAST"));
       }
       return fmt::format("Sort [{}]", fmt::join(keys, ", "));
@@ -161,8 +158,7 @@ std::string InlineDetails(const PlanNode& node, bool runtime_filtering) {
                          node.offset > 0 ? fmt::format(" OFFSET {}", node.offset) : "");
     case PlanNode::Kind::kDistinct:
       return "HashAggregate(keys=" + JoinNames(node.output) + ", functions=[])";
-    case PlanNode::Kind::kOneRow:
-      return "OneRowRelation";
+    case PlanNode::Kind::kOneRow: return "OneRowRelation";
     case PlanNode::Kind::kValues:
       return fmt::format("LocalTableScan {}, {} rows", JoinNames(node.output), node.values.size());
     case PlanNode::Kind::kAggregate: {
@@ -173,12 +169,9 @@ std::string InlineDetails(const PlanNode& node, bool runtime_filtering) {
       return fmt::format("HashAggregate(keys=[{}], functions=[{}])", fmt::join(keys, ", "),
                          fmt::join(functions, ", "));
     }
-    case PlanNode::Kind::kJoin:
-      return JoinDetails(node, runtime_filtering);
-    case PlanNode::Kind::kChangelogPass:
-      return ChangelogPassDetails(node);
-    case PlanNode::Kind::kUnion:
-      return "Union " + JoinNames(node.output);
+    case PlanNode::Kind::kJoin: return JoinDetails(node, runtime_filtering);
+    case PlanNode::Kind::kChangelogPass: return ChangelogPassDetails(node);
+    case PlanNode::Kind::kUnion: return "Union " + JoinNames(node.output);
     case PlanNode::Kind::kReplicateRows:
       return fmt::format("ReplicateRows {} times {}", JoinNames(node.output),
                          node.replicate_count->ToString());
@@ -191,8 +184,7 @@ std::string InlineDetails(const PlanNode& node, bool runtime_filtering) {
       }
       return fmt::format("Expand [{}], {}", fmt::join(projections, ", "), JoinNames(node.output));
     }
-    case PlanNode::Kind::kSample:
-      return "Sample " + node.sample.ToString();
+    case PlanNode::Kind::kSample: return "Sample " + node.sample.ToString();
     case PlanNode::Kind::kWindow: {
       std::vector<std::string> calls;
       for (const auto& call : node.window_calls) calls.push_back(call.ToString());
@@ -261,8 +253,7 @@ Result<std::string> ReportedByScan(const Scan& scan) {
 
 Result<std::string> Details(PlanNode* node, size_t number, bool runtime_filtering) {
   std::string out;
-  const std::string input =
-      node->children.empty() ? "" : JoinNames(node->children[0]->output);
+  const std::string input = node->children.empty() ? "" : JoinNames(node->children[0]->output);
   switch (node->kind) {
     case PlanNode::Kind::kScan: {
       ARROW_RETURN_NOT_OK(PlanScanPartitions(node));
@@ -318,8 +309,8 @@ Result<std::string> Details(PlanNode* node, size_t number, bool runtime_filterin
     case PlanNode::Kind::kJoin:
       out += fmt::format("({}) {}\n", number, node->OperatorName());
       out += fmt::format("Left keys [{}]: {}\n", node->join_keys.size(), JoinKeyList(*node, true));
-      out += fmt::format("Right keys [{}]: {}\n", node->join_keys.size(),
-                         JoinKeyList(*node, false));
+      out +=
+          fmt::format("Right keys [{}]: {}\n", node->join_keys.size(), JoinKeyList(*node, false));
       out += fmt::format("Join type: {}\n", JoinTypeName(node->join_type));
       out += fmt::format("Join condition: {}\n",
                          node->condition ? node->condition->ToString() : "None");

@@ -75,9 +75,8 @@ PlanNodePtr PushThroughChangelogPass(const PlanNodePtr& pass,
 // For a condition over both inputs of an inner join that is a disjunction, the weaker
 // conditions it implies on each input alone (Spark's PushExtraPredicateThroughJoin): from
 // `(l1 AND r1) OR (l2 AND r2)`, `l1 OR l2` filters the left input early and `r1 OR r2` the right.
-void AddImpliedPredicates(const BoundExprPtr& conjunct, const PlanNode& left,
-                          const PlanNode& right, std::vector<BoundExprPtr>* to_left,
-                          std::vector<BoundExprPtr>* to_right) {
+void AddImpliedPredicates(const BoundExprPtr& conjunct, const PlanNode& left, const PlanNode& right,
+                          std::vector<BoundExprPtr>* to_left, std::vector<BoundExprPtr>* to_right) {
   auto reads = [&](JoinSide wanted) {
     return [&, wanted](const BoundExpr& e) { return ReferencedSide(e, left, right) == wanted; };
   };
@@ -221,12 +220,9 @@ PlanNodePtr Push(const PlanNodePtr& node, std::vector<BoundExprPtr> conjuncts) {
       all.insert(all.end(), conjuncts.begin(), conjuncts.end());
       return Push(node->children[0], std::move(all));
     }
-    case PlanNode::Kind::kProject:
-      return PushThroughProject(node, conjuncts);
-    case PlanNode::Kind::kJoin:
-      return PushThroughJoin(node, conjuncts);
-    case PlanNode::Kind::kChangelogPass:
-      return PushThroughChangelogPass(node, conjuncts);
+    case PlanNode::Kind::kProject: return PushThroughProject(node, conjuncts);
+    case PlanNode::Kind::kJoin: return PushThroughJoin(node, conjuncts);
+    case PlanNode::Kind::kChangelogPass: return PushThroughChangelogPass(node, conjuncts);
     case PlanNode::Kind::kUnion:
       // Every child outputs the union's fields: each takes every conjunct.
       for (auto& child : node->children) child = Push(child, conjuncts);
@@ -234,8 +230,7 @@ PlanNodePtr Push(const PlanNodePtr& node, std::vector<BoundExprPtr> conjuncts) {
     case PlanNode::Kind::kDistinct:
       node->children[0] = Push(node->children[0], std::move(conjuncts));
       return node;
-    case PlanNode::Kind::kWindow:
-      return PushThroughWindow(node, conjuncts);
+    case PlanNode::Kind::kWindow: return PushThroughWindow(node, conjuncts);
     default:
       for (auto& child : node->children) child = Push(child, {});
       return WithFilter(node, conjuncts);

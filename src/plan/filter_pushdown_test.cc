@@ -24,8 +24,8 @@ class FilterPushdownTest : public ::testing::Test {
   // The bound plan of `query`, filters pushed down; returns its Join node.
   Result<const PlanNode*> PushedJoin(const std::string& query) {
     ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(query));
-    ARROW_ASSIGN_OR_RAISE(
-        plan_, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
+    ARROW_ASSIGN_OR_RAISE(plan_,
+                          BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
     plan_ = PushDownFilters(plan_);
     const PlanNode* node = plan_.get();
     while (node->kind != PlanNode::Kind::kJoin) {
@@ -38,8 +38,7 @@ class FilterPushdownTest : public ::testing::Test {
   // Whether `node` is a Filter whose input is a scan (after any renaming projection).
   static bool FiltersScan(const PlanNode& node) {
     if (node.kind == PlanNode::Kind::kProject) return FiltersScan(*node.children[0]);
-    return node.kind == PlanNode::Kind::kFilter &&
-           node.children[0]->kind == PlanNode::Kind::kScan;
+    return node.kind == PlanNode::Kind::kFilter && node.children[0]->kind == PlanNode::Kind::kScan;
   }
 
   SqlConf conf_;
@@ -67,10 +66,9 @@ TEST_F(FilterPushdownTest, CommaJoinTakesTwoSidedWhereConjunctsAsKeys) {
 }
 
 TEST_F(FilterPushdownTest, LeftJoinKeepsThePreservedSideWhole) {
-  ASSERT_OK_AND_ASSIGN(auto join,
-                       PushedJoin("SELECT * FROM tc.default.a LEFT JOIN tc.default.b "
-                                  "ON a.k = b.k AND a.x > 1 AND b.y > 2 "
-                                  "WHERE b.y > 5 OR b.y IS NULL"));
+  ASSERT_OK_AND_ASSIGN(auto join, PushedJoin("SELECT * FROM tc.default.a LEFT JOIN tc.default.b "
+                                             "ON a.k = b.k AND a.x > 1 AND b.y > 2 "
+                                             "WHERE b.y > 5 OR b.y IS NULL"));
   EXPECT_EQ(join->join_type, PlanJoinType::kLeftOuter);
   // ON: the left-only conjunct stays in the join, the right-only one filters the right.
   ASSERT_NE(join->condition, nullptr);

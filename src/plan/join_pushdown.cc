@@ -127,8 +127,8 @@ Result<PlanNodePtr> OfferJoin(const PlanNodePtr& join) {
   PredicatePtr predicate = TranslatePredicate(*condition);
   if (!predicate) return join;
   ARROW_ASSIGN_OR_RAISE(bool accepted,
-                        left->builder->PushDownJoin(*right->builder, JoinType::kInner,
-                                                    left_columns, right_columns, predicate));
+                        left->builder->PushDownJoin(*right->builder, JoinType::kInner, left_columns,
+                                                    right_columns, predicate));
   if (!accepted) return join;
 
   auto& negotiation = *left->scan->negotiation;
@@ -152,9 +152,8 @@ Result<PlanNodePtr> OfferJoin(const PlanNodePtr& join) {
   for (auto& pushed : right_negotiation.pushed_joins) {
     negotiation.pushed_joins.push_back(std::move(pushed));
   }
-  negotiation.pushed_joins.push_back({right->scan->table_name.ToString(), predicate,
-                                      left_columns, right_columns,
-                                      right_negotiation.pushed_predicates});
+  negotiation.pushed_joins.push_back({right->scan->table_name.ToString(), predicate, left_columns,
+                                      right_columns, right_negotiation.pushed_predicates});
 
   std::vector<OutputField> joined;
   auto project = std::make_shared<PlanNode>();

@@ -53,8 +53,8 @@ void Flatten(const PlanNodePtr& node, std::vector<PlanNodePtr>* inputs,
 
 struct Condition {
   BoundExprPtr expr;
-  std::set<size_t> inputs;  // indexes of the group's inputs it reads
-  bool equi = false;        // an equality between two inputs: a hash-join key
+  std::set<size_t> inputs;   // indexes of the group's inputs it reads
+  bool equi = false;         // an equality between two inputs: a hash-join key
   double distinct_keys = 1;  // equi only: the estimated distinct key values (DistinctKeys)
   bool placed = false;
 };
@@ -123,13 +123,10 @@ double ScanRows(const PlanNode& scan) {
 // The rows `node` would return without its filters: the size of the table under them.
 double BaseRows(const PlanNode& node) {
   switch (node.kind) {
-    case PlanNode::Kind::kScan:
-      return ScanRows(node);
+    case PlanNode::Kind::kScan: return ScanRows(node);
     case PlanNode::Kind::kFilter:
-    case PlanNode::Kind::kProject:
-      return BaseRows(*node.children[0]);
-    default:
-      return EstimateRows(node);
+    case PlanNode::Kind::kProject: return BaseRows(*node.children[0]);
+    default: return EstimateRows(node);
   }
 }
 
@@ -137,8 +134,7 @@ double BaseRows(const PlanNode& node) {
 // reports (the width of [min, max]); unknown when the scan reports none.
 std::optional<double> DistinctBound(const PlanNode& node, const std::string& field) {
   switch (node.kind) {
-    case PlanNode::Kind::kFilter:
-      return DistinctBound(*node.children[0], field);
+    case PlanNode::Kind::kFilter: return DistinctBound(*node.children[0], field);
     case PlanNode::Kind::kProject:
       for (size_t i = 0; i < node.output.size() && i < node.exprs.size(); ++i) {
         if (node.output[i].name != field) continue;
@@ -149,8 +145,7 @@ std::optional<double> DistinctBound(const PlanNode& node, const std::string& fie
     case PlanNode::Kind::kScan: {
       const auto* negotiation = node.negotiation.get();
       if (negotiation == nullptr || !negotiation->scan) return std::nullopt;
-      const auto* source =
-          dynamic_cast<const SupportsReportStatistics*>(negotiation->scan.get());
+      const auto* source = dynamic_cast<const SupportsReportStatistics*>(negotiation->scan.get());
       if (source == nullptr) return std::nullopt;
       auto stats = source->EstimateStatistics();
       if (!stats.ok()) return std::nullopt;
@@ -166,8 +161,7 @@ std::optional<double> DistinctBound(const PlanNode& node, const std::string& fie
       if (width < 1) return std::nullopt;
       return width;
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -228,8 +222,8 @@ JoinOrder OrderFrom(size_t start, const std::vector<Condition>& conditions,
         }
         if (condition.equi) {
           rank = 0;
-          joined_rows = std::min(joined_rows,
-                                 std::max(current * rows[i] / condition.distinct_keys, 1.0));
+          joined_rows =
+              std::min(joined_rows, std::max(current * rows[i] / condition.distinct_keys, 1.0));
         } else {
           rank = std::min(rank, 1);
         }
@@ -253,8 +247,7 @@ JoinOrder OrderFrom(size_t start, const std::vector<Condition>& conditions,
 
 // The greedy order from whichever input makes the intermediate results smallest in total (the
 // first input as written when estimates tie, as they do when no input reports its size).
-JoinOrder CheapestOrder(const std::vector<Condition>& conditions,
-                        const std::vector<double>& rows) {
+JoinOrder CheapestOrder(const std::vector<Condition>& conditions, const std::vector<double>& rows) {
   JoinOrder cheapest = OrderFrom(0, conditions, rows);
   for (size_t start = 1; start < rows.size(); ++start) {
     JoinOrder order = OrderFrom(start, conditions, rows);
@@ -330,11 +323,10 @@ Result<PlanNodePtr> ReorderGroup(const PlanNodePtr& group) {
     filter->condition = CombineConjuncts(unplaced);
     tree = filter;
   }
-  bool same_order = tree->output.size() == group->output.size() &&
-                    std::equal(tree->output.begin(), tree->output.end(), group->output.begin(),
-                               [](const OutputField& a, const OutputField& b) {
-                                 return a.name == b.name;
-                               });
+  bool same_order =
+      tree->output.size() == group->output.size() &&
+      std::equal(tree->output.begin(), tree->output.end(), group->output.begin(),
+                 [](const OutputField& a, const OutputField& b) { return a.name == b.name; });
   if (same_order) return tree;
   auto project = std::make_shared<PlanNode>();
   project->kind = PlanNode::Kind::kProject;
@@ -350,12 +342,9 @@ Result<PlanNodePtr> ReorderGroup(const PlanNodePtr& group) {
 
 double EstimateRows(const PlanNode& node) {
   switch (node.kind) {
-    case PlanNode::Kind::kScan:
-      return ScanRows(node);
-    case PlanNode::Kind::kOneRow:
-      return 1;
-    case PlanNode::Kind::kValues:
-      return static_cast<double>(node.values.size());
+    case PlanNode::Kind::kScan: return ScanRows(node);
+    case PlanNode::Kind::kOneRow: return 1;
+    case PlanNode::Kind::kValues: return static_cast<double>(node.values.size());
     case PlanNode::Kind::kFilter: {
       double rows = EstimateRows(*node.children[0]);
       for (size_t i = 0; i < SplitConjuncts(node.condition).size(); ++i) {
@@ -381,17 +370,14 @@ double EstimateRows(const PlanNode& node) {
           // Left rows usually find their key in a table (FK -> PK): as many are kept as the
           // right input keeps of its table.
           return std::max(left * std::min(1.0, right / BaseRows(*node.children[1])), 1.0);
-        case PlanJoinType::kLeftAnti:
-          return left;
-        case PlanJoinType::kCross:
-          return std::min(left * right, kUnknownRows);
+        case PlanJoinType::kLeftAnti: return left;
+        case PlanJoinType::kCross: return std::min(left * right, kUnknownRows);
         default:
           // An equi-join usually follows a key: about as many rows as its larger input.
           return std::max(left, right);
       }
     }
-    default:
-      return EstimateRows(*node.children[0]);
+    default: return EstimateRows(*node.children[0]);
   }
 }
 

@@ -15,10 +15,10 @@
 
 #include "arrow/type_fwd.h"
 #include "catalog/resolved_name.h"
-#include "plan/changelog_post_processing.h"
 #include "parley/connector/read.h"
 #include "parley/connector/table.h"
 #include "plan/bound_expression.h"
+#include "plan/changelog_post_processing.h"
 #include "plan/window_call.h"
 
 namespace parley {
@@ -108,7 +108,13 @@ struct AggregateCall {
 
 /// \brief The join types of a Join node; semi and anti joins output only the left side.
 enum class PlanJoinType {
-  kInner, kCross, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti
+  kInner,
+  kCross,
+  kLeftOuter,
+  kRightOuter,
+  kFullOuter,
+  kLeftSemi,
+  kLeftAnti
 };
 
 /// \brief Spark's name of a join type as EXPLAIN prints it (Inner, LeftOuter, LeftSemi...).
@@ -131,28 +137,28 @@ using PlanNodePtr = std::shared_ptr<PlanNode>;
 
 struct PlanNode {
   enum class Kind {
-    kScan,     // a connector table read
-    kOneRow,   // the single empty row under SELECT without FROM
-    kValues,   // values: an inline table (VALUES), one expression per output field per row
-    kFilter,   // condition
-    kProject,  // exprs, one per output field
-    kDistinct, // removes duplicate rows
-    kSort,     // sort_keys
-    kLimit,    // limit (absent: no limit), offset
-    kAggregate,  // group_keys then aggregates; output: one field per key, then per aggregate
-    kJoin,     // children: left, right; join_type, join_keys, condition (the residual, may be
-               // null); output: left's fields then right's (left's only for semi and anti)
+    kScan,           // a connector table read
+    kOneRow,         // the single empty row under SELECT without FROM
+    kValues,         // values: an inline table (VALUES), one expression per output field per row
+    kFilter,         // condition
+    kProject,        // exprs, one per output field
+    kDistinct,       // removes duplicate rows
+    kSort,           // sort_keys
+    kLimit,          // limit (absent: no limit), offset
+    kAggregate,      // group_keys then aggregates; output: one field per key, then per aggregate
+    kJoin,           // children: left, right; join_type, join_keys, condition (the residual, may be
+                     // null); output: left's fields then right's (left's only for semi and anti)
     kChangelogPass,  // changelog, changelog_stage: one stage of change post-processing over
                      // its input's rows; output: its input's fields
-    kUnion,    // every row of every child (UNION ALL); the children's outputs have the node's
-               // field names and types
+    kUnion,          // every row of every child (UNION ALL); the children's outputs have the node's
+                     // field names and types
     kReplicateRows,  // replicate_count: each input row that many times (INTERSECT ALL, EXCEPT
                      // ALL); output: some of its input's fields, not the count
-    kExpand,   // expand_projections: each input row once per projection (GROUPING SETS,
-               // ROLLUP, CUBE); each projection has one expression per output field
-    kWindow,   // window_calls; output: its input's fields then one field per call
-    kSample,   // sample: each input row kept with probability upper - lower (TABLESAMPLE);
-               // output: its input's fields
+    kExpand,         // expand_projections: each input row once per projection (GROUPING SETS,
+                     // ROLLUP, CUBE); each projection has one expression per output field
+    kWindow,         // window_calls; output: its input's fields then one field per call
+    kSample,         // sample: each input row kept with probability upper - lower (TABLESAMPLE);
+                     // output: its input's fields
   };
 
   Kind kind;

@@ -11,25 +11,22 @@ namespace {
 // Functions whose result is NULL when any argument is NULL (ANSI casts of NULL included).
 bool PropagatesNull(const std::string& function) {
   static const std::set<std::string> kStrict = {
-      "=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "DIV", "NEGATE", "CAST",
-      "NOT", "abs", "upper", "lower", "length", "substring", "LIKE", "STARTS_WITH",
-      "ENDS_WITH", "CONTAINS"};
+      "=",     "<>",    "<",      "<=",        ">",      ">=",          "+",         "-",
+      "*",     "/",     "%",      "DIV",       "NEGATE", "CAST",        "NOT",       "abs",
+      "upper", "lower", "length", "substring", "LIKE",   "STARTS_WITH", "ENDS_WITH", "CONTAINS"};
   return kStrict.count(function) > 0;
 }
 
 // True when `expr` is NULL whenever `fields` are all NULL.
 bool NullWhenFieldsNull(const BoundExpr& expr, const std::set<std::string>& fields) {
   switch (expr.kind) {
-    case BoundExpr::Kind::kColumn:
-      return fields.count(expr.field) > 0;
-    case BoundExpr::Kind::kLiteral:
-      return expr.literal == nullptr || !expr.literal->is_valid;
+    case BoundExpr::Kind::kColumn: return fields.count(expr.field) > 0;
+    case BoundExpr::Kind::kLiteral: return expr.literal == nullptr || !expr.literal->is_valid;
     case BoundExpr::Kind::kCall:
       if (expr.function == "IN") return NullWhenFieldsNull(*expr.args[0], fields);
       if (!PropagatesNull(expr.function)) return false;
-      return std::any_of(expr.args.begin(), expr.args.end(), [&](const BoundExprPtr& arg) {
-        return NullWhenFieldsNull(*arg, fields);
-      });
+      return std::any_of(expr.args.begin(), expr.args.end(),
+                         [&](const BoundExprPtr& arg) { return NullWhenFieldsNull(*arg, fields); });
   }
   return false;
 }

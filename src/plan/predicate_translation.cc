@@ -62,9 +62,8 @@ PredicatePtr TranslatePredicate(const BoundExpr& condition) {
   }
   if (condition.kind != BoundExpr::Kind::kCall) return nullptr;
   const std::string& f = condition.function;
-  static const std::set<std::string> kBinary = {"=",         "<>",          "<",       "<=", ">",
-                                                ">=",        "<=>",         "STARTS_WITH",
-                                                "ENDS_WITH", "CONTAINS"};
+  static const std::set<std::string> kBinary = {
+      "=", "<>", "<", "<=", ">", ">=", "<=>", "STARTS_WITH", "ENDS_WITH", "CONTAINS"};
   if (kBinary.count(f) > 0) {
     auto left = TranslateOperand(*condition.args[0]);
     auto right = TranslateOperand(*condition.args[1]);
@@ -140,10 +139,12 @@ FilterPtr ToV1Filter(const Predicate& predicate) {
       {"<=", {Kind::kLessThanOrEqual, Kind::kGreaterThanOrEqual}},
       {">", {Kind::kGreaterThan, Kind::kLessThan}},
       {">=", {Kind::kGreaterThanOrEqual, Kind::kLessThanOrEqual}}};
-  static const std::map<std::string, Kind> kUnflippable = {
-      {"IS_NULL", Kind::kIsNull},           {"IS_NOT_NULL", Kind::kIsNotNull},
-      {"IN", Kind::kIn},                    {"STARTS_WITH", Kind::kStringStartsWith},
-      {"ENDS_WITH", Kind::kStringEndsWith}, {"CONTAINS", Kind::kStringContains}};
+  static const std::map<std::string, Kind> kUnflippable = {{"IS_NULL", Kind::kIsNull},
+                                                           {"IS_NOT_NULL", Kind::kIsNotNull},
+                                                           {"IN", Kind::kIn},
+                                                           {"STARTS_WITH", Kind::kStringStartsWith},
+                                                           {"ENDS_WITH", Kind::kStringEndsWith},
+                                                           {"CONTAINS", Kind::kStringContains}};
   std::shared_ptr<Filter> filter;
   if (auto it = kComparisons.find(name); it != kComparisons.end()) {
     filter = make(flipped ? it->second.second : it->second.first);

@@ -18,20 +18,19 @@
 
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
+#include "parley/connector/metadata_columns.h"
 #include "plan/filter_pushdown.h"
 #include "plan/join_pushdown.h"
 #include "plan/join_reorder.h"
 #include "plan/nested_pruning.h"
-#include "plan/storage_partitioned_join.h"
-#include "parley/connector/metadata_columns.h"
 #include "plan/predicate_translation.h"
+#include "plan/storage_partitioned_join.h"
 
 namespace parley {
 namespace {
 
 Status ContractViolation(const PlanNode& scan, std::string_view what, std::string_view detail) {
-  return MakeError(arrow::StatusCode::Invalid,
-                   fmt::format("CONNECTOR_CONTRACT_VIOLATION.{}", what),
+  return MakeError(arrow::StatusCode::Invalid, fmt::format("CONNECTOR_CONTRACT_VIOLATION.{}", what),
                    fmt::format("The connector of table {} broke the scan contract: {}",
                                scan.table_name.ToString(), detail));
 }
@@ -58,9 +57,9 @@ Status StartNegotiation(PlanNode* scan) {
 // the residual conjuncts in query order.
 template <typename Item>
 Result<std::vector<BoundExprPtr>> SettleOffer(
-    PlanNode* scan, const std::vector<BoundExprPtr>& conjuncts,
-    std::vector<BoundExprPtr> residual, const std::vector<std::pair<BoundExprPtr, Item>>& offered,
-    const std::vector<Item>& returned, const std::vector<Item>& pushed) {
+    PlanNode* scan, const std::vector<BoundExprPtr>& conjuncts, std::vector<BoundExprPtr> residual,
+    const std::vector<std::pair<BoundExprPtr, Item>>& offered, const std::vector<Item>& returned,
+    const std::vector<Item>& pushed) {
   auto find = [&](const Item& item) {
     return std::find_if(offered.begin(), offered.end(), [&](const auto& entry) {
       return entry.second == item || entry.second->ToString() == item->ToString();
@@ -70,9 +69,9 @@ Result<std::vector<BoundExprPtr>> SettleOffer(
   for (const auto& item : returned) {
     auto match = find(item);
     if (match == offered.end()) {
-      return ContractViolation(*scan, "UNKNOWN_RESIDUAL_PREDICATE",
-                               fmt::format("the source returned {}, which it was not offered",
-                                           item->ToString()));
+      return ContractViolation(
+          *scan, "UNKNOWN_RESIDUAL_PREDICATE",
+          fmt::format("the source returned {}, which it was not offered", item->ToString()));
     }
     returned_conjuncts.push_back(match->first);
   }
@@ -153,8 +152,7 @@ Result<PlanNodePtr> OfferSample(const PlanNodePtr& node) {
   auto* builder = dynamic_cast<SupportsPushDownTableSample*>(scan->negotiation->builder.get());
   if (builder == nullptr) return node;
   const SampleSpec& sample = node->sample;
-  if (!builder->PushTableSample(sample.lower, sample.upper, sample.with_replacement,
-                                sample.seed)) {
+  if (!builder->PushTableSample(sample.lower, sample.upper, sample.with_replacement, sample.seed)) {
     return node;
   }
   scan->negotiation->pushed_sample = sample;
@@ -170,7 +168,6 @@ Result<PlanNodePtr> OfferFilterNode(const PlanNodePtr& node) {
   node->condition = CombineConjuncts(residual);
   return node;
 }
-
 
 // Offer a top-N to the scan under `sort` (through projections). Returns whether the source
 // applies it completely, so the engine can drop its sort and limit.
@@ -206,8 +203,7 @@ Result<PlanNodePtr> OfferLimit(const PlanNodePtr& limit_node) {
   while (sort->kind == PlanNode::Kind::kProject) sort = sort->children[0].get();
   if (sort->kind == PlanNode::Kind::kSort) {
     if (!limit_node->limit) return limit_node;
-    ARROW_ASSIGN_OR_RAISE(bool complete,
-                          OfferTopN(sort, *limit_node->limit + limit_node->offset));
+    ARROW_ASSIGN_OR_RAISE(bool complete, OfferTopN(sort, *limit_node->limit + limit_node->offset));
     // A complete top-N returns exactly the first rows: the engine's limit goes. Its sort stays
     // (on at most `limit` rows) because tasks of several partitions finish in any order.
     if (complete && limit_node->offset == 0) return limit_node->children[0];
@@ -366,8 +362,7 @@ Status PruneAndBuild(PlanNode* scan, const std::vector<std::string>& required) {
   auto& negotiation = *scan->negotiation;
   // A scan that computes an aggregation was built then; its output is the aggregation's.
   if (negotiation.pushed_aggregation) return Status::OK();
-  if (auto* prunable =
-          dynamic_cast<SupportsPushDownRequiredColumns*>(negotiation.builder.get())) {
+  if (auto* prunable = dynamic_cast<SupportsPushDownRequiredColumns*>(negotiation.builder.get())) {
     arrow::FieldVector fields;
     std::vector<Column> columns = scan->table->columns();
     if (!negotiation.pushed_joins.empty()) {
@@ -427,9 +422,9 @@ Status PruneAndBuild(PlanNode* scan, const std::vector<std::string>& required) {
   }
   for (const auto& name : required) {
     if (!read_schema->GetFieldByName(name)) {
-      return ContractViolation(*scan, "MISSING_REQUIRED_COLUMN",
-                               fmt::format("ReadSchema() lacks the required column {}",
-                                           QuoteIdentifier(name)));
+      return ContractViolation(
+          *scan, "MISSING_REQUIRED_COLUMN",
+          fmt::format("ReadSchema() lacks the required column {}", QuoteIdentifier(name)));
     }
   }
   scan->output = std::move(output);
@@ -537,11 +532,9 @@ Status PruneExpandColumns(const PlanNodePtr& node, const std::vector<std::string
 // Pass 3: the fields each operator needs from its child, then pruning at every scan.
 Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& required) {
   switch (node->kind) {
-    case PlanNode::Kind::kScan:
-      return PruneAndBuild(node.get(), required);
+    case PlanNode::Kind::kScan: return PruneAndBuild(node.get(), required);
     case PlanNode::Kind::kOneRow:
-    case PlanNode::Kind::kValues:
-      return Status::OK();
+    case PlanNode::Kind::kValues: return Status::OK();
     case PlanNode::Kind::kFilter: {
       std::vector<std::string> child_required = required;
       std::vector<std::string> fields;
@@ -570,8 +563,7 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
       node->output = std::move(output);
       return PruneColumns(node->children[0], child_required);
     }
-    case PlanNode::Kind::kJoin:
-      return PruneJoinColumns(node, required);
+    case PlanNode::Kind::kJoin: return PruneJoinColumns(node, required);
     case PlanNode::Kind::kAggregate: {
       std::vector<std::string> child_required;
       for (const auto& key : node->group_keys) key->CollectFields(&child_required);
@@ -584,8 +576,7 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
     case PlanNode::Kind::kSort:
     case PlanNode::Kind::kLimit:
       return PruneColumns(node->children[0], OutputNames(*node->children[0]));
-    case PlanNode::Kind::kUnion:
-      return PruneUnionColumns(node, required);
+    case PlanNode::Kind::kUnion: return PruneUnionColumns(node, required);
     case PlanNode::Kind::kReplicateRows: {
       std::vector<std::string> child_required = required;
       std::vector<std::string> count;
@@ -595,8 +586,7 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
       node->output = KeepRequired(node->output, required);
       return Status::OK();
     }
-    case PlanNode::Kind::kExpand:
-      return PruneExpandColumns(node, required);
+    case PlanNode::Kind::kExpand: return PruneExpandColumns(node, required);
     case PlanNode::Kind::kWindow: {
       // Every call is kept; the input gives the required fields and what the calls read.
       const PlanNodePtr& child = node->children[0];
@@ -663,7 +653,6 @@ PlanNode* ScanBelowProjections(PlanNode* node, std::map<std::string, std::string
   *mapping = std::move(current);
   return node;
 }
-
 
 Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan, const PushdownOptions& options) {
   PlanNodePtr pushed = PushDownFilters(plan);

@@ -36,8 +36,7 @@ PushdownOptions PushdownOptionsFor(const SqlConf& conf);
 /// \brief Negotiate every scan of a bound plan and return the rewritten plan.
 /// CONNECTOR_CONTRACT_VIOLATION.* when a connector's answers break the contract (a residual
 /// predicate it was never offered, a read schema missing a required column).
-Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan,
-                                      const PushdownOptions& options = {});
+Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan, const PushdownOptions& options = {});
 
 /// \brief Follow column projections (and, with `through_filters`, filters) down from `node`;
 /// return the scan below them, or nullptr when another operator is in the way, and through

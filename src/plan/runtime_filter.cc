@@ -40,8 +40,7 @@ PlanNode* FindTarget(PlanNode& node, const std::string& name, std::string* colum
       *column = name;
       return &node;
     case PlanNode::Kind::kFilter:
-    case PlanNode::Kind::kDistinct:
-      return FindTarget(*node.children[0], name, column);
+    case PlanNode::Kind::kDistinct: return FindTarget(*node.children[0], name, column);
     case PlanNode::Kind::kProject:
       for (size_t i = 0; i < node.output.size(); ++i) {
         if (node.output[i].name != name) continue;
@@ -73,8 +72,7 @@ PlanNode* FindTarget(PlanNode& node, const std::string& name, std::string* colum
       }
       return nullptr;
     }
-    default:
-      return nullptr;
+    default: return nullptr;
   }
 }
 
@@ -86,19 +84,16 @@ bool IsSelective(const PlanNode& node) {
   switch (node.kind) {
     case PlanNode::Kind::kFilter:
     case PlanNode::Kind::kValues:
-    case PlanNode::Kind::kOneRow:
-      return true;
+    case PlanNode::Kind::kOneRow: return true;
     case PlanNode::Kind::kScan:
       return !node.negotiation->pushed_predicates.empty() ||
              !node.negotiation->pushed_filters.empty();
     case PlanNode::Kind::kJoin:
-      if (node.join_type == PlanJoinType::kLeftSemi ||
-          node.join_type == PlanJoinType::kLeftAnti) {
+      if (node.join_type == PlanJoinType::kLeftSemi || node.join_type == PlanJoinType::kLeftAnti) {
         return true;
       }
       break;
-    default:
-      break;
+    default: break;
   }
   return std::any_of(node.children.begin(), node.children.end(),
                      [](const PlanNodePtr& child) { return IsSelective(*child); });

@@ -46,8 +46,7 @@ std::optional<TransformShape> Shape(const Transform& transform) {
     }
   }
   if (shape.column.empty()) return std::nullopt;
-  shape.name_and_parameters =
-      fmt::format("{}({})", transform.name(), fmt::join(parameters, ", "));
+  shape.name_and_parameters = fmt::format("{}({})", transform.name(), fmt::join(parameters, ", "));
   return shape;
 }
 

@@ -29,8 +29,8 @@ std::optional<std::string> Canonical(const PlanNode& node,
   switch (node.kind) {
     case PlanNode::Kind::kScan: {
       const auto& n = *node.negotiation;
-      if (excluded_scans.count(&node) > 0 || n.pushed_sample || n.pushed_limit ||
-          n.pushed_offset || !n.pushed_top_n.empty()) {
+      if (excluded_scans.count(&node) > 0 || n.pushed_sample || n.pushed_limit || n.pushed_offset ||
+          !n.pushed_top_n.empty()) {
         return std::nullopt;
       }
       return text;
@@ -42,8 +42,7 @@ std::optional<std::string> Canonical(const PlanNode& node,
       if (!child) return std::nullopt;
       return text + "\n" + *child;
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 

@@ -82,8 +82,7 @@ std::shared_ptr<arrow::DataType> DecimalResultType(char op, const arrow::DataTyp
       int scale = std::max(s1, s2);
       return ArithmeticDecimal(std::max(p1 - s1, p2 - s2) + scale + 1, scale);
     }
-    case '*':
-      return ArithmeticDecimal(p1 + p2 + 1, s1 + s2);
+    case '*': return ArithmeticDecimal(p1 + p2 + 1, s1 + s2);
     case '/': {
       int scale = std::max(6, s1 + p2 + 1);
       return ArithmeticDecimal(p1 - s1 + s2 + scale, scale);
@@ -113,14 +112,14 @@ std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataTyp
     return lr >= rr ? left : right;
   }
   // ANSI: a string operand converts to the other side's type (and fails on bad input).
-  if (IsStringLike(*left) && (rr > 0 || right->id() == arrow::Type::DATE32 ||
-                              right->id() == arrow::Type::TIMESTAMP ||
-                              right->id() == arrow::Type::BOOL)) {
+  if (IsStringLike(*left) &&
+      (rr > 0 || right->id() == arrow::Type::DATE32 || right->id() == arrow::Type::TIMESTAMP ||
+       right->id() == arrow::Type::BOOL)) {
     return right;
   }
-  if (IsStringLike(*right) && (lr > 0 || left->id() == arrow::Type::DATE32 ||
-                               left->id() == arrow::Type::TIMESTAMP ||
-                               left->id() == arrow::Type::BOOL)) {
+  if (IsStringLike(*right) &&
+      (lr > 0 || left->id() == arrow::Type::DATE32 || left->id() == arrow::Type::TIMESTAMP ||
+       left->id() == arrow::Type::BOOL)) {
     return left;
   }
   if (left->id() == arrow::Type::DATE32 && right->id() == arrow::Type::TIMESTAMP) return right;

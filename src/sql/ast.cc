@@ -6,9 +6,8 @@ namespace parley::sql {
 namespace {
 
 bool IsBasicExpr(const Expr& expr) {
-  if (expr.subquery_kind != SubqueryKind::kNone || expr.subquery || expr.interval ||
-      expr.filter || expr.window || expr.ignore_nulls.has_value() ||
-      !expr.within_group.empty()) {
+  if (expr.subquery_kind != SubqueryKind::kNone || expr.subquery || expr.interval || expr.filter ||
+      expr.window || expr.ignore_nulls.has_value() || !expr.within_group.empty()) {
     return false;
   }
   for (const ExprPtr& child : expr.children) {

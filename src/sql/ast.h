@@ -60,15 +60,15 @@ struct TypeName {
 /// kLiteral nodes; see IntervalLiteral.)
 enum class LiteralKind {
   kNull,
-  kBoolean,    // text is "true" or "false"
-  kInteger,    // digits, with an optional suffix kept in text: 1, 1L, 1S, 1Y
-  kDecimal,    // 1.5, .5, 1.5BD: exact numeric with a fraction (DECIMAL)
-  kDouble,     // 1e3, 1.5D, 1.5E-2: approximate (DOUBLE); suffix F means FLOAT
-  kString,     // text is the unescaped value
-  kDate,       // DATE 'yyyy-mm-dd'; text is the quoted value
-  kTimestamp,  // TIMESTAMP '...'; text is the quoted value
+  kBoolean,       // text is "true" or "false"
+  kInteger,       // digits, with an optional suffix kept in text: 1, 1L, 1S, 1Y
+  kDecimal,       // 1.5, .5, 1.5BD: exact numeric with a fraction (DECIMAL)
+  kDouble,        // 1e3, 1.5D, 1.5E-2: approximate (DOUBLE); suffix F means FLOAT
+  kString,        // text is the unescaped value
+  kDate,          // DATE 'yyyy-mm-dd'; text is the quoted value
+  kTimestamp,     // TIMESTAMP '...'; text is the quoted value
   kTimestampNtz,  // TIMESTAMP_NTZ '...'
-  kBinary,     // X'0A1B'; text is the hex digits
+  kBinary,        // X'0A1B'; text is the hex digits
 };
 
 enum class ExprKind {
@@ -287,8 +287,8 @@ enum class SampleMethod {
 struct TableSample {
   SourcePosition pos;  // of TABLESAMPLE
   SampleMethod method = SampleMethod::kPercent;
-  double percent = 0;  // kPercent
-  ExprPtr rows;        // kRows
+  double percent = 0;       // kPercent
+  ExprPtr rows;             // kRows
   int64_t numerator = 0;    // kBucket
   int64_t denominator = 0;  // kBucket
   std::optional<int64_t> seed;
@@ -330,19 +330,19 @@ struct FromItem {
   FromItemKind kind = FromItemKind::kTable;
   /// The item's first token (for a join, its left item's first token).
   SourcePosition pos;
-  QualifiedName name;              // kTable, kTableFunction
-  std::vector<ExprPtr> arguments;  // kTableFunction
+  QualifiedName name;                         // kTable, kTableFunction
+  std::vector<ExprPtr> arguments;             // kTableFunction
   std::unique_ptr<SelectStatement> subquery;  // kSubquery
   /// kSubquery: LATERAL, so the subquery may refer to items to its left.
   bool lateral = false;
-  std::optional<TableSample> sample;  // kTable, kSubquery, a parenthesised kJoin
-  std::optional<TimeTravel> time_travel;  // kTable
-  std::optional<ChangesClause> changes;  // kTable: name CHANGES FROM ...
-  JoinType join_type = JoinType::kInner;  // kJoin
-  bool natural = false;                   // kJoin
-  std::unique_ptr<FromItem> left;         // kJoin
-  std::unique_ptr<FromItem> right;        // kJoin
-  ExprPtr condition;                      // kJoin: ON condition; null when none
+  std::optional<TableSample> sample;       // kTable, kSubquery, a parenthesised kJoin
+  std::optional<TimeTravel> time_travel;   // kTable
+  std::optional<ChangesClause> changes;    // kTable: name CHANGES FROM ...
+  JoinType join_type = JoinType::kInner;   // kJoin
+  bool natural = false;                    // kJoin
+  std::unique_ptr<FromItem> left;          // kJoin
+  std::unique_ptr<FromItem> right;         // kJoin
+  ExprPtr condition;                       // kJoin: ON condition; null when none
   std::vector<std::string> using_columns;  // kJoin: USING (columns); empty when none
   /// [AS] alias [(column, ...)]: on any kind, but on a kJoin only when it was parenthesised.
   std::string alias;
@@ -416,9 +416,9 @@ struct SelectStatement {
   /// kSelect: the whole FROM clause, set whenever there is one. Comma-separated items are
   /// left-deep kCross joins.
   std::unique_ptr<FromItem> from_item;
-  std::optional<GroupByClause> group_by;  // kSelect
-  ExprPtr having;                         // kSelect
-  std::vector<NamedWindow> windows;       // kSelect: the WINDOW clause
+  std::optional<GroupByClause> group_by;        // kSelect
+  ExprPtr having;                               // kSelect
+  std::vector<NamedWindow> windows;             // kSelect: the WINDOW clause
   std::unique_ptr<SetOperation> set_operation;  // kSetOperation
   InlineTable values;                           // kValues
   std::unique_ptr<SelectStatement> nested;      // kNested
@@ -510,10 +510,10 @@ struct Explain {
 struct Statement {
   SourcePosition pos;
   std::variant<SelectStatement, ShowCatalogs, ShowNamespaces, ShowTables, DescribeTable, Use,
-               SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable,
-               CreateNamespace, DropNamespace, AlterNamespace, ShowCreateTable,
-               ShowTblProperties, Insert, TruncateTable, DescribeNamespace, DescribeHistory,
-               DescribeDetail, Vacuum, DeleteFrom, Update, Merge>
+               SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable, CreateNamespace,
+               DropNamespace, AlterNamespace, ShowCreateTable, ShowTblProperties, Insert,
+               TruncateTable, DescribeNamespace, DescribeHistory, DescribeDetail, Vacuum,
+               DeleteFrom, Update, Merge>
       node;
 };
 

@@ -54,24 +54,12 @@ std::string QuoteString(const std::string& value) {
   std::string out = "'";
   for (char c : value) {
     switch (c) {
-      case '\'':
-        out += "\\'";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        out.push_back(c);
-        break;
+      case '\'': out += "\\'"; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: out.push_back(c); break;
     }
   }
   out.push_back('\'');
@@ -80,24 +68,16 @@ std::string QuoteString(const std::string& value) {
 
 std::string RenderLiteral(const Expr& expr) {
   switch (expr.literal_kind) {
-    case LiteralKind::kNull:
-      return "NULL";
-    case LiteralKind::kBoolean:
-      return expr.text == "true" ? "TRUE" : "FALSE";
+    case LiteralKind::kNull: return "NULL";
+    case LiteralKind::kBoolean: return expr.text == "true" ? "TRUE" : "FALSE";
     case LiteralKind::kInteger:
     case LiteralKind::kDecimal:
-    case LiteralKind::kDouble:
-      return expr.text;
-    case LiteralKind::kString:
-      return QuoteString(expr.text);
-    case LiteralKind::kDate:
-      return "DATE " + QuoteString(expr.text);
-    case LiteralKind::kTimestamp:
-      return "TIMESTAMP " + QuoteString(expr.text);
-    case LiteralKind::kTimestampNtz:
-      return "TIMESTAMP_NTZ " + QuoteString(expr.text);
-    case LiteralKind::kBinary:
-      return "X'" + expr.text + "'";
+    case LiteralKind::kDouble: return expr.text;
+    case LiteralKind::kString: return QuoteString(expr.text);
+    case LiteralKind::kDate: return "DATE " + QuoteString(expr.text);
+    case LiteralKind::kTimestamp: return "TIMESTAMP " + QuoteString(expr.text);
+    case LiteralKind::kTimestampNtz: return "TIMESTAMP_NTZ " + QuoteString(expr.text);
+    case LiteralKind::kBinary: return "X'" + expr.text + "'";
   }
   return expr.text;
 }
@@ -148,13 +128,11 @@ std::string RenderInterval(const IntervalLiteral& interval) {
 std::string RenderSubquery(const Expr& expr) {
   std::string query = "(" + ToString(*expr.subquery) + ")";
   switch (expr.subquery_kind) {
-    case SubqueryKind::kExists:
-      return "EXISTS " + query;
+    case SubqueryKind::kExists: return "EXISTS " + query;
     case SubqueryKind::kIn:
       return fmt::format("({} {}IN {})", ToString(*expr.children[0]), Not(expr), query);
     case SubqueryKind::kScalar:
-    case SubqueryKind::kNone:
-      break;
+    case SubqueryKind::kNone: break;
   }
   return query;
 }
@@ -175,8 +153,7 @@ std::string RenderFunction(const Expr& expr) {
                       expr.children[0]->text, ToString(*expr.children[1]));
   } else {
     out = fmt::format("{}({}{})", RenderName(expr.name_parts, /*is_function=*/true),
-                      expr.star ? "*" : (expr.distinct ? "DISTINCT " : ""),
-                      Join(expr.children, 0));
+                      expr.star ? "*" : (expr.distinct ? "DISTINCT " : ""), Join(expr.children, 0));
   }
   if (!expr.within_group.empty()) {
     out += " WITHIN GROUP (ORDER BY " + RenderOrderItems(expr.within_group) + ")";
@@ -189,16 +166,11 @@ std::string RenderFunction(const Expr& expr) {
 
 std::string RenderFrameBound(const FrameBound& bound) {
   switch (bound.type) {
-    case FrameBoundType::kUnboundedPreceding:
-      return "UNBOUNDED PRECEDING";
-    case FrameBoundType::kPreceding:
-      return ToString(*bound.offset) + " PRECEDING";
-    case FrameBoundType::kCurrentRow:
-      return "CURRENT ROW";
-    case FrameBoundType::kFollowing:
-      return ToString(*bound.offset) + " FOLLOWING";
-    case FrameBoundType::kUnboundedFollowing:
-      return "UNBOUNDED FOLLOWING";
+    case FrameBoundType::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+    case FrameBoundType::kPreceding: return ToString(*bound.offset) + " PRECEDING";
+    case FrameBoundType::kCurrentRow: return "CURRENT ROW";
+    case FrameBoundType::kFollowing: return ToString(*bound.offset) + " FOLLOWING";
+    case FrameBoundType::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
   }
   return "";
 }
@@ -228,23 +200,17 @@ std::string ToString(const Expr& expr) {
   if (expr.subquery) return RenderSubquery(expr);
   if (expr.interval) return RenderInterval(*expr.interval);
   switch (expr.kind) {
-    case ExprKind::kColumn:
-      return RenderName(expr.name_parts);
-    case ExprKind::kStar:
-      return expr.name_parts.empty() ? "*" : RenderName(expr.name_parts) + ".*";
-    case ExprKind::kLiteral:
-      return RenderLiteral(expr);
-    case ExprKind::kUnary:
-      return fmt::format("({} {})", expr.op, ToString(*c[0]));
+    case ExprKind::kColumn: return RenderName(expr.name_parts);
+    case ExprKind::kStar: return expr.name_parts.empty() ? "*" : RenderName(expr.name_parts) + ".*";
+    case ExprKind::kLiteral: return RenderLiteral(expr);
+    case ExprKind::kUnary: return fmt::format("({} {})", expr.op, ToString(*c[0]));
     case ExprKind::kBinary:
       return fmt::format("({} {} {})", ToString(*c[0]), expr.op, ToString(*c[1]));
-    case ExprKind::kFunction:
-      return RenderFunction(expr);
+    case ExprKind::kFunction: return RenderFunction(expr);
     case ExprKind::kCast:
       return fmt::format("{}({} AS {})", expr.is_try ? "TRY_CAST" : "CAST", ToString(*c[0]),
                          ToString(expr.type));
-    case ExprKind::kCase:
-      return RenderCase(expr);
+    case ExprKind::kCase: return RenderCase(expr);
     case ExprKind::kIn:
       return fmt::format("({} {}IN ({}))", ToString(*c[0]), Not(expr), Join(c, 1));
     case ExprKind::kBetween:
@@ -253,8 +219,7 @@ std::string ToString(const Expr& expr) {
     case ExprKind::kLike:
       return fmt::format("({} {}{} {}{})", ToString(*c[0]), Not(expr), expr.op, ToString(*c[1]),
                          expr.text.empty() ? "" : " ESCAPE " + QuoteString(expr.text));
-    case ExprKind::kIsNull:
-      return fmt::format("({} IS {}NULL)", ToString(*c[0]), Not(expr));
+    case ExprKind::kIsNull: return fmt::format("({} IS {}NULL)", ToString(*c[0]), Not(expr));
     case ExprKind::kIsBool:
       return fmt::format("({} IS {}{})", ToString(*c[0]), Not(expr),
                          expr.text == "true" ? "TRUE" : "FALSE");
@@ -273,14 +238,10 @@ std::string RenderGrouping(const GroupingElement& element) {
   for (const GroupingElement& child : element.children) children.push_back(RenderGrouping(child));
   std::string joined = fmt::format("{}", fmt::join(children, ", "));
   switch (element.kind) {
-    case GroupingKind::kExpression:
-      return ToString(*element.expr);
-    case GroupingKind::kSet:
-      return "(" + RenderExprs(element.items) + ")";
-    case GroupingKind::kRollup:
-      return "ROLLUP(" + joined + ")";
-    case GroupingKind::kCube:
-      return "CUBE(" + joined + ")";
+    case GroupingKind::kExpression: return ToString(*element.expr);
+    case GroupingKind::kSet: return "(" + RenderExprs(element.items) + ")";
+    case GroupingKind::kRollup: return "ROLLUP(" + joined + ")";
+    case GroupingKind::kCube: return "CUBE(" + joined + ")";
     case GroupingKind::kGroupingSets:
       if (element.items.empty()) return "GROUPING SETS (" + joined + ")";
       return RenderExprs(element.items) + " GROUPING SETS (" + joined + ")";
@@ -300,12 +261,8 @@ std::string RenderGroupBy(const GroupByClause& group_by) {
 std::string RenderSample(const TableSample& sample) {
   std::string method;
   switch (sample.method) {
-    case SampleMethod::kPercent:
-      method = fmt::format("{} PERCENT", sample.percent);
-      break;
-    case SampleMethod::kRows:
-      method = ToString(*sample.rows) + " ROWS";
-      break;
+    case SampleMethod::kPercent: method = fmt::format("{} PERCENT", sample.percent); break;
+    case SampleMethod::kRows: method = ToString(*sample.rows) + " ROWS"; break;
     case SampleMethod::kBucket:
       method = fmt::format("BUCKET {} OUT OF {}", sample.numerator, sample.denominator);
       break;
@@ -317,20 +274,13 @@ std::string RenderSample(const TableSample& sample) {
 
 std::string_view JoinKeywords(JoinType type) {
   switch (type) {
-    case JoinType::kInner:
-      return "JOIN";
-    case JoinType::kCross:
-      return "CROSS JOIN";
-    case JoinType::kLeftOuter:
-      return "LEFT OUTER JOIN";
-    case JoinType::kRightOuter:
-      return "RIGHT OUTER JOIN";
-    case JoinType::kFullOuter:
-      return "FULL OUTER JOIN";
-    case JoinType::kLeftSemi:
-      return "LEFT SEMI JOIN";
-    case JoinType::kLeftAnti:
-      return "LEFT ANTI JOIN";
+    case JoinType::kInner: return "JOIN";
+    case JoinType::kCross: return "CROSS JOIN";
+    case JoinType::kLeftOuter: return "LEFT OUTER JOIN";
+    case JoinType::kRightOuter: return "RIGHT OUTER JOIN";
+    case JoinType::kFullOuter: return "FULL OUTER JOIN";
+    case JoinType::kLeftSemi: return "LEFT SEMI JOIN";
+    case JoinType::kLeftAnti: return "LEFT ANTI JOIN";
   }
   return "JOIN";
 }
@@ -356,8 +306,8 @@ std::string RenderSelect(const SelectStatement& select) {
     if (!item.alias.empty()) rendered += " AS " + RenderIdentifier(item.alias, false);
     items.push_back(std::move(rendered));
   }
-  std::string out = fmt::format("SELECT {}{}", select.distinct ? "DISTINCT " : "",
-                                fmt::join(items, ", "));
+  std::string out =
+      fmt::format("SELECT {}{}", select.distinct ? "DISTINCT " : "", fmt::join(items, ", "));
   if (select.from_item) {
     out += " FROM " + ToString(*select.from_item);
   } else if (select.from) {
@@ -385,12 +335,9 @@ std::string RenderValues(const InlineTable& values) {
 
 std::string_view SetOperatorKeyword(SetOperator op) {
   switch (op) {
-    case SetOperator::kUnion:
-      return "UNION";
-    case SetOperator::kIntersect:
-      return "INTERSECT";
-    case SetOperator::kExcept:
-      return "EXCEPT";
+    case SetOperator::kUnion: return "UNION";
+    case SetOperator::kIntersect: return "INTERSECT";
+    case SetOperator::kExcept: return "EXCEPT";
   }
   return "UNION";
 }
@@ -416,11 +363,10 @@ std::string ToString(const WindowSpec& window) {
 namespace {
 
 std::string RenderChangesBound(const ChangesBound& bound) {
-  bool digits = !bound.value.empty() &&
-                bound.value.find_first_not_of("0123456789") == std::string::npos;
+  bool digits =
+      !bound.value.empty() && bound.value.find_first_not_of("0123456789") == std::string::npos;
   std::string value = digits ? bound.value : QuoteString(bound.value);
-  std::string out =
-      bound.timestamp ? "TIMESTAMP " + QuoteString(bound.value) : "VERSION " + value;
+  std::string out = bound.timestamp ? "TIMESTAMP " + QuoteString(bound.value) : "VERSION " + value;
   if (bound.inclusive) out += *bound.inclusive ? " INCLUSIVE" : " EXCLUSIVE";
   return out;
 }
@@ -446,8 +392,8 @@ std::string ToString(const FromItem& item) {
       if (item.changes) out += RenderChanges(*item.changes);
       break;
     case FromItemKind::kTableFunction:
-      out = RenderName(item.name.parts, /*is_function=*/true) + "(" +
-            RenderExprs(item.arguments) + ")";
+      out = RenderName(item.name.parts, /*is_function=*/true) + "(" + RenderExprs(item.arguments) +
+            ")";
       break;
     case FromItemKind::kSubquery:
       out = (item.lateral ? "LATERAL (" : "(") + ToString(*item.subquery) + ")";
@@ -475,22 +421,16 @@ std::string ToString(const SelectStatement& query) {
     out = fmt::format("WITH {} ", fmt::join(ctes, ", "));
   }
   switch (query.kind) {
-    case QueryKind::kSelect:
-      out += RenderSelect(query);
-      break;
+    case QueryKind::kSelect: out += RenderSelect(query); break;
     case QueryKind::kSetOperation: {
       const SetOperation& operation = *query.set_operation;
-      out += fmt::format("({}) {}{} ({})", ToString(*operation.left),
-                         SetOperatorKeyword(operation.op), operation.all ? " ALL" : "",
-                         ToString(*operation.right));
+      out +=
+          fmt::format("({}) {}{} ({})", ToString(*operation.left), SetOperatorKeyword(operation.op),
+                      operation.all ? " ALL" : "", ToString(*operation.right));
       break;
     }
-    case QueryKind::kValues:
-      out += RenderValues(query.values);
-      break;
-    case QueryKind::kNested:
-      out += "(" + ToString(*query.nested) + ")";
-      break;
+    case QueryKind::kValues: out += RenderValues(query.values); break;
+    case QueryKind::kNested: out += "(" + ToString(*query.nested) + ")"; break;
   }
   if (!query.order_by.empty()) out += " ORDER BY " + RenderOrderItems(query.order_by);
   if (query.limit) out += " LIMIT " + ToString(*query.limit);

@@ -66,14 +66,14 @@ struct DropTable {
 
 /// \brief What one ALTER TABLE statement does.
 enum class AlterTableKind {
-  kAddColumns,          // ADD COLUMN[S] (col, ...) or ADD COLUMN col: `columns`
-  kDropColumns,         // DROP COLUMN[S] [IF EXISTS] (a, b) / a, b: `column_names`, if_exists
-  kRenameColumn,        // RENAME COLUMN a TO b: column_names[0], new_name
-  kAlterColumn,         // ALTER|CHANGE [COLUMN] a <action>: column_names[0], `column_change`
-  kSetProperties,       // SET TBLPROPERTIES (...): properties
-  kUnsetProperties,     // UNSET TBLPROPERTIES [IF EXISTS] (k, ...): property_keys, if_exists
-  kRenameTable,         // RENAME TO name: new_table
-  kSetLocation,         // SET LOCATION 'path': location
+  kAddColumns,       // ADD COLUMN[S] (col, ...) or ADD COLUMN col: `columns`
+  kDropColumns,      // DROP COLUMN[S] [IF EXISTS] (a, b) / a, b: `column_names`, if_exists
+  kRenameColumn,     // RENAME COLUMN a TO b: column_names[0], new_name
+  kAlterColumn,      // ALTER|CHANGE [COLUMN] a <action>: column_names[0], `column_change`
+  kSetProperties,    // SET TBLPROPERTIES (...): properties
+  kUnsetProperties,  // UNSET TBLPROPERTIES [IF EXISTS] (k, ...): property_keys, if_exists
+  kRenameTable,      // RENAME TO name: new_table
+  kSetLocation,      // SET LOCATION 'path': location
 };
 
 /// \brief The action of ALTER TABLE t ALTER COLUMN c ... (one per statement).

@@ -4,7 +4,8 @@
 // take Spark's suffixes (L S Y for integers, BD for decimals, D and F for doubles) and a digit run
 // followed by letters is an identifier (`1a`), as ANTLR's longest match makes it; single- and
 // double-quoted strings are both string literals with Spark's backslash escapes (see
-// UnescapeString) and a doubled quote standing for one; r'...' is a raw string; X'...' is a binary literal; `...` is an identifier with
+// UnescapeString) and a doubled quote standing for one; r'...' is a raw string; X'...' is a binary
+// literal; `...` is an identifier with
 // `` standing for one backquote. Block comments nest. A malformed construct becomes a kInvalid
 // token rather than an error, which keeps the scan total (see lexer.h).
 #include "sql/lexer.h"
@@ -32,10 +33,9 @@ bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) 
 char ToUpper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
 
 // Longer operators first, so that the first match is the longest.
-constexpr std::string_view kOperators[] = {"<=>", "<=", ">=", "<>", "!=", "==", "||", "::", "=",
-                                           "<",   ">",  "+",  "-",  "*",  "/",  "%",  "&",  "|",
-                                           "^",   "~",  "!",  "(",  ")",  "[",  "]",  ",",  ".",
-                                           ";"};
+constexpr std::string_view kOperators[] = {
+    "<=>", "<=", ">=", "<>", "!=", "==", "||", "::", "=", "<", ">", "+", "-", "*",
+    "/",   "%",  "&",  "|",  "^",  "~",  "!",  "(",  ")", "[", "]", ",", ".", ";"};
 
 void AppendUtf8(uint32_t code, std::string* out) {
   if (code < 0x80) {
@@ -99,33 +99,15 @@ std::string UnescapeString(std::string_view s) {
       continue;
     }
     switch (next) {
-      case '0':
-        out.push_back('\0');
-        break;
-      case 'b':
-        out.push_back('\b');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'Z':
-        out.push_back('\x1A');
-        break;
-      case '%':
-        out += "\\%";
-        break;
-      case '_':
-        out += "\\_";
-        break;
-      default:
-        out.push_back(next);
-        break;
+      case '0': out.push_back('\0'); break;
+      case 'b': out.push_back('\b'); break;
+      case 'n': out.push_back('\n'); break;
+      case 'r': out.push_back('\r'); break;
+      case 't': out.push_back('\t'); break;
+      case 'Z': out.push_back('\x1A'); break;
+      case '%': out += "\\%"; break;
+      case '_': out += "\\_"; break;
+      default: out.push_back(next); break;
     }
     i += 2;
   }
@@ -433,10 +415,8 @@ Status SyntaxErrorAt(std::string_view text, const Token& token, std::string_view
 
 Status UnexpectedTokenError(std::string_view text, const Token& token) {
   switch (token.kind) {
-    case TokenKind::kInvalid:
-      return SyntaxErrorAt(text, token, token.value);
-    case TokenKind::kEnd:
-      return SyntaxErrorAt(text, token, "Syntax error at end of input");
+    case TokenKind::kInvalid: return SyntaxErrorAt(text, token, token.value);
+    case TokenKind::kEnd: return SyntaxErrorAt(text, token, "Syntax error at end of input");
     default:
       return SyntaxErrorAt(text, token,
                            fmt::format("Syntax error at or near '{}'",

@@ -19,35 +19,16 @@ std::vector<std::string> Describe(std::string_view text) {
     if (token.kind == TokenKind::kEnd) break;
     std::string kind;
     switch (token.kind) {
-      case TokenKind::kWord:
-        kind = "word";
-        break;
-      case TokenKind::kQuotedIdentifier:
-        kind = "quoted";
-        break;
-      case TokenKind::kString:
-        kind = "string";
-        break;
-      case TokenKind::kBinaryString:
-        kind = "binary";
-        break;
-      case TokenKind::kInteger:
-        kind = "int";
-        break;
-      case TokenKind::kDecimal:
-        kind = "decimal";
-        break;
-      case TokenKind::kDouble:
-        kind = "double";
-        break;
-      case TokenKind::kOperator:
-        kind = "op";
-        break;
-      case TokenKind::kInvalid:
-        kind = "invalid";
-        break;
-      case TokenKind::kEnd:
-        break;
+      case TokenKind::kWord: kind = "word"; break;
+      case TokenKind::kQuotedIdentifier: kind = "quoted"; break;
+      case TokenKind::kString: kind = "string"; break;
+      case TokenKind::kBinaryString: kind = "binary"; break;
+      case TokenKind::kInteger: kind = "int"; break;
+      case TokenKind::kDecimal: kind = "decimal"; break;
+      case TokenKind::kDouble: kind = "double"; break;
+      case TokenKind::kOperator: kind = "op"; break;
+      case TokenKind::kInvalid: kind = "invalid"; break;
+      case TokenKind::kEnd: break;
     }
     out.push_back(kind + ":" + token.value);
   }
@@ -62,9 +43,8 @@ TEST(LexerTest, WordsKeepTheirCase) {
 }
 
 TEST(LexerTest, DoubleColonIsOneOperatorButAColonAloneIsNot) {
-  EXPECT_EQ(Describe("a::int:::b"),
-            (Strings{"word:a", "op:::", "word:int", "op:::", "invalid:Syntax error at or near ':'",
-                     "word:b"}));
+  EXPECT_EQ(Describe("a::int:::b"), (Strings{"word:a", "op:::", "word:int", "op:::",
+                                             "invalid:Syntax error at or near ':'", "word:b"}));
 }
 
 TEST(LexerTest, KeywordComparisonIsCaseInsensitive) {
@@ -117,8 +97,8 @@ TEST(LexerTest, StringsAreUnescaped) {
   EXPECT_EQ(Describe(R"('say "hi"' "it's")"), (Strings{"string:say \"hi\"", "string:it's"}));
   // A quote written twice stands for one (Spark: 'it''s' is it's); quotes at the ends too.
   EXPECT_EQ(Describe(R"('it''s' "d""q" 'x''' '''' '' 'a' 'b')"),
-            (Strings{"string:it's", "string:d\"q", "string:x'", "string:'", "string:",
-                     "string:a", "string:b"}));
+            (Strings{"string:it's", "string:d\"q", "string:x'", "string:'", "string:", "string:a",
+                     "string:b"}));
   EXPECT_EQ(Describe(R"('a\\''b')"), (Strings{"string:a\\'b"}));
 }
 

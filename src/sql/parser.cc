@@ -242,8 +242,7 @@ Result<Statement> Parser::ParseShow(const Mark& start) {
 Result<Statement> Parser::ParseDescribe(const Mark& start) {
   // DESCRIBE NAMESPACE|SCHEMA|DATABASE [EXTENDED] name; the keyword is a table name when nothing
   // follows it.
-  if ((PeekWord("NAMESPACE") || PeekWord("SCHEMA") || PeekWord("DATABASE")) &&
-      !AtStatementEnd(1)) {
+  if ((PeekWord("NAMESPACE") || PeekWord("SCHEMA") || PeekWord("DATABASE")) && !AtStatementEnd(1)) {
     Next();
     DescribeNamespace describe;
     if (PeekWord("EXTENDED") && !AtStatementEnd(1)) {

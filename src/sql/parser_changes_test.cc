@@ -67,12 +67,11 @@ TEST(ParserChangesTest, ChangesWithoutFromIsAnAlias) {
 }
 
 TEST(ParserChangesTest, MalformedClausesAreSyntaxErrors) {
-  for (const char* text : {"SELECT * FROM t CHANGES FROM 1",
-                           "SELECT * FROM t CHANGES FROM VERSION",
-                           "SELECT * FROM t CHANGES FROM VERSION x",
-                           "SELECT * FROM t CHANGES FROM TIMESTAMP 5",
-                           "SELECT * FROM t CHANGES FROM VERSION 1 TO",
-                           "SELECT * FROM t CHANGES FROM VERSION 1 WITH (mode)"}) {
+  for (const char* text :
+       {"SELECT * FROM t CHANGES FROM 1", "SELECT * FROM t CHANGES FROM VERSION",
+        "SELECT * FROM t CHANGES FROM VERSION x", "SELECT * FROM t CHANGES FROM TIMESTAMP 5",
+        "SELECT * FROM t CHANGES FROM VERSION 1 TO",
+        "SELECT * FROM t CHANGES FROM VERSION 1 WITH (mode)"}) {
     EXPECT_FALSE(ParseStatement(text).ok()) << text;
   }
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR",

@@ -149,18 +149,15 @@ bool Parser::PeekConstant() const {
     case TokenKind::kDecimal:
     case TokenKind::kDouble:
     case TokenKind::kString:
-    case TokenKind::kBinaryString:
-      return true;
-    case TokenKind::kOperator:
-      return token.IsOperator("-") && IsNumber(Peek(1));
+    case TokenKind::kBinaryString: return true;
+    case TokenKind::kOperator: return token.IsOperator("-") && IsNumber(Peek(1));
     case TokenKind::kWord:
       if (token.IsWord("NULL") || token.IsWord("TRUE") || token.IsWord("FALSE")) return true;
       if (token.IsWord("INTERVAL")) return PeekInterval();
-      return (token.IsWord("DATE") || token.IsWord("TIMESTAMP") ||
-              token.IsWord("TIMESTAMP_NTZ") || token.IsWord("TIMESTAMP_LTZ")) &&
+      return (token.IsWord("DATE") || token.IsWord("TIMESTAMP") || token.IsWord("TIMESTAMP_NTZ") ||
+              token.IsWord("TIMESTAMP_LTZ")) &&
              Peek(1).kind == TokenKind::kString;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -259,8 +256,8 @@ Result<Statement> Parser::ParseReplaceTable(const Mark& start) {
   return ParseCreateTable(start, replace, std::move(table), /*temporary=*/false);
 }
 
-Result<Statement> Parser::ParseCreateTable(const Mark& start, const Token& first,
-                                           CreateTable table, bool temporary) {
+Result<Statement> Parser::ParseCreateTable(const Mark& start, const Token& first, CreateTable table,
+                                           bool temporary) {
   ARROW_ASSIGN_OR_RAISE(table.name, ParseQualifiedName());
   // A '(' opens the column list unless a query starts inside it: CREATE TABLE t (SELECT 1).
   if (PeekOperator("(") && !PeekQueryStart(1) && !PeekOperator("(", 1)) {
@@ -345,8 +342,7 @@ Status Parser::ParsePartitioning(CreateTable* table) {
       table->partitioning.push_back(std::move(transform));
     } else if (word && !PeekOperator(".", 1) && !PeekOperator(",", 1) && !PeekOperator(")", 1)) {
       // `name type`: a partition column defined here, Hive style.
-      ARROW_ASSIGN_OR_RAISE(ColumnDefinition column,
-                            ParseColumnDefinition(/*in_alter=*/false));
+      ARROW_ASSIGN_OR_RAISE(ColumnDefinition column, ParseColumnDefinition(/*in_alter=*/false));
       table->partitioning.push_back(
           MakeColumn(column.name, name.pos, text_.substr(name.begin, name.end - name.begin)));
       table->columns.push_back(std::move(column));

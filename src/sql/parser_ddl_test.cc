@@ -162,9 +162,9 @@ TEST(ParserCreateTableTest, OrReplaceAndReplace) {
 }
 
 TEST(ParserCreateTableTest, ClausesInAnyOrder) {
-  std::vector<std::string> clauses = {"USING csv", "OPTIONS (k = 'v')",
-                                      "PARTITIONED BY (a)", "LOCATION '/l'", "COMMENT 'c'",
-                                      "TBLPROPERTIES (p = 'q')"};
+  std::vector<std::string> clauses = {"USING csv",          "OPTIONS (k = 'v')",
+                                      "PARTITIONED BY (a)", "LOCATION '/l'",
+                                      "COMMENT 'c'",        "TBLPROPERTIES (p = 'q')"};
   std::vector<std::vector<int>> orders = {
       {0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {3, 0, 5, 1, 4, 2}, {2, 5, 0, 4, 3, 1}};
   for (const std::vector<int>& order : orders) {
@@ -194,8 +194,7 @@ TEST(ParserCreateTableTest, DuplicateClauses) {
     SCOPED_TRACE(text);
     Status status = ParseStatement(text).status();
     ASSERT_RAISES_CONDITION("DUPLICATE_CLAUSES", status);
-    EXPECT_NE(status.message().find("Found duplicate clauses: " + name + ". "),
-              std::string::npos)
+    EXPECT_NE(status.message().find("Found duplicate clauses: " + name + ". "), std::string::npos)
         << status.message();
   }
   EXPECT_EQ(StatementError("CREATE TABLE t COMMENT 'x'\nCOMMENT 'y'"),
@@ -223,9 +222,9 @@ TEST(ParserCreateTableTest, ColumnOptions) {
   EXPECT_EQ(table.columns[2].default_value->literal_kind, LiteralKind::kDecimal);
   EXPECT_EQ(table.columns[3].default_text, "NULL");
 
-  for (std::string text : {"CREATE TABLE t (a INT NOT NULL NOT NULL)",
-                           "CREATE TABLE t (a INT DEFAULT 1 DEFAULT 2)",
-                           "CREATE TABLE t (a INT COMMENT 'x' NOT NULL COMMENT 'y')"}) {
+  for (std::string text :
+       {"CREATE TABLE t (a INT NOT NULL NOT NULL)", "CREATE TABLE t (a INT DEFAULT 1 DEFAULT 2)",
+        "CREATE TABLE t (a INT COMMENT 'x' NOT NULL COMMENT 'y')"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("DUPLICATE_CLAUSES", ParseStatement(text));
   }
@@ -315,8 +314,7 @@ TEST(ParserCreateTableTest, CreateTableAsSelect) {
       {"CREATE TABLE t USING parquet AS SELECT 1 AS a", "SELECT 1 AS a"},
       {"CREATE TABLE t SELECT a FROM s", "SELECT a FROM s"},
       {"CREATE TABLE t AS VALUES (1, 'x')", "VALUES (1, 'x')"},
-      {"CREATE TABLE t AS (SELECT 1) UNION ALL (SELECT 2)",
-       "(SELECT 1) UNION ALL (SELECT 2)"},
+      {"CREATE TABLE t AS (SELECT 1) UNION ALL (SELECT 2)", "(SELECT 1) UNION ALL (SELECT 2)"},
       {"CREATE TABLE t (SELECT 1)", "SELECT 1"},
       {"CREATE TABLE t PARTITIONED BY (a) COMMENT 'c' AS WITH c AS (SELECT 1 AS a) "
        "SELECT * FROM c",
@@ -351,8 +349,7 @@ TEST(ParserCreateTableTest, TemporaryTablesAreRefused) {
             "== SQL (line 1, column 1) ==\n"
             "CREATE TEMPORARY TABLE t (a INT) USING parquet\n"
             "^");
-  Status as_select =
-      ParseStatement("CREATE TEMPORARY TABLE t USING parquet AS SELECT 1").status();
+  Status as_select = ParseStatement("CREATE TEMPORARY TABLE t USING parquet AS SELECT 1").status();
   ASSERT_RAISES_CONDITION("_LEGACY_ERROR_TEMP_0035", as_select);
   EXPECT_NE(as_select.message().find("CREATE TEMPORARY TABLE ... AS ..., use"), std::string::npos);
   // As in Spark, a syntax error anywhere in the statement is reported first.
@@ -366,10 +363,10 @@ TEST(ParserCreateTableTest, PropertyLists) {
       CreateTable table,
       Parse<CreateTable>("CREATE TABLE t TBLPROPERTIES (`quoted key`.Part = 'v', 'a.b' 2, "
                          "MixedCase = false, order.by = 1e3) OPTIONS (k 'v')"));
-  EXPECT_EQ(table.properties, (Properties{{"quoted key.Part", "v"},
-                                          {"a.b", "2"},
-                                          {"MixedCase", "false"},
-                                          {"order.by", "1e3"}}));
+  EXPECT_EQ(
+      table.properties,
+      (Properties{
+          {"quoted key.Part", "v"}, {"a.b", "2"}, {"MixedCase", "false"}, {"order.by", "1e3"}}));
   EXPECT_EQ(table.options, (Properties{{"k", "v"}}));
   // Without '=', a bare name cannot be a value.
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("CREATE TABLE t OPTIONS (k v)"));
@@ -674,8 +671,7 @@ TEST(ParserNamespaceTest, Drop) {
   EXPECT_EQ(cascade.name.parts, (Strings{"cat", "ns"}));
   ASSERT_OK_AND_ASSIGN(DropNamespace restricted, Parse<DropNamespace>("DROP SCHEMA s RESTRICT"));
   EXPECT_FALSE(restricted.cascade);
-  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR",
-                          ParseStatement("DROP SCHEMA s RESTRICT CASCADE"));
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("DROP SCHEMA s RESTRICT CASCADE"));
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("DROP SCHEMA s PURGE"));
 }
 
@@ -704,9 +700,9 @@ TEST(ParserNamespaceTest, Alter) {
                        Parse<AlterNamespace>("ALTER DATABASE d SET LOCATION '/new'"));
   EXPECT_EQ(location.location, "/new");
   EXPECT_TRUE(location.properties.empty());
-  for (std::string text : {"ALTER NAMESPACE n SET OWNER u", "ALTER NAMESPACE n",
-                           "ALTER NAMESPACE n SET LOCATION", "ALTER NAMESPACE n SET PROPERTIES",
-                           "ALTER NAMESPACE n UNSET"}) {
+  for (std::string text :
+       {"ALTER NAMESPACE n SET OWNER u", "ALTER NAMESPACE n", "ALTER NAMESPACE n SET LOCATION",
+        "ALTER NAMESPACE n SET PROPERTIES", "ALTER NAMESPACE n UNSET"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
@@ -843,13 +839,12 @@ TEST(ParserInsertTest, PartitionSpecs) {
             "== SQL (line 1, column 33) ==\n"
             "INSERT INTO t PARTITION (p = 1, p = 2) SELECT 1\n"
             "                                ^");
-  for (std::string text : {"INSERT INTO t PARTITION (p = 1) IF NOT EXISTS SELECT 1",
-                           "INSERT OVERWRITE t IF NOT EXISTS SELECT 1",
-                           "INSERT INTO t PARTITION (p = a) SELECT 1",
-                           "INSERT INTO t PARTITION (p = 1 + 1) SELECT 1",
-                           "INSERT INTO t PARTITION () SELECT 1",
-                           "INSERT INTO t PARTITION p SELECT 1",
-                           "INSERT OVERWRITE t PARTITION (p = 1) IF EXISTS SELECT 1"}) {
+  for (std::string text :
+       {"INSERT INTO t PARTITION (p = 1) IF NOT EXISTS SELECT 1",
+        "INSERT OVERWRITE t IF NOT EXISTS SELECT 1", "INSERT INTO t PARTITION (p = a) SELECT 1",
+        "INSERT INTO t PARTITION (p = 1 + 1) SELECT 1", "INSERT INTO t PARTITION () SELECT 1",
+        "INSERT INTO t PARTITION p SELECT 1",
+        "INSERT OVERWRITE t PARTITION (p = 1) IF EXISTS SELECT 1"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
@@ -866,8 +861,8 @@ TEST(ParserInsertTest, SyntaxErrors) {
             "== SQL (line 1, column 32) ==\n"
             "INSERT INTO t SELECT 1 garbage here\n"
             "                               ^");
-  for (std::string text : {"INSERT t SELECT 1", "INSERT INTO SELECT 1", "INSERT",
-                           "INSERT INTO t SHOW TABLES"}) {
+  for (std::string text :
+       {"INSERT t SELECT 1", "INSERT INTO SELECT 1", "INSERT", "INSERT INTO t SHOW TABLES"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
@@ -891,13 +886,17 @@ TEST(ParserTruncateTest, Forms) {
 // ---- EXPLAIN and positions ----
 
 TEST(ParserDdlExplainTest, WrapsEveryStatement) {
-  std::vector<std::string> texts = {
-      "CREATE TABLE t (a INT) USING parquet", "REPLACE TABLE t AS SELECT 1",
-      "DROP TABLE t",                         "ALTER TABLE t RENAME TO u",
-      "CREATE NAMESPACE n",                   "DROP NAMESPACE n",
-      "ALTER NAMESPACE n SET LOCATION '/x'",  "SHOW CREATE TABLE t",
-      "SHOW TBLPROPERTIES t",                 "INSERT INTO t SELECT 1",
-      "TRUNCATE TABLE t"};
+  std::vector<std::string> texts = {"CREATE TABLE t (a INT) USING parquet",
+                                    "REPLACE TABLE t AS SELECT 1",
+                                    "DROP TABLE t",
+                                    "ALTER TABLE t RENAME TO u",
+                                    "CREATE NAMESPACE n",
+                                    "DROP NAMESPACE n",
+                                    "ALTER NAMESPACE n SET LOCATION '/x'",
+                                    "SHOW CREATE TABLE t",
+                                    "SHOW TBLPROPERTIES t",
+                                    "INSERT INTO t SELECT 1",
+                                    "TRUNCATE TABLE t"};
   for (const std::string& text : texts) {
     SCOPED_TRACE(text);
     ASSERT_OK_AND_ASSIGN(Statement direct, ParseStatement(text));

@@ -76,12 +76,9 @@ std::optional<std::string> BinaryOperatorAt(const Token& token, int level) {
         return op;
       }
       return std::nullopt;
-    case 1:
-      return op == "|" ? std::optional<std::string>(op) : std::nullopt;
-    case 2:
-      return op == "^" ? std::optional<std::string>(op) : std::nullopt;
-    case 3:
-      return op == "&" ? std::optional<std::string>(op) : std::nullopt;
+    case 1: return op == "|" ? std::optional<std::string>(op) : std::nullopt;
+    case 2: return op == "^" ? std::optional<std::string>(op) : std::nullopt;
+    case 3: return op == "&" ? std::optional<std::string>(op) : std::nullopt;
     case 4:
       if (op == "+" || op == "-" || op == "||") return op;
       return std::nullopt;
@@ -117,8 +114,8 @@ std::string ToUpper(std::string_view s) {
 std::optional<std::string> IntervalUnit(std::string_view word) {
   std::string upper = ToUpper(word);
   if (upper.size() > 1 && upper.back() == 'S') upper.pop_back();
-  for (std::string_view unit : {"YEAR", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND",
-                                "MILLISECOND", "MICROSECOND"}) {
+  for (std::string_view unit :
+       {"YEAR", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND"}) {
     if (upper == unit) return upper;
   }
   return std::nullopt;
@@ -185,8 +182,7 @@ Result<ExprPtr> Parser::ParseAnd() {
 }
 
 Result<ExprPtr> Parser::ParseNot() {
-  if (PeekWord("EXISTS") && PeekOperator("(", 1) &&
-      (PeekQueryStart(2) || PeekOperator("(", 2))) {
+  if (PeekWord("EXISTS") && PeekOperator("(", 1) && (PeekQueryStart(2) || PeekOperator("(", 2))) {
     Mark start = Here();
     auto parse_exists = [&]() -> Result<ExprPtr> {
       ExprPtr expr = MakeExpr(ExprKind::kFunction);
@@ -378,10 +374,8 @@ Result<ExprPtr> Parser::ParsePrimary() {
     case TokenKind::kDecimal:
     case TokenKind::kDouble:
     case TokenKind::kString:
-    case TokenKind::kBinaryString:
-      return ParseLiteral();
-    case TokenKind::kQuotedIdentifier:
-      return ParseName();
+    case TokenKind::kBinaryString: return ParseLiteral();
+    case TokenKind::kQuotedIdentifier: return ParseName();
     case TokenKind::kWord:
       if (token.IsWord("NULL") || token.IsWord("TRUE") || token.IsWord("FALSE")) {
         return ParseLiteral();
@@ -416,8 +410,7 @@ Result<ExprPtr> Parser::ParsePrimary() {
       }
       if (token.IsOperator("(")) return ParseParenthesized();
       return Unexpected();
-    default:
-      return Unexpected();
+    default: return Unexpected();
   }
 }
 
@@ -453,18 +446,10 @@ Result<ExprPtr> Parser::ParseLiteral() {
   ExprPtr expr = MakeExpr(ExprKind::kLiteral);
   const Token& token = Peek();
   switch (token.kind) {
-    case TokenKind::kInteger:
-      expr->literal_kind = LiteralKind::kInteger;
-      break;
-    case TokenKind::kDecimal:
-      expr->literal_kind = LiteralKind::kDecimal;
-      break;
-    case TokenKind::kDouble:
-      expr->literal_kind = LiteralKind::kDouble;
-      break;
-    case TokenKind::kBinaryString:
-      expr->literal_kind = LiteralKind::kBinary;
-      break;
+    case TokenKind::kInteger: expr->literal_kind = LiteralKind::kInteger; break;
+    case TokenKind::kDecimal: expr->literal_kind = LiteralKind::kDecimal; break;
+    case TokenKind::kDouble: expr->literal_kind = LiteralKind::kDouble; break;
+    case TokenKind::kBinaryString: expr->literal_kind = LiteralKind::kBinary; break;
     case TokenKind::kString:
       // Adjacent string literals are one literal: 'a' 'b' is 'ab'.
       expr->literal_kind = LiteralKind::kString;
@@ -638,8 +623,8 @@ bool Parser::PeekIntervalUnit(size_t ahead) const {
 bool Parser::PeekIntervalValue() const {
   size_t i = PeekOperator("-") || PeekOperator("+") ? 1 : 0;
   TokenKind kind = Peek(i).kind;
-  bool value = kind == TokenKind::kString || kind == TokenKind::kInteger ||
-               kind == TokenKind::kDecimal;
+  bool value =
+      kind == TokenKind::kString || kind == TokenKind::kInteger || kind == TokenKind::kDecimal;
   return value && PeekIntervalUnit(i + 1);
 }
 
@@ -648,8 +633,8 @@ bool Parser::PeekInterval() const {
   if (Peek(1).kind == TokenKind::kString) return true;
   size_t i = PeekOperator("-", 1) || PeekOperator("+", 1) ? 2 : 1;
   TokenKind kind = Peek(i).kind;
-  bool value = kind == TokenKind::kString || kind == TokenKind::kInteger ||
-               kind == TokenKind::kDecimal;
+  bool value =
+      kind == TokenKind::kString || kind == TokenKind::kInteger || kind == TokenKind::kDecimal;
   return value && PeekIntervalUnit(i + 1);
 }
 
@@ -711,9 +696,9 @@ Result<ExprPtr> Parser::ParseInterval() {
       literal.parts.push_back(IntervalPart{std::move(value), std::move(unit)});
     } while (PeekIntervalValue());
     if (year_month && day_time) {
-      return ErrorAt("MIXED_INTERVAL_UNITS", keyword,
-                     fmt::format("Cannot mix year-month and day-time fields: {}",
-                                 SourceFrom(start)));
+      return ErrorAt(
+          "MIXED_INTERVAL_UNITS", keyword,
+          fmt::format("Cannot mix year-month and day-time fields: {}", SourceFrom(start)));
     }
   }
   ExprPtr expr = MakeExpr(ExprKind::kFunction);

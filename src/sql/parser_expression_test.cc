@@ -150,8 +150,8 @@ TEST(ParserWindowTest, NamedWindowsAndErrors) {
             "                   ^");
   for (std::string text : {"f() OVER (PARTITION a)", "f() OVER (ORDER BY)", "f() OVER (",
                            "f() OVER (ROWS BETWEEN 1 PRECEDING)", "f() OVER (w ORDER BY a)",
-                           "f() OVER (ROWS BETWEEN UNBOUNDED AND CURRENT ROW)",
-                           "f() FILTER (x)", "f() FILTER (WHERE x", "f() WITHIN GROUP (x)"}) {
+                           "f() OVER (ROWS BETWEEN UNBOUNDED AND CURRENT ROW)", "f() FILTER (x)",
+                           "f() FILTER (WHERE x", "f() WITHIN GROUP (x)"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseExpression(text));
   }
@@ -327,9 +327,9 @@ TEST(ParserIntervalTest, SparkChecks) {
   ASSERT_RAISES_CONDITION("UNSUPPORTED_FROM_TO_INTERVAL",
                           ParseExpression("INTERVAL '1' SECOND TO MINUTE"));
   ASSERT_RAISES_CONDITION("MIXED_INTERVAL_UNITS", ParseExpression("INTERVAL 1 MONTH 1 WEEK"));
-  for (std::string text : {"INTERVAL '1' DAY TO", "INTERVAL '1' DAY TO WEEK",
-                           "INTERVAL 1 DAY '1-2' YEAR TO MONTH", "INTERVAL 1L DAY",
-                           "INTERVAL 1 DAY 2"}) {
+  for (std::string text :
+       {"INTERVAL '1' DAY TO", "INTERVAL '1' DAY TO WEEK", "INTERVAL 1 DAY '1-2' YEAR TO MONTH",
+        "INTERVAL 1L DAY", "INTERVAL 1 DAY 2"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseExpression(text));
   }

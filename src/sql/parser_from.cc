@@ -30,20 +30,13 @@ std::unique_ptr<FromItem> MakeJoin(JoinType type, std::unique_ptr<FromItem> left
 
 std::string_view JoinTypeSql(JoinType type) {
   switch (type) {
-    case JoinType::kInner:
-      return "INNER";
-    case JoinType::kCross:
-      return "CROSS";
-    case JoinType::kLeftOuter:
-      return "LEFT OUTER";
-    case JoinType::kRightOuter:
-      return "RIGHT OUTER";
-    case JoinType::kFullOuter:
-      return "FULL OUTER";
-    case JoinType::kLeftSemi:
-      return "LEFT SEMI";
-    case JoinType::kLeftAnti:
-      return "LEFT ANTI";
+    case JoinType::kInner: return "INNER";
+    case JoinType::kCross: return "CROSS";
+    case JoinType::kLeftOuter: return "LEFT OUTER";
+    case JoinType::kRightOuter: return "RIGHT OUTER";
+    case JoinType::kFullOuter: return "FULL OUTER";
+    case JoinType::kLeftSemi: return "LEFT SEMI";
+    case JoinType::kLeftAnti: return "LEFT ANTI";
   }
   return "";
 }
@@ -122,9 +115,8 @@ Result<std::optional<JoinType>> Parser::ParseJoinKeywords(bool* natural) {
   return type;
 }
 
-Result<std::unique_ptr<FromItem>> Parser::ParseJoin(std::unique_ptr<FromItem> left,
-                                                    JoinType type, bool natural,
-                                                    const Token& first) {
+Result<std::unique_ptr<FromItem>> Parser::ParseJoin(std::unique_ptr<FromItem> left, JoinType type,
+                                                    bool natural, const Token& first) {
   if (natural && type == JoinType::kCross) {
     return ErrorAt("UNSUPPORTED_FEATURE.NATURAL_CROSS_JOIN", first,
                    "The feature is not supported: NATURAL CROSS JOIN");
@@ -188,8 +180,8 @@ Result<std::unique_ptr<FromItem>> Parser::ParseRelationPrimary() {
   } else if (PeekOperator("(") && PeekQueryStart(1)) {
     ARROW_ASSIGN_OR_RAISE(item, parse_subquery());
   } else if (PeekOperator("(") && PeekOperator("(", 1)) {
-    ARROW_ASSIGN_OR_RAISE(item, ParseEither<std::unique_ptr<FromItem>>(
-                                    parse_subquery, parse_parenthesized_relation));
+    ARROW_ASSIGN_OR_RAISE(
+        item, ParseEither<std::unique_ptr<FromItem>>(parse_subquery, parse_parenthesized_relation));
   } else if (PeekOperator("(")) {
     ARROW_ASSIGN_OR_RAISE(item, parse_parenthesized_relation());
   } else if (PeekWord("VALUES") && PeekQueryStart()) {

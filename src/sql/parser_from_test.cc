@@ -42,12 +42,18 @@ TEST(ParserJoinTest, JoinTypes) {
     JoinType type;
   };
   std::vector<Case> cases = {
-      {"JOIN", JoinType::kInner},           {"INNER JOIN", JoinType::kInner},
-      {"CROSS JOIN", JoinType::kCross},     {"LEFT JOIN", JoinType::kLeftOuter},
-      {"left outer join", JoinType::kLeftOuter},  {"RIGHT JOIN", JoinType::kRightOuter},
-      {"RIGHT OUTER JOIN", JoinType::kRightOuter}, {"FULL JOIN", JoinType::kFullOuter},
-      {"FULL OUTER JOIN", JoinType::kFullOuter},  {"LEFT SEMI JOIN", JoinType::kLeftSemi},
-      {"SEMI JOIN", JoinType::kLeftSemi},   {"LEFT ANTI JOIN", JoinType::kLeftAnti},
+      {"JOIN", JoinType::kInner},
+      {"INNER JOIN", JoinType::kInner},
+      {"CROSS JOIN", JoinType::kCross},
+      {"LEFT JOIN", JoinType::kLeftOuter},
+      {"left outer join", JoinType::kLeftOuter},
+      {"RIGHT JOIN", JoinType::kRightOuter},
+      {"RIGHT OUTER JOIN", JoinType::kRightOuter},
+      {"FULL JOIN", JoinType::kFullOuter},
+      {"FULL OUTER JOIN", JoinType::kFullOuter},
+      {"LEFT SEMI JOIN", JoinType::kLeftSemi},
+      {"SEMI JOIN", JoinType::kLeftSemi},
+      {"LEFT ANTI JOIN", JoinType::kLeftAnti},
       {"anti join", JoinType::kLeftAnti},
   };
   for (const Case& c : cases) {
@@ -126,8 +132,7 @@ TEST(ParserJoinTest, ParenthesisedJoins) {
 }
 
 TEST(ParserJoinTest, Positions) {
-  ASSERT_OK_AND_ASSIGN(std::unique_ptr<FromItem> join,
-                       ParseFrom("a\n  LEFT JOIN b ON a.k = b.k"));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<FromItem> join, ParseFrom("a\n  LEFT JOIN b ON a.k = b.k"));
   EXPECT_EQ(join->pos.line, 1);
   EXPECT_EQ(join->pos.column, 15);
   EXPECT_EQ(join->right->pos.line, 2);
@@ -170,8 +175,8 @@ TEST(ParserJoinTest, SyntaxErrors) {
   for (std::string text :
        {"SELECT * FROM a JOIN", "SELECT * FROM a JOIN b USING ()", "SELECT * FROM a JOIN b USING k",
         "SELECT * FROM a NATURAL b", "SELECT * FROM a, ", "SELECT * FROM (a JOIN b",
-        "SELECT * FROM a JOIN b ON x USING (y)",
-        "SELECT * FROM (a, b)", "SELECT * FROM a JOIN b JOIN c ON x ON y"}) {
+        "SELECT * FROM a JOIN b ON x USING (y)", "SELECT * FROM (a, b)",
+        "SELECT * FROM a JOIN b JOIN c ON x ON y"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
@@ -219,8 +224,7 @@ TEST(ParserFromItemTest, InlineTables) {
   EXPECT_EQ(values.values.rows.size(), 2u);
   EXPECT_TRUE(values.values.alias.empty());  // the alias belongs to the FROM item
   EXPECT_EQ(Render("VALUES (1), (2) v"), "(VALUES (1), (2)) AS v");
-  ASSERT_OK_AND_ASSIGN(std::unique_ptr<FromItem> parenthesised,
-                       ParseFrom("(VALUES 1, 2) AS v(x)"));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<FromItem> parenthesised, ParseFrom("(VALUES 1, 2) AS v(x)"));
   EXPECT_EQ(parenthesised->subquery->values.rows.size(), 2u);
   EXPECT_EQ(parenthesised->column_aliases, (Strings{"x"}));
 
@@ -243,8 +247,7 @@ TEST(ParserFromItemTest, TableFunctionsAndPathTables) {
   EXPECT_EQ(empty->name.parts, (Strings{"db", "fn"}));
   EXPECT_TRUE(empty->arguments.empty());
 
-  ASSERT_OK_AND_ASSIGN(std::unique_ptr<FromItem> path,
-                       ParseFrom("parquet.`/data/x.parquet` p"));
+  ASSERT_OK_AND_ASSIGN(std::unique_ptr<FromItem> path, ParseFrom("parquet.`/data/x.parquet` p"));
   EXPECT_EQ(path->kind, FromItemKind::kTable);
   EXPECT_EQ(path->name.parts, (Strings{"parquet", "/data/x.parquet"}));
   EXPECT_EQ(path->alias, "p");
@@ -282,8 +285,10 @@ TEST(ParserFromItemTest, TableSamples) {
   for (std::string text :
        {"SELECT * FROM t TABLESAMPLE", "SELECT * FROM t TABLESAMPLE ()",
         "SELECT * FROM t TABLESAMPLE (10)", "SELECT * FROM t TABLESAMPLE (1L PERCENT)",
-        "SELECT * FROM t TABLESAMPLE (BUCKET 1.5 OUT OF 2)", "SELECT * FROM t TABLESAMPLE "
-        "(BUCKET 1 OF 2)", "SELECT * FROM t TABLESAMPLE (1 PERCENT) REPEATABLE (x)",
+        "SELECT * FROM t TABLESAMPLE (BUCKET 1.5 OUT OF 2)",
+        "SELECT * FROM t TABLESAMPLE "
+        "(BUCKET 1 OF 2)",
+        "SELECT * FROM t TABLESAMPLE (1 PERCENT) REPEATABLE (x)",
         "SELECT * FROM t s TABLESAMPLE (1 PERCENT)"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));

@@ -34,8 +34,8 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   return UpperCase(a) == UpperCase(b);
 }
 
-SelectStatement MakeSetOperation(SetOperator op, bool all, SourcePosition pos,
-                                 SelectStatement left, SelectStatement right) {
+SelectStatement MakeSetOperation(SetOperator op, bool all, SourcePosition pos, SelectStatement left,
+                                 SelectStatement right) {
   SelectStatement query;
   query.pos = left.pos;
   query.kind = QueryKind::kSetOperation;
@@ -60,14 +60,12 @@ bool Parser::PeekQueryStart(size_t ahead) const {
     case TokenKind::kDecimal:
     case TokenKind::kDouble:
     case TokenKind::kString:
-    case TokenKind::kBinaryString:
-      return true;
+    case TokenKind::kBinaryString: return true;
     case TokenKind::kOperator:
       return next.IsOperator("(") || next.IsOperator("-") || next.IsOperator("+");
     case TokenKind::kWord:
       return next.IsWord("NULL") || next.IsWord("TRUE") || next.IsWord("FALSE");
-    default:
-      return false;
+    default: return false;
   }
 }
 

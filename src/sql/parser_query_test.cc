@@ -189,8 +189,7 @@ TEST(ParserSetOperationTest, ParenthesisedOperandsKeepTheirClauses) {
 
 TEST(ParserSetOperationTest, ClausesAfterAParenthesisedQuery) {
   // Merged when they apply after all of the inner query's own (Spark builds the same plan)...
-  ASSERT_OK_AND_ASSIGN(SelectStatement merged,
-                       ParseQuery("(SELECT a FROM t ORDER BY a) LIMIT 1"));
+  ASSERT_OK_AND_ASSIGN(SelectStatement merged, ParseQuery("(SELECT a FROM t ORDER BY a) LIMIT 1"));
   EXPECT_EQ(merged.kind, QueryKind::kSelect);
   EXPECT_EQ(merged.order_by.size(), 1u);
   EXPECT_EQ(ToString(*merged.limit), "1");
@@ -201,8 +200,7 @@ TEST(ParserSetOperationTest, ClausesAfterAParenthesisedQuery) {
   // ...and nested otherwise: limit-then-sort is not sort-then-limit.
   EXPECT_EQ(ParseQuery("(SELECT 1 LIMIT 2) OFFSET 1")->kind, QueryKind::kNested);
   EXPECT_EQ(ParseQuery("(SELECT 1 ORDER BY 1) ORDER BY 1")->kind, QueryKind::kNested);
-  ASSERT_OK_AND_ASSIGN(SelectStatement nested,
-                       ParseQuery("(SELECT a FROM t LIMIT 5) ORDER BY a"));
+  ASSERT_OK_AND_ASSIGN(SelectStatement nested, ParseQuery("(SELECT a FROM t LIMIT 5) ORDER BY a"));
   ASSERT_EQ(nested.kind, QueryKind::kNested);
   EXPECT_EQ(nested.pos.column, 1);
   EXPECT_EQ(nested.order_by.size(), 1u);
@@ -215,8 +213,7 @@ TEST(ParserSetOperationTest, ClausesAfterAParenthesisedQuery) {
 }
 
 TEST(ParserSetOperationTest, Positions) {
-  ASSERT_OK_AND_ASSIGN(SelectStatement query,
-                       ParseQuery("SELECT 1\nUNION ALL\n  SELECT 2"));
+  ASSERT_OK_AND_ASSIGN(SelectStatement query, ParseQuery("SELECT 1\nUNION ALL\n  SELECT 2"));
   EXPECT_EQ(query.pos.line, 1);
   EXPECT_EQ(query.pos.column, 1);
   EXPECT_EQ(query.set_operation->pos.line, 2);
@@ -237,9 +234,13 @@ TEST(ParserSetOperationTest, SyntaxErrors) {
             "== SQL (line 1, column 15) ==\n"
             "SELECT 1 UNION\n"
             "              ^");
-  for (std::string text : {"SELECT 1 UNION ALL", "SELECT 1 INTERSECT WITH x AS (SELECT 1) "
-                           "SELECT 2", "(SELECT 1", "(SELECT 1))", "SELECT 1 UNION DISTINCT ALL "
-                           "SELECT 2", "SELECT 1 LIMIT 1 UNION SELECT 2", "()"}) {
+  for (std::string text : {"SELECT 1 UNION ALL",
+                           "SELECT 1 INTERSECT WITH x AS (SELECT 1) "
+                           "SELECT 2",
+                           "(SELECT 1", "(SELECT 1))",
+                           "SELECT 1 UNION DISTINCT ALL "
+                           "SELECT 2",
+                           "SELECT 1 LIMIT 1 UNION SELECT 2", "()"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
@@ -443,8 +444,7 @@ TEST(ParserGroupByTest, HiveForms) {
   ASSERT_EQ(element.children.size(), 2u);
   EXPECT_EQ(element.children[1].kind, GroupingKind::kSet);
   EXPECT_EQ(ToString(*element.children[1].items[0]), "(b + 1)");
-  ASSERT_OK_AND_ASSIGN(SelectStatement cube,
-                       ParseQuery("SELECT a FROM t GROUP BY a WITH CUBE"));
+  ASSERT_OK_AND_ASSIGN(SelectStatement cube, ParseQuery("SELECT a FROM t GROUP BY a WITH CUBE"));
   EXPECT_EQ(cube.group_by->elements[0].kind, GroupingKind::kCube);
   EXPECT_EQ(Render("SELECT a FROM t GROUP BY a, b WITH ROLLUP"),
             Render("SELECT a FROM t GROUP BY ROLLUP(a, b)"));
@@ -508,9 +508,9 @@ TEST(ParserWindowClauseTest, Errors) {
             "== SQL (line 1, column 33) ==\n"
             "SELECT 1 FROM t WINDOW w AS (), w AS ()\n"
             "                                ^");
-  for (std::string text : {"SELECT 1 FROM t WINDOW", "SELECT 1 FROM t WINDOW w",
-                           "SELECT 1 FROM t WINDOW w AS", "SELECT 1 FROM t WINDOW w AS (a)x",
-                           "SELECT 1 FROM t WINDOW w AS (ORDER BY a) WHERE a"}) {
+  for (std::string text :
+       {"SELECT 1 FROM t WINDOW", "SELECT 1 FROM t WINDOW w", "SELECT 1 FROM t WINDOW w AS",
+        "SELECT 1 FROM t WINDOW w AS (a)x", "SELECT 1 FROM t WINDOW w AS (ORDER BY a) WHERE a"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
@@ -525,8 +525,8 @@ TEST(ParserQueryStatementTest, QueriesStartWithSelectWithValuesOrParenthesis) {
     ASSERT_OK_AND_ASSIGN(Statement statement, ParseStatement(text + ";"));
     EXPECT_TRUE(std::holds_alternative<SelectStatement>(statement.node));
     ASSERT_OK_AND_ASSIGN(Statement explain, ParseStatement("EXPLAIN " + text));
-    EXPECT_TRUE(std::holds_alternative<SelectStatement>(
-        std::get<Explain>(explain.node).statement->node));
+    EXPECT_TRUE(
+        std::holds_alternative<SelectStatement>(std::get<Explain>(explain.node).statement->node));
   }
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("VALUES"));
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("values x"));

@@ -427,8 +427,7 @@ TEST(ParserCommandTest, DeltaCommands) {
   EXPECT_EQ(std::get<DescribeDetail>(detail.node).table.parts, (std::vector<std::string>{"t"}));
   // Alone, the keyword is a table's name.
   ASSERT_OK_AND_ASSIGN(Statement named, ParseStatement("DESCRIBE history"));
-  EXPECT_EQ(std::get<DescribeTable>(named.node).table.parts,
-            (std::vector<std::string>{"history"}));
+  EXPECT_EQ(std::get<DescribeTable>(named.node).table.parts, (std::vector<std::string>{"history"}));
   ASSERT_OK_AND_ASSIGN(Statement vacuum, ParseStatement("VACUUM t RETAIN 1.5 HOURS DRY RUN"));
   EXPECT_EQ(std::get<Vacuum>(vacuum.node).retain_hours, 1.5);
   EXPECT_TRUE(std::get<Vacuum>(vacuum.node).dry_run);
@@ -668,9 +667,8 @@ TEST(ParserErrorTest, DeepNestingIsTooComplexNotAStackOverflow) {
         "SELECT a" + Nested("[0]", 1001, "", ""),
         "SELECT 1" + Nested(" UNION SELECT 1", 1001, "", ""),
         "SELECT 1 FROM t" + Nested(", t", 1001, "", ""),
-        "SELECT 1 FROM t" + Nested(" JOIN t", 1001, "", ""),
-        Nested("(", 400, "SELECT 1", ")"), "SELECT * FROM " + Nested("(", 400, "t", ")"),
-        "SELECT " + Nested("f(", 400, "1", ")"),
+        "SELECT 1 FROM t" + Nested(" JOIN t", 1001, "", ""), Nested("(", 400, "SELECT 1", ")"),
+        "SELECT * FROM " + Nested("(", 400, "t", ")"), "SELECT " + Nested("f(", 400, "1", ")"),
         "SELECT " + Nested("(SELECT ", 400, "1", ")")}) {
     SCOPED_TRACE(text.substr(0, 40));
     ASSERT_RAISES_CONDITION("FAILED_TO_PARSE_TOO_COMPLEX", ParseStatement(text));

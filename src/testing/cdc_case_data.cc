@@ -58,11 +58,10 @@ Result<std::shared_ptr<arrow::Scalar>> JsonScalar(const std::shared_ptr<arrow::D
       }
       return std::make_shared<arrow::BinaryScalar>(bytes);
     }
-    case arrow::Type::BOOL:
-      return std::make_shared<arrow::BooleanScalar>(value.get<bool>());
+    case arrow::Type::BOOL: return std::make_shared<arrow::BooleanScalar>(value.get<bool>());
     default:
-      return arrow::Scalar::Parse(type, value.is_string() ? value.get<std::string>()
-                                                          : value.dump());
+      return arrow::Scalar::Parse(type,
+                                  value.is_string() ? value.get<std::string>() : value.dump());
   }
 }
 

@@ -89,8 +89,8 @@ Result<std::vector<std::shared_ptr<InputPartition>>> KeyedPartitions(const ScanS
     }
     int64_t per = (end - start + state.partitions_per_key - 1) / state.partitions_per_key;
     for (int64_t offset = start; offset < end; offset += per) {
-      out.push_back(std::make_shared<KeyedTestPartition>(
-          offset, std::min<int64_t>(per, end - offset), key));
+      out.push_back(
+          std::make_shared<KeyedTestPartition>(offset, std::min<int64_t>(per, end - offset), key));
     }
     start = end;
   }
@@ -126,7 +126,7 @@ class TestReader : public PartitionReader {
 
  private:
   std::shared_ptr<arrow::RecordBatch> all_rows_;  // endless: what to start over with
-  std::shared_ptr<arrow::RecordBatch> rows_;  // not yet returned
+  std::shared_ptr<arrow::RecordBatch> rows_;      // not yet returned
   const int64_t batch_rows_;
   std::shared_ptr<std::atomic<int64_t>> counter_;
   std::shared_ptr<std::atomic<int64_t>> open_readers_;
@@ -177,8 +177,8 @@ class TestBatch : public Batch {
     int64_t per = (rows + partitions_ - 1) / partitions_;
     for (int i = 0; i < partitions_; ++i) {
       int64_t offset = std::min<int64_t>(rows, i * per);
-      out.push_back(std::make_shared<TestPartition>(
-          offset, std::min<int64_t>(per, rows - offset), serializable_));
+      out.push_back(std::make_shared<TestPartition>(offset, std::min<int64_t>(per, rows - offset),
+                                                    serializable_));
     }
     return out;
   }
@@ -262,8 +262,8 @@ class RuntimeFilteringTestScan : public TestScan, public SupportsRuntimeV2Filter
       ARROW_ASSIGN_OR_RAISE(auto mask,
                             cp::ExecuteScalarExpression(bound, cp::ExecBatch(*combined)));
       ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(combined, mask));
-      ARROW_ASSIGN_OR_RAISE(data, arrow::Table::FromRecordBatches(
-                                      data->schema(), {filtered.record_batch()}));
+      ARROW_ASSIGN_OR_RAISE(
+          data, arrow::Table::FromRecordBatches(data->schema(), {filtered.record_batch()}));
     }
     log_->rows_after_runtime_filter.push_back(data->num_rows());
     auto state = std::make_shared<ScanState>(*this->state());
@@ -291,15 +291,15 @@ class BuilderCore : public ScanBuilder {
     if (!top_n_.empty()) {
       std::vector<cp::SortKey> keys;
       for (const auto& order : top_n_) {
-        keys.emplace_back(*AsColumnName(*order->expression()),
-                          order->direction() == SortDirection::kAscending
-                              ? cp::SortOrder::Ascending
-                              : cp::SortOrder::Descending,
-                          order->null_ordering() == NullOrdering::kNullsFirst
-                              ? cp::NullPlacement::AtStart
-                              : cp::NullPlacement::AtEnd);
+        keys.emplace_back(
+            *AsColumnName(*order->expression()),
+            order->direction() == SortDirection::kAscending ? cp::SortOrder::Ascending
+                                                            : cp::SortOrder::Descending,
+            order->null_ordering() == NullOrdering::kNullsFirst ? cp::NullPlacement::AtStart
+                                                                : cp::NullPlacement::AtEnd);
       }
-      ARROW_ASSIGN_OR_RAISE(auto indices, cp::SortIndices(arrow::Datum(data), cp::SortOptions(keys)));
+      ARROW_ASSIGN_OR_RAISE(auto indices,
+                            cp::SortIndices(arrow::Datum(data), cp::SortOptions(keys)));
       ARROW_ASSIGN_OR_RAISE(auto sorted, cp::Take(arrow::Datum(data), arrow::Datum(indices)));
       data = sorted.table();
     }
@@ -368,8 +368,7 @@ class BuilderCore : public ScanBuilder {
                                                           const cp::Expression& predicate) {
     ARROW_ASSIGN_OR_RAISE(auto bound, predicate.Bind(*table->schema()));
     ARROW_ASSIGN_OR_RAISE(auto combined, table->CombineChunksToBatch());
-    ARROW_ASSIGN_OR_RAISE(auto mask,
-                          cp::ExecuteScalarExpression(bound, cp::ExecBatch(*combined)));
+    ARROW_ASSIGN_OR_RAISE(auto mask, cp::ExecuteScalarExpression(bound, cp::ExecBatch(*combined)));
     ARROW_ASSIGN_OR_RAISE(auto filtered, cp::Filter(combined, mask));
     return arrow::Table::FromRecordBatches(combined->schema(), {filtered.record_batch()});
   }
@@ -416,8 +415,7 @@ class BuilderCore : public ScanBuilder {
       keep.UnsafeAppend(position >= sample_->first && position < sample_->second);
     }
     ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
-    ARROW_ASSIGN_OR_RAISE(auto kept,
-                          cp::Filter(arrow::Datum(std::move(data)), arrow::Datum(mask)));
+    ARROW_ASSIGN_OR_RAISE(auto kept, cp::Filter(arrow::Datum(std::move(data)), arrow::Datum(mask)));
     return kept.table();
   }
 
@@ -441,8 +439,7 @@ class BuilderCore : public ScanBuilder {
 
   // Struct data keeping only the (narrowed) children `type` names; its validity unchanged.
   static std::shared_ptr<arrow::ArrayData> NarrowData(
-      const std::shared_ptr<arrow::ArrayData>& data,
-      const std::shared_ptr<arrow::DataType>& type) {
+      const std::shared_ptr<arrow::ArrayData>& data, const std::shared_ptr<arrow::DataType>& type) {
     if (data->type->Equals(*type)) return data;
     auto out = data->Copy();
     out->type = type;
@@ -460,8 +457,8 @@ class BuilderCore : public ScanBuilder {
     accepted_.clear();
     for (const auto& predicate : predicates) {
       log_->offered_predicates.push_back(predicate->ToString());
-      bool simple = predicate->children().size() >= 1 &&
-                    AsColumnName(*predicate->children()[0]) != nullptr;
+      bool simple =
+          predicate->children().size() >= 1 && AsColumnName(*predicate->children()[0]) != nullptr;
       for (size_t i = 1; i < predicate->children().size(); ++i) {
         if (!dynamic_cast<const Literal*>(predicate->children()[i].get())) simple = false;
       }
@@ -498,10 +495,14 @@ class BuilderCore : public ScanBuilder {
 // The V1 form: a filter becomes the equivalent V2 predicate, which the core then applies.
 PredicatePtr V1ToPredicate(const Filter& filter) {
   using Kind = Filter::Kind;
-  static const std::map<Kind, std::string> kNames = {
-      {Kind::kEqualTo, "="},         {Kind::kGreaterThan, ">"},   {Kind::kGreaterThanOrEqual, ">="},
-      {Kind::kLessThan, "<"},        {Kind::kLessThanOrEqual, "<="}, {Kind::kIsNull, "IS_NULL"},
-      {Kind::kIsNotNull, "IS_NOT_NULL"}, {Kind::kIn, "IN"}};
+  static const std::map<Kind, std::string> kNames = {{Kind::kEqualTo, "="},
+                                                     {Kind::kGreaterThan, ">"},
+                                                     {Kind::kGreaterThanOrEqual, ">="},
+                                                     {Kind::kLessThan, "<"},
+                                                     {Kind::kLessThanOrEqual, "<="},
+                                                     {Kind::kIsNull, "IS_NULL"},
+                                                     {Kind::kIsNotNull, "IS_NOT_NULL"},
+                                                     {Kind::kIn, "IN"}};
   auto it = kNames.find(filter.kind);
   if (it == kNames.end()) return nullptr;
   std::vector<ExpressionPtr> children = {FieldReference(filter.attribute)};
@@ -627,8 +628,8 @@ class JoinBuilder : public FullBuilder, public SupportsPushDownJoin {
                             const std::vector<ColumnWithAlias>& left_columns,
                             const std::vector<ColumnWithAlias>& right_columns,
                             const PredicatePtr& condition) override {
-    std::string offer = fmt::format("{} {} {}", condition->ToString(), Names(left_columns),
-                                    Names(right_columns));
+    std::string offer =
+        fmt::format("{} {} {}", condition->ToString(), Names(left_columns), Names(right_columns));
     log_->join_offers.push_back(offer);
     if (!options_.accept_join) return false;
     auto predicate = PredicateToArrow(*condition);
@@ -652,8 +653,7 @@ class JoinBuilder : public FullBuilder, public SupportsPushDownJoin {
   }
 
   // This side's rows, with the offered columns renamed to their aliases.
-  Result<std::shared_ptr<arrow::Table>> Columns(
-      const std::vector<ColumnWithAlias>& columns) const {
+  Result<std::shared_ptr<arrow::Table>> Columns(const std::vector<ColumnWithAlias>& columns) const {
     ARROW_ASSIGN_OR_RAISE(auto rows, SampledAndFiltered());
     arrow::FieldVector fields;
     arrow::ChunkedArrayVector arrays;
@@ -775,9 +775,10 @@ Result<cp::Expression> OperandToArrow(const Expression& expression) {
 
 Result<cp::Expression> PredicateToArrow(const Predicate& predicate) {
   static const std::map<std::string, std::string> kFunctions = {
-      {"=", "equal"},   {"<>", "not_equal"},   {"<", "less"},       {"<=", "less_equal"},
-      {">", "greater"}, {">=", "greater_equal"}, {"AND", "and_kleene"}, {"OR", "or_kleene"},
-      {"NOT", "invert"}, {"IS_NULL", "is_null"}, {"IS_NOT_NULL", "is_valid"}};
+      {"=", "equal"},         {"<>", "not_equal"},        {"<", "less"},
+      {"<=", "less_equal"},   {">", "greater"},           {">=", "greater_equal"},
+      {"AND", "and_kleene"},  {"OR", "or_kleene"},        {"NOT", "invert"},
+      {"IS_NULL", "is_null"}, {"IS_NOT_NULL", "is_valid"}};
   std::vector<cp::Expression> args;
   for (const auto& child : predicate.children()) {
     ARROW_ASSIGN_OR_RAISE(auto arg, OperandToArrow(*child));

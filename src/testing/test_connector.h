@@ -8,9 +8,9 @@
 #include <atomic>
 #include <future>
 #include <map>
-#include <optional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,8 +28,8 @@ struct TestTableOptions {
   /// Implement SupportsPushDownV2Filters, accepting predicates whose name is listed (and
   /// whose operands are a column and a literal), applying them exactly in the reader.
   bool filter_pushdown = false;
-  std::set<std::string> accepted_predicates = {"=", "<>", "<", "<=", ">", ">=", "IS_NULL",
-                                               "IS_NOT_NULL", "IN"};
+  std::set<std::string> accepted_predicates = {"=",  "<>",      "<",           "<=", ">",
+                                               ">=", "IS_NULL", "IS_NOT_NULL", "IN"};
   /// Implement the older SupportsPushDownFilters instead, accepting comparisons, null tests and
   /// IN over a column (and applying them exactly); everything else is returned.
   bool v1_filters = false;
@@ -148,8 +148,8 @@ class TestCatalog : public TableCatalog, public SupportsNamespaces {
 };
 
 /// \brief Build a table from columns of int32 values, where INT32_MIN stands for NULL.
-std::shared_ptr<arrow::Table> MakeIntTable(
-    const std::vector<std::string>& names, const std::vector<std::vector<int32_t>>& columns);
+std::shared_ptr<arrow::Table> MakeIntTable(const std::vector<std::string>& names,
+                                           const std::vector<std::vector<int32_t>>& columns);
 
 /// \brief The Arrow compute expression of a V2 predicate over column references and literals.
 Result<arrow::compute::Expression> PredicateToArrow(const Predicate& predicate);

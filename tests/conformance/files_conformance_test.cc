@@ -10,8 +10,7 @@ namespace {
 
 class FilesConnector : public WritableConnector {
  public:
-  explicit FilesConnector(std::string format)
-      : provider_(files::MakeFilesTableProvider(format)) {
+  explicit FilesConnector(std::string format) : provider_(files::MakeFilesTableProvider(format)) {
     static std::atomic<int> counter{0};
     directory_ = std::filesystem::temp_directory_path() /
                  ("parley-files-conformance-" + std::to_string(::getpid()) + "-" +

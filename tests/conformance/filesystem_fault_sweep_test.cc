@@ -42,9 +42,10 @@ const char kDeltaRows[] = "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')";
 const char kReadT[] = "SELECT id, v FROM t ORDER BY id, v";
 
 const WriteCase kWriteCases[] = {
-    {"delta_insert", {kDeltaTable, kDeltaRows}, "INSERT INTO t VALUES (4, 'd'), (5, 'e')",
-     kReadT},
-    {"delta_insert_overwrite", {kDeltaTable, kDeltaRows}, "INSERT OVERWRITE t VALUES (9, 'z')",
+    {"delta_insert", {kDeltaTable, kDeltaRows}, "INSERT INTO t VALUES (4, 'd'), (5, 'e')", kReadT},
+    {"delta_insert_overwrite",
+     {kDeltaTable, kDeltaRows},
+     "INSERT OVERWRITE t VALUES (9, 'z')",
      kReadT},
     {"delta_delete", {kDeltaTable, kDeltaRows}, "DELETE FROM t WHERE id = 2", kReadT},
     {"delta_update", {kDeltaTable, kDeltaRows}, "UPDATE t SET v = 'B' WHERE id = 2", kReadT},
@@ -54,7 +55,9 @@ const WriteCase kWriteCases[] = {
      "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *",
      kReadT},
     {"delta_truncate", {kDeltaTable, kDeltaRows}, "TRUNCATE TABLE t", kReadT},
-    {"delta_add_column", {kDeltaTable, kDeltaRows}, "ALTER TABLE t ADD COLUMN w INT",
+    {"delta_add_column",
+     {kDeltaTable, kDeltaRows},
+     "ALTER TABLE t ADD COLUMN w INT",
      "SELECT * FROM t ORDER BY id"},
     {"delta_ctas",
      {kDeltaTable, kDeltaRows},
@@ -62,7 +65,8 @@ const WriteCase kWriteCases[] = {
      "SELECT id, v FROM c ORDER BY id"},
     {"delta_rtas",
      {kDeltaTable, kDeltaRows},
-     "CREATE OR REPLACE TABLE t USING delta AS SELECT id + 100 AS id, v FROM t", kReadT},
+     "CREATE OR REPLACE TABLE t USING delta AS SELECT id + 100 AS id, v FROM t",
+     kReadT},
     {"delta_vacuum",
      {kDeltaTable, kDeltaRows, "DELETE FROM t WHERE id = 1"},
      "VACUUM t RETAIN 0 HOURS",
@@ -203,8 +207,8 @@ TEST_P(FileSystemFaultSweepTest, EveryOperationLeavesTheTableBeforeOrAfter) {
       }
       ++failed;
       ASSERT_TRUE(state == before || state == after)
-          << "torn table after " << status.ToString() << "\nread: "
-          << ::testing::PrintToString(state);
+          << "torn table after " << status.ToString()
+          << "\nread: " << ::testing::PrintToString(state);
       if (state != before) {
         ++failed_after;
         continue;
@@ -218,9 +222,10 @@ TEST_P(FileSystemFaultSweepTest, EveryOperationLeavesTheTableBeforeOrAfter) {
     }
   }
   RecordProperty("operations", static_cast<int>(operations));
-  std::printf("[ sweep    ] %s: %lld operations, %d faulted runs, %d failed (%d of them "
-              "after the commit), 0 torn, 0 lost\n",
-              write_case.name, static_cast<long long>(operations), runs, failed, failed_after);
+  std::printf(
+      "[ sweep    ] %s: %lld operations, %d faulted runs, %d failed (%d of them "
+      "after the commit), 0 torn, 0 lost\n",
+      write_case.name, static_cast<long long>(operations), runs, failed, failed_after);
 }
 
 INSTANTIATE_TEST_SUITE_P(WriteKinds, FileSystemFaultSweepTest, ::testing::ValuesIn(kWriteCases),

@@ -102,8 +102,8 @@ std::multiset<int> Range(int first, int count) {
 class KillTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    table_ = fs::temp_directory_path() /
-             ("parley-kill-" + std::to_string(getpid()) + "-" + GetParam());
+    table_ =
+        fs::temp_directory_path() / ("parley-kill-" + std::to_string(getpid()) + "-" + GetParam());
     fs::remove_all(table_);
   }
   void TearDown() override { fs::remove_all(table_); }
@@ -116,14 +116,14 @@ class KillTest : public ::testing::TestWithParam<const char*> {
       args.push_back(std::string("parley.test.faultInjection=") + faults);
     }
     args.push_back("-c");
-    args.push_back("INSERT INTO parquet.`" + table_.string() + "` VALUES " +
-                   Values(first, count) + " AS rows(id, value)");
+    args.push_back("INSERT INTO parquet.`" + table_.string() + "` VALUES " + Values(first, count) +
+                   " AS rows(id, value)");
     return RunParley(args);
   }
 
   std::multiset<int> ReadIds() {
-    return IdsOf(RunParley({"--output", "csv", "-c",
-                            "SELECT id FROM parquet.`" + table_.string() + "` ORDER BY id"}));
+    return IdsOf(RunParley(
+        {"--output", "csv", "-c", "SELECT id FROM parquet.`" + table_.string() + "` ORDER BY id"}));
   }
 
   // Entries under the table's staging directory (what a killed write left behind).
@@ -147,8 +147,7 @@ TEST_P(KillTest, TableHoldsOldOrOldAndNewRows) {
   ASSERT_EQ(ReadIds(), Range(0, 10));
 
   ChildResult killed = Insert(100, 10, point + ":kill");
-  ASSERT_TRUE(killed.killed) << "the write was not killed at " << point << ": "
-                             << killed.output;
+  ASSERT_TRUE(killed.killed) << "the write was not killed at " << point << ": " << killed.output;
   const bool after_commit_point = point == kFaultDriverInsideCommit;
   const auto old_rows = Range(0, 10);
   auto old_and_new = old_rows;
@@ -200,8 +199,8 @@ class KillSweepTest : public ::testing::TestWithParam<KillSweepCase> {
   void SetUp() override {
     // In memory where the machine has it: the sweep starts a process per operation, and what
     // it checks is the protocol, not the disk's fsync.
-    const fs::path base = fs::is_directory("/dev/shm") ? fs::path("/dev/shm")
-                                                       : fs::temp_directory_path();
+    const fs::path base =
+        fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
     dir_ = base / ("parley-kill-sweep-" + std::to_string(getpid()) + "-" + GetParam().name);
     fs::remove_all(dir_);
     table_ = WithTable(GetParam().table);
@@ -279,9 +278,10 @@ TEST_P(KillSweepTest, EveryFilesystemOperation) {
     ASSERT_EQ(ReadIds(), expected);
   }
   EXPECT_GT(kills, 5);
-  std::printf("[ kills    ] %s: killed at each of %d filesystem operations, %d after the commit "
-              "point, 0 torn, 0 lost\n",
-              GetParam().name, kills, committed);
+  std::printf(
+      "[ kills    ] %s: killed at each of %d filesystem operations, %d after the commit "
+      "point, 0 torn, 0 lost\n",
+      GetParam().name, kills, committed);
 }
 
 INSTANTIATE_TEST_SUITE_P(Tables, KillSweepTest, ::testing::ValuesIn(kKillSweepCases),

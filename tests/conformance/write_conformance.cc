@@ -80,8 +80,8 @@ Result<std::shared_ptr<Write>> BuildWrite(Table* table, Mode mode) {
 }
 
 // Write `rows` in `tasks` tasks through the engine's write job.
-Result<WriteJobResult> RunWrite(Table* table, const std::shared_ptr<arrow::Table>& rows,
-                                int tasks, Mode mode, WriteJobOptions options = {}) {
+Result<WriteJobResult> RunWrite(Table* table, const std::shared_ptr<arrow::Table>& rows, int tasks,
+                                Mode mode, WriteJobOptions options = {}) {
   options.round_trip = true;
   ARROW_ASSIGN_OR_RAISE(auto write, BuildWrite(table, mode));
   int64_t per_task = std::max<int64_t>(1, (rows->num_rows() + tasks - 1) / tasks);
@@ -221,8 +221,7 @@ TEST_P(WriteConformanceTest, ConcurrentReadersSeeOldOrNewRows) {
       ++reads;
       if (!ids.ok() || (*ids != old_rows && *ids != appended && *ids != replaced)) {
         if (torn++ == 0) {
-          first_torn = ids.ok() ? std::to_string(ids->size()) + " rows"
-                                : ids.status().ToString();
+          first_torn = ids.ok() ? std::to_string(ids->size()) + " rows" : ids.status().ToString();
         }
       }
     }

@@ -142,9 +142,10 @@ TEST_F(ChangesQueryTest, BoundFormsSelectTheSameRangesAsOptions) {
   ASSERT_OK_AND_ASSIGN(auto inclusive,
                        Rows(select + "VERSION 3 INCLUSIVE TO VERSION 4 INCLUSIVE" + none));
   EXPECT_EQ(inclusive, (Lines{"4"}));
-  ASSERT_OK_AND_ASSIGN(auto timestamps,
-                       Rows(select + "TIMESTAMP '1970-01-01 00:00:02' TO TIMESTAMP "
-                                     "'1970-01-01 00:00:03' EXCLUSIVE" + none));
+  ASSERT_OK_AND_ASSIGN(auto timestamps, Rows(select +
+                                             "TIMESTAMP '1970-01-01 00:00:02' TO TIMESTAMP "
+                                             "'1970-01-01 00:00:03' EXCLUSIVE" +
+                                             none));
   EXPECT_EQ(timestamps, (Lines{"4"}));
 }
 
@@ -175,8 +176,8 @@ TEST_F(ChangesQueryTest, TheReaderApiTakesTheOptionNames) {
   // Versions 2 to 4: 1 as a delete and an insert, 3 deleted, 4 inserted.
   EXPECT_EQ(table->num_rows(), 4);
   EXPECT_EQ(table->schema()->field_names(),
-            (std::vector<std::string>{"id", "name", "rv", kChangeTypeColumn,
-                                      kCommitVersionColumn, kCommitTimestampColumn}));
+            (std::vector<std::string>{"id", "name", "rv", kChangeTypeColumn, kCommitVersionColumn,
+                                      kCommitTimestampColumn}));
   ASSERT_RAISES_CONDITION("INVALID_CDC_OPTION.CONFLICTING_RANGE_TYPES",
                           session_->Read()
                               .Option("startingVersion", "1")
@@ -203,8 +204,7 @@ TEST_F(ChangesQueryTest, ExplainNamesEachPassAndWhy) {
   ASSERT_OK_AND_ASSIGN(auto raw, Explain("SELECT * FROM cdc.default.events CHANGES FROM "
                                          "VERSION 1 WITH (deduplicationMode = 'none')"));
   EXPECT_EQ(raw.find("ChangelogRowLevel"), std::string::npos) << raw;
-  EXPECT_NE(raw.find("PostProcessing: none (containsCarryoverRows=true"), std::string::npos)
-      << raw;
+  EXPECT_NE(raw.find("PostProcessing: none (containsCarryoverRows=true"), std::string::npos) << raw;
 }
 
 TEST_F(ChangesQueryTest, OnlyGroupSafePredicatesReachTheConnector) {
@@ -225,7 +225,8 @@ TEST_F(ChangesQueryTest, OnlyGroupSafePredicatesReachTheConnector) {
   EXPECT_NE(net.find("PushedPredicates: [id = 1]"), std::string::npos) << net;
   // Without any pass, every predicate may reach the connector.
   ASSERT_OK_AND_ASSIGN(auto raw, Explain("SELECT * FROM cdc.default.events CHANGES FROM "
-                                         "VERSION 1 WITH (deduplicationMode = 'none')" + where));
+                                         "VERSION 1 WITH (deduplicationMode = 'none')" +
+                                         where));
   EXPECT_NE(raw.find("PushedPredicates: [id = 1, _commit_version = 2, _change_type = 'delete', "
                      "name = 'a']"),
             std::string::npos)
@@ -315,8 +316,8 @@ TEST_F(ChangesQueryTest, RuntimeContractViolations) {
   EXPECT_EQ(rows, (Lines{"INSERT", "insert"}));
 
   memory::MemoryChangelogData doubled;
-  doubled.rows = EventRows({{1, "a", 1, "insert", 2}, {1, "b", 1, "insert", 2},
-                            {1, "c", 1, "delete", 2}});
+  doubled.rows =
+      EventRows({{1, "a", 1, "insert", 2}, {1, "b", 1, "insert", 2}, {1, "c", 1, "delete", 2}});
   doubled.represents_update_as_delete_and_insert = true;
   doubled.row_id = {{"id"}};
   doubled.row_version = {"rv"};

@@ -63,12 +63,12 @@ class DeltaSessionTest : public ::testing::Test {
       char date[32];
       std::snprintf(date, sizeof(date), "DATE '%04d-%02u-%02u'", static_cast<int>(day.year()),
                     static_cast<unsigned>(day.month()), static_cast<unsigned>(day.day()));
-      values += std::string(values.empty() ? "" : ", ") + "(" + std::to_string(id) + ", " +
-                (id % 5 == 0 ? "NULL" : std::to_string(id % 13)) + ", " +
-                (id % 7 == 0 ? "NULL" : date) + ", " +
-                (id % 11 == 0 ? "NULL" : "CAST(" + std::to_string(id * 1.25) +
-                                             " AS DECIMAL(15,2))") +
-                ")";
+      values +=
+          std::string(values.empty() ? "" : ", ") + "(" + std::to_string(id) + ", " +
+          (id % 5 == 0 ? "NULL" : std::to_string(id % 13)) + ", " + (id % 7 == 0 ? "NULL" : date) +
+          ", " +
+          (id % 11 == 0 ? "NULL" : "CAST(" + std::to_string(id * 1.25) + " AS DECIMAL(15,2))") +
+          ")";
     }
     Run("INSERT INTO " + table + " VALUES " + values);
   }
@@ -162,8 +162,7 @@ TEST_F(DeltaSessionTest, MetadataColumnKeepsRowIndexesUnderAFilter) {
 TEST_F(DeltaSessionTest, CopyOnWriteDeleteRewritesTheRowsItKeeps) {
   CreateTable("t");
   Run("DELETE FROM t WHERE id > 20 AND id < 190");
-  EXPECT_EQ(Rows("SELECT count(*), min(id), max(id) FROM t"),
-            std::vector<std::string>{"31,0,199"});
+  EXPECT_EQ(Rows("SELECT count(*), min(id), max(id) FROM t"), std::vector<std::string>{"31,0,199"});
 }
 
 TEST_F(DeltaSessionTest, RenamedColumnFiltersOnItsPhysicalName) {

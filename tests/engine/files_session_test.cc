@@ -51,9 +51,9 @@ class FilesSessionTest : public ::testing::Test {
       auto table = arrow::Table::Make(
           arrow::schema({arrow::field("id", arrow::int64()), arrow::field("v", arrow::float64())}),
           {id_array, value_array});
-      ASSERT_OK_AND_ASSIGN(auto out, arrow::io::FileOutputStream::Open(
-                                         (root_ / ("year=" + std::to_string(year)) / "part-0.parquet")
-                                             .string()));
+      ASSERT_OK_AND_ASSIGN(
+          auto out, arrow::io::FileOutputStream::Open(
+                        (root_ / ("year=" + std::to_string(year)) / "part-0.parquet").string()));
       ASSERT_OK(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out,
                                            /*chunk_size=*/100));
       ASSERT_OK(out->Close());
@@ -119,14 +119,13 @@ TEST_F(FilesSessionTest, ReaderDropsRowsOfPushedPredicatesWhileDecoding) {
   // Floating-point comparisons are left to the engine (NaN orders above every number).
   plan = Analyze("SELECT id FROM " + Table() + " WHERE v > 400");
   EXPECT_EQ(Metric(plan, "rowsFiltered"), 0) << plan;
-  ASSERT_OK_AND_ASSIGN(auto rows,
-                       session_->Sql("SELECT id FROM " + Table() + " WHERE v > 400"));
+  ASSERT_OK_AND_ASSIGN(auto rows, session_->Sql("SELECT id FROM " + Table() + " WHERE v > 400"));
   EXPECT_EQ(rows->num_rows(), 2 * 199);
 }
 
 TEST_F(FilesSessionTest, JoinBuildSidePrunesPartitionsAtRunTime) {
-  const std::string query = "SELECT count(*) FROM " + Table() +
-                            " f JOIN (VALUES (2024)) AS d(y) ON f.year = d.y";
+  const std::string query =
+      "SELECT count(*) FROM " + Table() + " f JOIN (VALUES (2024)) AS d(y) ON f.year = d.y";
   ASSERT_OK_AND_ASSIGN(auto count, session_->Sql(query));
   EXPECT_EQ(count->column(0)->GetScalar(0).ValueOrDie()->ToString(), "1000");
   std::string filtered = Analyze(query);

@@ -89,7 +89,8 @@ TEST_F(JoinPushdownTest, SparkAliasesRepeatedNamesApart) {
   AliasJoinColumns({"k", "x", "k_1", "y", "ID"}, {"k", "X", "z", "id"}, &left, &right);
   auto text = [](const std::vector<ColumnWithAlias>& side) {
     std::vector<std::string> out;
-    for (const auto& c : side) out.push_back(c.alias.empty() ? c.column : c.column + "->" + c.alias);
+    for (const auto& c : side)
+      out.push_back(c.alias.empty() ? c.column : c.column + "->" + c.alias);
     return out;
   };
   // k_1 is used once, so claimed: the second k skips it.
@@ -104,8 +105,7 @@ TEST_F(JoinPushdownTest, AnAcceptedJoinBecomesOneScanOfTheJoinedRelation) {
   EXPECT_EQ(CountJoins(*plan), 0);
   // Filters were offered to each side first; the join after, with b's k aliased apart.
   EXPECT_EQ(catalog_->log("b")->accepted_predicates, std::vector<std::string>{"y > 5"});
-  EXPECT_EQ(catalog_->log("a")->pushed_joins,
-            std::vector<std::string>{"k = k_1 [k, x] [k_1, y]"});
+  EXPECT_EQ(catalog_->log("a")->pushed_joins, std::vector<std::string>{"k = k_1 [k, x] [k_1, y]"});
   EXPECT_TRUE(catalog_->log("b")->join_offers.empty());
   EXPECT_EQ(catalog_->log("a")->pruned_columns, (std::vector<std::string>{"x", "k_1", "y"}));
   ASSERT_OK_AND_ASSIGN(auto text, ExplainPlan(plan, sql::ExplainMode::kFormatted));
@@ -140,9 +140,9 @@ TEST_F(JoinPushdownTest, JoinsCascadeIntoOneScan) {
   EXPECT_EQ(CountJoins(*plan), 0);
   // The second offer's left side is the joined relation [k, x, k_1, y]; f's k and x are
   // repeated names and k_1 is taken.
-  EXPECT_EQ(catalog_->log("a")->pushed_joins,
-            (std::vector<std::string>{"k = k_1 [k, x] [k_1, y]",
-                                      "k_1 = k_2 [k, x, k_1, y] [k_2, x_1]"}));
+  EXPECT_EQ(
+      catalog_->log("a")->pushed_joins,
+      (std::vector<std::string>{"k = k_1 [k, x] [k_1, y]", "k_1 = k_2 [k, x, k_1, y] [k_2, x_1]"}));
   ASSERT_OK_AND_ASSIGN(auto rows, Run(plan));
   EXPECT_EQ(rows, (std::vector<std::string>{"10,5,100", "30,6,300", "30,7,300"}));
 }
@@ -162,8 +162,7 @@ TEST_F(JoinPushdownTest, AggregatesAreOfferedAfterTheJoin) {
 }
 
 TEST_F(JoinPushdownTest, ADecliningSourceKeepsTheEnginesJoin) {
-  const std::string query =
-      "SELECT d.y, a.x FROM tc.default.d JOIN tc.default.a ON d.k = a.k";
+  const std::string query = "SELECT d.y, a.x FROM tc.default.d JOIN tc.default.a ON d.k = a.k";
   ASSERT_OK_AND_ASSIGN(auto plan, Plan(query));
   EXPECT_EQ(CountJoins(*plan), 1);
   EXPECT_EQ(catalog_->log("d")->join_offers, std::vector<std::string>{"k = k_1 [k, y] [k_1, x]"});
@@ -194,8 +193,7 @@ TEST_F(JoinPushdownTest, OuterAndCrossJoinsAreNotOffered) {
 }
 
 TEST_F(JoinPushdownTest, IncompatibleSidesAreNotOffered) {
-  const std::string query =
-      "SELECT a.x, e.y FROM tc.default.a JOIN other.default.e ON a.k = e.k";
+  const std::string query = "SELECT a.x, e.y FROM tc.default.a JOIN other.default.e ON a.k = e.k";
   ASSERT_OK_AND_ASSIGN(auto plan, Plan(query));
   EXPECT_EQ(CountJoins(*plan), 1);
   EXPECT_TRUE(catalog_->log("a")->join_offers.empty());
@@ -218,8 +216,8 @@ TEST_F(JoinPushdownTest, AnUntranslatableConditionOrResidualFilterMeansNoOffer) 
 TEST_F(JoinPushdownTest, TheSettingTurnsItOff) {
   PushdownOptions off;
   off.join_pushdown = false;
-  ASSERT_OK_AND_ASSIGN(
-      auto plan, Plan("SELECT a.x FROM tc.default.a JOIN tc.default.b ON a.k = b.k", off));
+  ASSERT_OK_AND_ASSIGN(auto plan,
+                       Plan("SELECT a.x FROM tc.default.a JOIN tc.default.b ON a.k = b.k", off));
   EXPECT_EQ(CountJoins(*plan), 1);
   EXPECT_TRUE(catalog_->log("a")->join_offers.empty());
   conf_.Set("spark.sql.optimizer.datasourceV2JoinPushdown", "false");

@@ -22,8 +22,8 @@
 #include "parley/connector/row_level.h"
 #include "parley/session.h"
 #include "testing/gtest_util.h"
-#include "testing/session_rows.h"
 #include "testing/query_harness.h"
+#include "testing/session_rows.h"
 
 namespace parley {
 namespace {
@@ -39,8 +39,8 @@ struct DeltaOptions {
   std::vector<std::string> row_id = {"id"};
   bool metadata = true;  // require the memory table's `_batch` and `_pos`
   bool update_as_delete_and_insert = false;
-  bool delta_writer = true;         // false: the factory creates a plain DataWriter
-  bool implements_delta = true;     // false: representation() says delta-based, no mix-in
+  bool delta_writer = true;      // false: the factory creates a plain DataWriter
+  bool implements_delta = true;  // false: representation() says delta-based, no mix-in
 };
 
 // Every DeltaWriter call and the outcome of the write, as text.
@@ -196,7 +196,9 @@ class RecordingOperation : public RowLevelOperation {
  public:
   RecordingOperation(std::shared_ptr<memory::MemoryTable> table, RowLevelCommand command,
                      DeltaOptions options, std::shared_ptr<DeltaLog> log)
-      : table_(std::move(table)), command_(command), options_(std::move(options)),
+      : table_(std::move(table)),
+        command_(command),
+        options_(std::move(options)),
         log_(std::move(log)) {}
   RowLevelCommand command() const override { return command_; }
   std::vector<Column> RequiredMetadataAttributes() const override {
@@ -245,7 +247,9 @@ class RecordingOperationBuilder : public RowLevelOperationBuilder {
  public:
   RecordingOperationBuilder(std::shared_ptr<memory::MemoryTable> table, RowLevelCommand command,
                             DeltaOptions options, std::shared_ptr<DeltaLog> log)
-      : table_(std::move(table)), command_(command), options_(std::move(options)),
+      : table_(std::move(table)),
+        command_(command),
+        options_(std::move(options)),
         log_(std::move(log)) {}
   Result<std::shared_ptr<RowLevelOperation>> Build() override {
     if (!options_.implements_delta) {
@@ -333,8 +337,8 @@ class DeltaRowLevelTest : public ::testing::Test {
       }
       ASSERT_OK_AND_ASSIGN(auto id_array, ids.Finish());
       ASSERT_OK_AND_ASSIGN(auto value_array, values.Finish());
-      ASSERT_OK(memory_->AppendData(
-          arrow::Table::Make(memory_->schema(), {id_array, value_array})));
+      ASSERT_OK(
+          memory_->AppendData(arrow::Table::Make(memory_->schema(), {id_array, value_array})));
     }
     log_ = std::make_shared<DeltaLog>();
     auto table = std::make_shared<RecordingTable>(memory_, std::move(options), log_);
@@ -456,11 +460,11 @@ TEST_F(DeltaRowLevelTest, TaskWriterMustBeADeltaWriter) {
 
 // The memory connector's merge-on-read mode: a task fails after others staged their changes.
 TEST_F(DeltaRowLevelTest, FailedTaskLeavesMergeOnReadMemoryTableUnchanged) {
-  ASSERT_OK(session_->Sql("CREATE TABLE m (id INT, v STRING) TBLPROPERTIES ("
-                          "'write.merge.mode' = 'merge-on-read')")
+  ASSERT_OK(session_
+                ->Sql("CREATE TABLE m (id INT, v STRING) TBLPROPERTIES ("
+                      "'write.merge.mode' = 'merge-on-read')")
                 .status());
-  ASSERT_OK(session_->Sql("INSERT INTO m VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')")
-                .status());
+  ASSERT_OK(session_->Sql("INSERT INTO m VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd')").status());
   const std::string query = "SELECT id, v, _batch, _pos FROM m ORDER BY id";
   const auto before = Rows(query);
   ASSERT_EQ(before.size(), 4u);
@@ -470,11 +474,12 @@ TEST_F(DeltaRowLevelTest, FailedTaskLeavesMergeOnReadMemoryTableUnchanged) {
   ASSERT_OK(session_->Sql("SET parley.test.faultInjection=task.beforeCommit@2").status());
   ASSERT_RAISES_CONDITION(
       "INJECTED_FAULT",
-      session_->Sql("MERGE INTO m USING (SELECT * FROM VALUES (1, 'x'), (2, 'y'), (3, 'z'), "
-                    "(9, 'i') AS s(id, v)) s ON m.id = s.id "
-                    "WHEN MATCHED AND s.v = 'x' THEN DELETE "
-                    "WHEN MATCHED THEN UPDATE SET v = s.v "
-                    "WHEN NOT MATCHED THEN INSERT *")
+      session_
+          ->Sql("MERGE INTO m USING (SELECT * FROM VALUES (1, 'x'), (2, 'y'), (3, 'z'), "
+                "(9, 'i') AS s(id, v)) s ON m.id = s.id "
+                "WHEN MATCHED AND s.v = 'x' THEN DELETE "
+                "WHEN MATCHED THEN UPDATE SET v = s.v "
+                "WHEN NOT MATCHED THEN INSERT *")
           .status());
   EXPECT_EQ(Rows(query), before);
   // Disarmed, the same statement applies every change.

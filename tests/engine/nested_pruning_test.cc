@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "analysis/query_binder.h"
+#include "arrow/array/builder_binary.h"
 #include "arrow/array/builder_nested.h"
 #include "arrow/array/builder_primitive.h"
-#include "arrow/array/builder_binary.h"
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
 #include "exec/executor.h"
@@ -27,18 +27,18 @@ std::vector<std::string> Rows(const arrow::Table& table) {
 
 // id INT, s STRUCT<a: INT, b: STRING, c: STRUCT<x: INT, y: STRING>>; row 2's s is NULL.
 std::shared_ptr<arrow::Table> NestedTable() {
-  auto c_type = arrow::struct_({arrow::field("x", arrow::int32()), arrow::field("y", arrow::utf8())});
+  auto c_type =
+      arrow::struct_({arrow::field("x", arrow::int32()), arrow::field("y", arrow::utf8())});
   auto s_type = arrow::struct_({arrow::field("a", arrow::int32()), arrow::field("b", arrow::utf8()),
                                 arrow::field("c", c_type)});
   arrow::Int32Builder ids;
-  arrow::StructBuilder s(s_type, arrow::default_memory_pool(),
-                         {std::make_shared<arrow::Int32Builder>(),
-                          std::make_shared<arrow::StringBuilder>(),
-                          std::make_shared<arrow::StructBuilder>(
-                              c_type, arrow::default_memory_pool(),
-                              std::vector<std::shared_ptr<arrow::ArrayBuilder>>{
-                                  std::make_shared<arrow::Int32Builder>(),
-                                  std::make_shared<arrow::StringBuilder>()})});
+  arrow::StructBuilder s(
+      s_type, arrow::default_memory_pool(),
+      {std::make_shared<arrow::Int32Builder>(), std::make_shared<arrow::StringBuilder>(),
+       std::make_shared<arrow::StructBuilder>(c_type, arrow::default_memory_pool(),
+                                              std::vector<std::shared_ptr<arrow::ArrayBuilder>>{
+                                                  std::make_shared<arrow::Int32Builder>(),
+                                                  std::make_shared<arrow::StringBuilder>()})});
   auto* a = static_cast<arrow::Int32Builder*>(s.field_builder(0));
   auto* b = static_cast<arrow::StringBuilder*>(s.field_builder(1));
   auto* c = static_cast<arrow::StructBuilder*>(s.field_builder(2));
@@ -148,9 +148,9 @@ TEST_F(NestedPruningTest, ASourceThatDoesNotNarrowReturnsTheWholeStruct) {
 }
 
 TEST_F(NestedPruningTest, AStructUsedWholeIsNotNarrowed) {
-  for (const std::string query :
-       {"SELECT s, s.a FROM tc.default.narrows", "SELECT s.a FROM tc.default.narrows WHERE s IS NULL",
-        "SELECT count(s) FROM tc.default.narrows"}) {
+  for (const std::string query : {"SELECT s, s.a FROM tc.default.narrows",
+                                  "SELECT s.a FROM tc.default.narrows WHERE s IS NULL",
+                                  "SELECT count(s) FROM tc.default.narrows"}) {
     ASSERT_OK_AND_ASSIGN(auto plan, Plan(query));
     ASSERT_OK_AND_ASSIGN(auto text, ExplainPlan(plan, sql::ExplainMode::kFormatted));
     EXPECT_EQ(text.find("RequiredNestedSchema"), std::string::npos) << query << "\n" << text;
@@ -163,8 +163,7 @@ TEST_F(NestedPruningTest, AggregatesReadNarrowedFieldsAndTheSettingTurnsItOff) {
   const std::string query = "SELECT max(s.c.x), count(s.a) FROM tc.default.narrows";
   ASSERT_OK_AND_ASSIGN(auto rows, Run(query));
   EXPECT_EQ(rows, (std::vector<std::string>{"300,3"}));
-  EXPECT_EQ(catalog_->log("narrows")->pruned_types.back(),
-            "struct<a: int32, c: struct<x: int32>>");
+  EXPECT_EQ(catalog_->log("narrows")->pruned_types.back(), "struct<a: int32, c: struct<x: int32>>");
   EXPECT_EQ(rows, Unpruned(query));
   EXPECT_EQ(catalog_->log("narrows")->pruned_types.back(),
             NestedTable()->schema()->GetFieldByName("s")->type()->ToString());

@@ -26,16 +26,15 @@ class PushdownJoinTest : public ::testing::Test {
     options.limit_pushdown = true;
     options.limit_complete = true;
     options.aggregate_complete = true;
-    catalog_->AddTable("a", testing::MakeIntTable({"k", "x"}, {{1, 2, 3}, {10, 20, 30}}),
-                       options);
+    catalog_->AddTable("a", testing::MakeIntTable({"k", "x"}, {{1, 2, 3}, {10, 20, 30}}), options);
     catalog_->AddTable("b", testing::MakeIntTable({"k", "y"}, {{1, 3, 3}, {5, 6, 7}}), options);
     ASSERT_OK(catalogs_.Register("tc", catalog_));
   }
 
   Result<std::shared_ptr<arrow::Table>> Run(const std::string& text) {
     ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text));
-    ARROW_ASSIGN_OR_RAISE(
-        auto plan, BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
+    ARROW_ASSIGN_OR_RAISE(auto plan,
+                          BindSelect(std::get<sql::SelectStatement>(statement.node), &catalogs_));
     ARROW_ASSIGN_OR_RAISE(plan, NegotiatePushdown(plan));
     ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, ScanRunOptions{}));
     return result.table;

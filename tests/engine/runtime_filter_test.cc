@@ -27,12 +27,12 @@ class RuntimeFilterTest : public ::testing::Test {
     options.column_pruning = true;
     options.runtime_filtering = true;
     options.partitions = 3;
-    catalog_->AddTable("fact",
-                       testing::MakeIntTable({"k", "v"}, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 2},
-                                                          {10, 20, 30, 40, 50, 60, 70, 80, 90, 21}}),
-                       options);
-    catalog_->AddTable("dim", testing::MakeIntTable({"k", "w"}, {{2, 4, 6}, {0, 1, 0}}),
-                       options);
+    catalog_->AddTable(
+        "fact",
+        testing::MakeIntTable(
+            {"k", "v"}, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 2}, {10, 20, 30, 40, 50, 60, 70, 80, 90, 21}}),
+        options);
+    catalog_->AddTable("dim", testing::MakeIntTable({"k", "w"}, {{2, 4, 6}, {0, 1, 0}}), options);
     testing::TestTableOptions plain;
     plain.filter_pushdown = true;
     plain.column_pruning = true;
@@ -81,9 +81,10 @@ TEST_F(RuntimeFilterTest, SmallBuildSideOffersItsKeysToTheProbeScan) {
 TEST_F(RuntimeFilterTest, ManyKeysAreOfferedAsARange) {
   ScanRunOptions options;
   options.runtime_filter_max_in_list = 1;
-  ExpectSameRows("SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k "
-                 "WHERE d.w >= 0",
-                 options);
+  ExpectSameRows(
+      "SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k "
+      "WHERE d.w >= 0",
+      options);
   EXPECT_EQ(catalog_->log("fact")->runtime_predicates,
             (std::vector<std::string>{"k >= 2", "k <= 6"}));
   EXPECT_EQ(catalog_->log("fact")->rows_after_runtime_filter, std::vector<int64_t>{6});
@@ -92,9 +93,10 @@ TEST_F(RuntimeFilterTest, ManyKeysAreOfferedAsARange) {
 TEST_F(RuntimeFilterTest, LargeBuildSideOffersNothing) {
   ScanRunOptions options;
   options.runtime_filter_max_build_rows = 2;
-  ExpectSameRows("SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k "
-                 "WHERE d.w >= 0",
-                 options);
+  ExpectSameRows(
+      "SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k "
+      "WHERE d.w >= 0",
+      options);
   EXPECT_TRUE(catalog_->log("fact")->runtime_predicates.empty());
 }
 
@@ -125,11 +127,11 @@ TEST_F(RuntimeFilterTest, SemiJoinFiltersItsLeftSide) {
 
 TEST_F(RuntimeFilterTest, NeverWhereRemovedRowsWouldChangeTheResult) {
   // The preserved side of an outer join, the left side of an anti join, a side below a limit.
-  for (const std::string query : {
-           "SELECT f.v, d.w FROM tc.default.dim d RIGHT JOIN tc.default.fact f ON f.k = d.k",
-           "SELECT v FROM tc.default.fact WHERE k NOT IN (SELECT k FROM tc.default.dim)",
-           "SELECT f.v FROM (SELECT * FROM tc.default.fact LIMIT 8) f "
-           "JOIN tc.default.dim d ON f.k = d.k"}) {
+  for (const std::string query :
+       {"SELECT f.v, d.w FROM tc.default.dim d RIGHT JOIN tc.default.fact f ON f.k = d.k",
+        "SELECT v FROM tc.default.fact WHERE k NOT IN (SELECT k FROM tc.default.dim)",
+        "SELECT f.v FROM (SELECT * FROM tc.default.fact LIMIT 8) f "
+        "JOIN tc.default.dim d ON f.k = d.k"}) {
     ExpectSameRows(query, ScanRunOptions{});
     EXPECT_TRUE(catalog_->log("fact")->runtime_predicates.empty()) << query;
   }
@@ -142,9 +144,10 @@ TEST_F(RuntimeFilterTest, OnlySourcesThatImplementTheMixInAreTargets) {
   const PlanNode& join = *plan->children[0];
   ASSERT_EQ(join.kind, PlanNode::Kind::kJoin);
   EXPECT_TRUE(PlanRuntimeFilter(join).targets.empty());
-  ExpectSameRows("SELECT p.v FROM tc.default.plain p JOIN tc.default.dim d ON p.k = d.k "
-                 "WHERE d.w = 0",
-                 ScanRunOptions{});
+  ExpectSameRows(
+      "SELECT p.v FROM tc.default.plain p JOIN tc.default.dim d ON p.k = d.k "
+      "WHERE d.w = 0",
+      ScanRunOptions{});
 }
 
 TEST_F(RuntimeFilterTest, ExplainShowsTheJoinsRuntimeFilterAndAnalyzeWhatWasOffered) {
@@ -152,8 +155,7 @@ TEST_F(RuntimeFilterTest, ExplainShowsTheJoinsRuntimeFilterAndAnalyzeWhatWasOffe
       "SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k WHERE d.w = 0";
   ASSERT_OK_AND_ASSIGN(auto plan, Plan(query));
   ASSERT_OK_AND_ASSIGN(auto text, ExplainPlan(plan, sql::ExplainMode::kFormatted));
-  EXPECT_NE(text.find("RuntimeFilter: [k -> `tc`.`default`.`fact`.k]"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("RuntimeFilter: [k -> `tc`.`default`.`fact`.k]"), std::string::npos) << text;
   ASSERT_OK_AND_ASSIGN(auto simple, ExplainPlan(plan, sql::ExplainMode::kSimple));
   EXPECT_NE(simple.find("RuntimeFilter [k -> `tc`.`default`.`fact`.k]"), std::string::npos)
       << simple;

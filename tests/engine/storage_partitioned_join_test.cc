@@ -47,20 +47,18 @@ class StoragePartitionedJoinTest : public ::testing::Test {
                                                           {30, 10, 20, 31, 11, 32, 90, 50}}),
                        by_k);
     catalog_->AddTable(
-        "p2", testing::MakeIntTable({"k", "y"}, {{1, 3, 4, 3, kNull}, {10, 31, 40, 6, 7}}),
-        by_k);
+        "p2", testing::MakeIntTable({"k", "y"}, {{1, 3, 4, 3, kNull}, {10, 31, 40, 6, 7}}), by_k);
     testing::TestTableOptions by_y = by_k;
     by_y.partition_column = "y";
     catalog_->AddTable(
-        "q", testing::MakeIntTable({"k", "y"}, {{1, 3, 4, 3, kNull}, {10, 31, 40, 6, 7}}),
-        by_y);
+        "q", testing::MakeIntTable({"k", "y"}, {{1, 3, 4, 3, kNull}, {10, 31, 40, 6, 7}}), by_y);
     testing::TestTableOptions plain;
     plain.filter_pushdown = true;
     plain.column_pruning = true;
     plain.partitions = 2;
-    catalog_->AddTable(
-        "plain", testing::MakeIntTable({"k", "y"}, {{1, 3, 4, 3, kNull}, {10, 31, 40, 6, 7}}),
-        plain);
+    catalog_->AddTable("plain",
+                       testing::MakeIntTable({"k", "y"}, {{1, 3, 4, 3, kNull}, {10, 31, 40, 6, 7}}),
+                       plain);
     ASSERT_OK(catalogs_.Register("tc", catalog_));
   }
 
@@ -113,8 +111,8 @@ TEST_F(StoragePartitionedJoinTest, JoinsOnThePartitionKeysRunPerKeyGroup) {
             std::string::npos)
       << text;
   ASSERT_OK_AND_ASSIGN(auto rows, Run(plan));
-  EXPECT_EQ(rows, (std::vector<std::string>{"1,10,10", "1,11,10", "3,30,31", "3,30,6",
-                                            "3,31,31", "3,31,6", "3,32,31", "3,32,6"}));
+  EXPECT_EQ(rows, (std::vector<std::string>{"1,10,10", "1,11,10", "3,30,31", "3,30,6", "3,31,31",
+                                            "3,31,6", "3,32,31", "3,32,6"}));
   ExpectSameRows(query, true);
 }
 
@@ -125,30 +123,31 @@ TEST_F(StoragePartitionedJoinTest, EveryJoinTypeMatchesTheOrdinaryJoin) {
                    true);
   }
   for (const std::string join : {"LEFT SEMI JOIN", "LEFT ANTI JOIN"}) {
-    ExpectSameRows("SELECT p1.k, p1.x FROM tc.default.p1 " + join +
-                       " tc.default.p2 ON p1.k = p2.k",
+    ExpectSameRows("SELECT p1.k, p1.x FROM tc.default.p1 " + join + " tc.default.p2 ON p1.k = p2.k",
                    true);
   }
 }
 
 TEST_F(StoragePartitionedJoinTest, MoreJoinKeysAndFiltersKeepIt) {
-  ExpectSameRows("SELECT p1.x, p2.y FROM tc.default.p1 JOIN tc.default.p2 "
-                 "ON p1.k = p2.k AND p1.x = p2.y",
-                 true);
-  ExpectSameRows("SELECT p1.x, p2.y FROM tc.default.p1 JOIN tc.default.p2 "
-                 "ON p1.k = p2.k WHERE p1.x + 1 > 12 AND p2.y > 6",
-                 true);
+  ExpectSameRows(
+      "SELECT p1.x, p2.y FROM tc.default.p1 JOIN tc.default.p2 "
+      "ON p1.k = p2.k AND p1.x = p2.y",
+      true);
+  ExpectSameRows(
+      "SELECT p1.x, p2.y FROM tc.default.p1 JOIN tc.default.p2 "
+      "ON p1.k = p2.k WHERE p1.x + 1 > 12 AND p2.y > 6",
+      true);
 }
 
 TEST_F(StoragePartitionedJoinTest, MismatchedKeysFallBackToTheOrdinaryJoin) {
   // q is partitioned by y, not by the join key; plain reports no partitioning; and a join on
   // p1.x = p2.y pairs no partition keys.
   ExpectSameRows("SELECT p1.x, q.y FROM tc.default.p1 JOIN tc.default.q ON p1.k = q.k", false);
-  ExpectSameRows("SELECT p1.x, plain.y FROM tc.default.p1 JOIN tc.default.plain "
-                 "ON p1.k = plain.k",
-                 false);
-  ExpectSameRows("SELECT p1.x, p2.y FROM tc.default.p1 JOIN tc.default.p2 ON p1.x = p2.y",
-                 false);
+  ExpectSameRows(
+      "SELECT p1.x, plain.y FROM tc.default.p1 JOIN tc.default.plain "
+      "ON p1.k = plain.k",
+      false);
+  ExpectSameRows("SELECT p1.x, p2.y FROM tc.default.p1 JOIN tc.default.p2 ON p1.x = p2.y", false);
 }
 
 TEST_F(StoragePartitionedJoinTest, TheSettingTurnsItOff) {

@@ -26,8 +26,7 @@ class SubplanReuseTest : public ::testing::Test {
     options.runtime_filtering = true;
     options.partitions = 2;
     catalog_->AddTable(
-        "sales",
-        testing::MakeIntTable({"k", "v"}, {{1, 2, 3, 1, 2, 3, 3}, {5, 6, 7, 8, 9, 4, 1}}),
+        "sales", testing::MakeIntTable({"k", "v"}, {{1, 2, 3, 1, 2, 3, 3}, {5, 6, 7, 8, 9, 4, 1}}),
         options);
     ASSERT_OK(catalogs_.Register("tc", catalog_));
   }
@@ -37,8 +36,7 @@ class SubplanReuseTest : public ::testing::Test {
   }
 
   // The rows of `text` (as text, sorted) and how many scan tasks ran.
-  Result<std::pair<std::vector<std::string>, size_t>> Run(const std::string& text,
-                                                          bool reuse) {
+  Result<std::pair<std::vector<std::string>, size_t>> Run(const std::string& text, bool reuse) {
     ARROW_ASSIGN_OR_RAISE(auto plan, Plan(text));
     ScanRunOptions options;
     options.reuse_subplans = reuse;

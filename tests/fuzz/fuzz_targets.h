@@ -36,9 +36,12 @@ void FuzzCdcOptions(const uint8_t* data, size_t size);
 
 /// \brief Every target, by name.
 inline constexpr FuzzTarget kFuzzTargets[] = {
-    {"sql_parser", FuzzSqlParser},         {"delta_log", FuzzDeltaLog},
-    {"delta_checkpoint", FuzzDeltaCheckpoint}, {"deletion_vector", FuzzDeletionVector},
-    {"text_reader", FuzzTextReader},       {"plugin_loader", FuzzPluginLoader},
+    {"sql_parser", FuzzSqlParser},
+    {"delta_log", FuzzDeltaLog},
+    {"delta_checkpoint", FuzzDeltaCheckpoint},
+    {"deletion_vector", FuzzDeletionVector},
+    {"text_reader", FuzzTextReader},
+    {"plugin_loader", FuzzPluginLoader},
     {"cdc_options", FuzzCdcOptions},
 };
 

@@ -314,13 +314,10 @@ class FileRunner {
       return Status::Invalid("expected success, got: ", result.status().message());
     }
     switch (record.kind) {
-      case RecordKind::kQuery:
-        return CheckRows(record, **result);
+      case RecordKind::kQuery: return CheckRows(record, **result);
       case RecordKind::kPlanContains:
-      case RecordKind::kPlanNotContains:
-        return CheckPlan(record, **result);
-      default:
-        return Status::OK();
+      case RecordKind::kPlanNotContains: return CheckPlan(record, **result);
+      default: return Status::OK();
     }
   }
 

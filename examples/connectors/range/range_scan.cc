@@ -182,8 +182,7 @@ Result<std::shared_ptr<PartitionReaderFactory>> RangeScan::CreateReaderFactory()
 
 Result<std::shared_ptr<PartitionReaderFactory>> RangeScan::DeserializeReaderFactory(
     std::string_view bytes) const {
-  constexpr std::string_view kExpected =
-      "range-factory: followed by i, j or i,j (or nothing)";
+  constexpr std::string_view kExpected = "range-factory: followed by i, j or i,j (or nothing)";
   if (!bytes.starts_with(kFactoryTag)) return NotSerializable("reader factory", bytes, kExpected);
   std::string_view rest = bytes.substr(kFactoryTag.size());
   std::vector<RangeColumn> columns;

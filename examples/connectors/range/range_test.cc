@@ -140,8 +140,8 @@ TEST_F(RangeCatalogTest, NamespacesAndTables) {
     SCOPED_TRACE(name);
     ASSERT_OK_AND_ASSIGN(auto table, tables_->LoadTable({{"default"}, name}));
     EXPECT_EQ(table->capabilities(), std::set<TableCapability>{TableCapability::kBatchRead});
-    EXPECT_TRUE(table->schema()->Equals(*arrow::schema(
-        {arrow::field("i", arrow::int32()), arrow::field("j", arrow::int32())})));
+    EXPECT_TRUE(table->schema()->Equals(
+        *arrow::schema({arrow::field("i", arrow::int32()), arrow::field("j", arrow::int32())})));
     EXPECT_NE(dynamic_cast<SupportsRead*>(table.get()), nullptr);
   }
   ASSERT_OK_AND_ASSIGN(auto simple, tables_->LoadTable({{"default"}, "simple"}));
@@ -209,16 +209,21 @@ TEST_F(RangeCatalogTest, PushPredicatesAcceptsFirstIGreaterThanInt) {
       {"i > j alone", {Gt(i, j)}, {"i > j"}, {}},
       {"threshold -1 is accepted", {Gt(i, Int(-1))}, {}, {"i > -1"}},
       {"threshold -2 stays with the engine", {Gt(i, Int(-2))}, {"i > -2"}, {}},
-      {"BIGINT literal", {Gt(i, MakeLiteral(std::make_shared<arrow::Int64Scalar>(6)))},
-       {"i > 6"}, {}},
-      {"NULL literal", {Gt(i, MakeLiteral(arrow::MakeNullScalar(arrow::int32())))},
-       {"i > NULL"}, {}},
+      {"BIGINT literal",
+       {Gt(i, MakeLiteral(std::make_shared<arrow::Int64Scalar>(6)))},
+       {"i > 6"},
+       {}},
+      {"NULL literal",
+       {Gt(i, MakeLiteral(arrow::MakeNullScalar(arrow::int32())))},
+       {"i > NULL"},
+       {}},
       {"i >= 6", {MakePredicate(">=", {i, Int(6)})}, {"i >= 6"}, {}},
       {"6 < i", {MakePredicate("<", {Int(6), i})}, {"6 < i"}, {}},
       {"upper-case I", {Gt(Col("I"), Int(6))}, {"I > 6"}, {}},
       {"nested i.x",
        {Gt(std::make_shared<NamedReference>(std::vector<std::string>{"i", "x"}), Int(6))},
-       {"i.x > 6"}, {}},
+       {"i.x > 6"},
+       {}},
       {"nothing offered", {}, {}, {}},
   };
   for (auto& test : cases) {
@@ -275,8 +280,8 @@ TEST_F(RangeCatalogTest, ReadsOnlyRowsAboveThreshold) {
   // Threshold 3 keeps the two-partition split: rows 4 (first partition) and 5..9.
   ASSERT_OK_AND_ASSIGN(auto scan3, FilteredScan({Gt(Col("i"), Int(3))}));
   ASSERT_OK_AND_ASSIGN(auto rows3, ReadScan(*scan3));
-  ASSERT_OK_AND_ASSIGN(auto expected3, Int32Table({{"i", "[4, 5, 6, 7, 8, 9]"},
-                                                   {"j", "[-4, -5, -6, -7, -8, -9]"}}));
+  ASSERT_OK_AND_ASSIGN(
+      auto expected3, Int32Table({{"i", "[4, 5, 6, 7, 8, 9]"}, {"j", "[-4, -5, -6, -7, -8, -9]"}}));
   ExpectTableEquals(*expected3, *rows3);
 
   ASSERT_OK_AND_ASSIGN(auto scan9, FilteredScan({Gt(Col("i"), Int(9))}));

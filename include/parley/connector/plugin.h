@@ -24,9 +24,9 @@ typedef parley::CatalogPlugin* (*ParleyCatalogFactory)(int api_version);
 }
 
 /// Define the exported factory for a default-constructible CatalogPlugin subclass.
-#define PARLEY_DEFINE_CATALOG_PLUGIN(CatalogClass)                                      \
-  extern "C" __attribute__((visibility("default"))) parley::CatalogPlugin*              \
-  parley_create_catalog_plugin(int api_version) {                                       \
-    if (api_version != PARLEY_CONNECTOR_API_VERSION) return nullptr;                    \
-    return new CatalogClass();                                                          \
+#define PARLEY_DEFINE_CATALOG_PLUGIN(CatalogClass)                         \
+  extern "C" __attribute__((visibility("default"))) parley::CatalogPlugin* \
+  parley_create_catalog_plugin(int api_version) {                          \
+    if (api_version != PARLEY_CONNECTOR_API_VERSION) return nullptr;       \
+    return new CatalogClass();                                             \
   }

@@ -54,7 +54,8 @@ class SupportsPushDownV2Filters {
   /// still evaluate above the scan. A predicate neither returned nor applied by the reader is
   /// silently lost, which makes the query wrong: return anything you do not apply exactly.
   /// A predicate may be both accepted and returned (e.g. used only to skip row groups).
-  virtual Result<std::vector<PredicatePtr>> PushPredicates(std::vector<PredicatePtr> predicates) = 0;
+  virtual Result<std::vector<PredicatePtr>> PushPredicates(
+      std::vector<PredicatePtr> predicates) = 0;
   /// \brief The predicates the source accepted in the last PushPredicates call (all calls, for
   /// an iterative source).
   virtual std::vector<PredicatePtr> PushedPredicates() const = 0;

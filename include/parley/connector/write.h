@@ -136,9 +136,7 @@ class Write {
   /// \brief The physical batch write. Called once.
   virtual Result<std::shared_ptr<BatchWrite>> ToBatch() = 0;
   /// \brief Metrics the writers report through DataWriter::CurrentMetricsValues().
-  virtual std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const {
-    return {};
-  }
+  virtual std::vector<std::shared_ptr<CustomMetric>> SupportedCustomMetrics() const { return {}; }
 };
 
 /// \brief Write mix-in: the layout the written rows must have. The engine repartitions and sorts
