@@ -44,7 +44,7 @@ test-sanitize: bootstrap
 	  cmake -S . -B build-asan -G Ninja $(SANITIZE_FLAGS) -DPARLEY_SANITIZE=address,undefined; \
 	fi
 	ninja -C build-asan -j $(JOBS)
-	ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE interop
+	ctest --test-dir build-asan --output-on-failure -j $(JOBS) -LE 'interop|lint'
 
 # The same tests under ThreadSanitizer: every query runs its scan tasks and Acero operators on
 # thread pools, and the write tests cover the commit coordinator and concurrent Delta writers.
@@ -53,7 +53,7 @@ test-tsan: bootstrap
 	  cmake -S . -B build-tsan -G Ninja $(SANITIZE_FLAGS) -DPARLEY_SANITIZE=thread; \
 	fi
 	ninja -C build-tsan -j $(JOBS)
-	ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -LE interop
+	ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -LE 'interop|lint'
 
 # Each fuzz target (tests/fuzz) under libFuzzer with ASan and UBSan for FUZZ_SECONDS, starting
 # from its committed corpus; findings land in build-fuzz/findings/<target>/ and fail the run.
