@@ -249,6 +249,13 @@ Result<BoundExprPtr> AggregateBinder::ReplaceKeys(const BoundExprPtr& expr,
     case BoundExpr::Kind::kLiteral: return expr;
     case BoundExpr::Kind::kColumn:
       if (aggregate_fields_.count(expr->field) > 0) return expr;
+      // A column beside aggregates of a query without GROUP BY: Spark asks for the clause.
+      if (keys_.empty() && sets_.empty()) {
+        return AnalysisError("MISSING_GROUP_BY",
+                             "The query does not include a GROUP BY clause. Add GROUP BY or turn "
+                             "it into the window functions using OVER clauses.",
+                             source.pos);
+      }
       return AnalysisError(
           "MISSING_AGGREGATION",
           fmt::format("The non-aggregating expression \"{}\" is based on columns which are not "

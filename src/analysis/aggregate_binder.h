@@ -45,7 +45,8 @@ class AggregateBinder {
   /// \brief Bind an expression evaluated after grouping.
   Result<BoundExprPtr> BindAfterAggregate(const sql::Expr& expr);
   /// \brief An expression over the input as evaluated after grouping: parts equal to a key
-  /// become that key's field; any other input column is MISSING_AGGREGATION at `source`.
+  /// become that key's field; any other input column is MISSING_AGGREGATION at `source`
+  /// (MISSING_GROUP_BY when the query has no grouping keys).
   Result<BoundExprPtr> ReplaceKeys(const BoundExprPtr& expr, const sql::Expr& source) const;
   /// \brief Subquery expressions met after grouping go to `hook` (without one they are errors).
   void SetSubqueryHook(SubqueryHook hook) { subquery_hook_ = std::move(hook); }
