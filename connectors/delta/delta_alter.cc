@@ -86,8 +86,8 @@ Status AlterDeltaTable(const TableState& state, const std::vector<TableChange>& 
         if (change.default_value) {
           return Unsupported(change, state.name, "column defaults are not supported yet");
         }
-        Column column{change.field_names[0], change.type, true, change.comment.value_or(""),
-                      std::nullopt};
+        Column column{change.field_names[0],       change.type,  true,
+                      change.comment.value_or(""), std::nullopt, change.char_varchar};
         auto field = column.ToField();
         ARROW_RETURN_NOT_OK(CheckColumnNames({field}, mode));
         if (mode != ColumnMappingMode::kNone) {

@@ -81,8 +81,12 @@ Status ApplyChange(const TableChange& change, const std::string& table, int64_t 
       return Unsupported(table, change, "a NOT NULL column cannot be added to a table with rows.");
     }
     ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(change.type, num_rows));
-    Column column{name, change.type, change.nullable, change.comment.value_or(""),
-                  change.default_value};
+    Column column{name,
+                  change.type,
+                  change.nullable,
+                  change.comment.value_or(""),
+                  change.default_value,
+                  change.char_varchar};
     columns->push_back({std::move(column), std::make_shared<arrow::ChunkedArray>(nulls)});
     if (change.position) {
       return MoveTo(columns, static_cast<int>(columns->size()) - 1, *change.position, table);

@@ -24,7 +24,7 @@ Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
   if (n == "BOOLEAN") return arrow::boolean();
   if (n == "FLOAT" || n == "REAL") return arrow::float32();
   if (n == "DOUBLE") return arrow::float64();
-  if (n == "STRING" || n == "VARCHAR" || n == "CHAR") return arrow::utf8();
+  if (n == "STRING" || n == "VARCHAR" || n == "CHAR" || n == "CHARACTER") return arrow::utf8();
   if (n == "BINARY") return arrow::binary();
   if (n == "DATE") return arrow::date32();
   if (n == "TIMESTAMP" || n == "TIMESTAMP_LTZ")
@@ -153,6 +153,15 @@ Result<std::shared_ptr<arrow::Scalar>> LiteralValue(const sql::Expr& literal) {
     }
   }
   return Status::Invalid("unknown literal kind");
+}
+
+std::string CharVarcharDeclaration(const sql::TypeName& name) {
+  if (name.parameters.size() != 1) return "";
+  if (name.name == "VARCHAR") return fmt::format("varchar({})", name.parameters[0]);
+  if (name.name == "CHAR" || name.name == "CHARACTER") {
+    return fmt::format("char({})", name.parameters[0]);
+  }
+  return "";
 }
 
 }  // namespace parley

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "arrow/type_fwd.h"
 #include "parley/connector/status.h"
@@ -15,6 +16,10 @@ namespace parley {
 /// TIMESTAMP -> timestamp[us, UTC], ...). UNSUPPORTED_DATATYPE for unknown names.
 Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
                                                       SourcePosition pos);
+
+/// \brief The CHAR(n) / VARCHAR(n) declaration `name` makes of a STRING column, as
+/// Column::char_varchar keeps it ("char(3)", "varchar(10)"), or "" for any other type.
+std::string CharVarcharDeclaration(const sql::TypeName& name);
 
 /// \brief The typed value of a literal as Spark types it (1 -> INT, 1L -> BIGINT, 1.5 ->
 /// DECIMAL(2,1), 1e3 -> DOUBLE, ...). INVALID_TYPED_LITERAL for a bad DATE/TIMESTAMP text.

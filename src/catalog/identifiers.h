@@ -17,6 +17,15 @@ inline std::string ToLowerAscii(std::string_view text) {
   return out;
 }
 
+/// \brief `text` with ASCII letters upper-cased.
+inline std::string ToUpperAscii(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](char c) {
+    return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+  });
+  return out;
+}
+
 /// \brief Whether two names are equal ignoring ASCII case.
 inline bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && ToLowerAscii(a) == ToLowerAscii(b);

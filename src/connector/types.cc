@@ -19,19 +19,23 @@ std::string Identifier::ToString() const {
 
 std::shared_ptr<arrow::Field> Column::ToField() const {
   std::shared_ptr<arrow::KeyValueMetadata> metadata;
-  if (!comment.empty() || default_value) {
+  if (!comment.empty() || default_value || !char_varchar.empty()) {
     metadata = std::make_shared<arrow::KeyValueMetadata>();
     if (!comment.empty()) metadata->Append("comment", comment);
     if (default_value) metadata->Append("default", *default_value);
+    if (!char_varchar.empty()) metadata->Append(kCharVarcharMetadataKey, char_varchar);
   }
   return arrow::field(name, type, nullable, std::move(metadata));
 }
 
 Column Column::FromField(const arrow::Field& field) {
-  Column column{field.name(), field.type(), field.nullable(), {}, {}};
+  Column column{field.name(), field.type(), field.nullable(), {}, {}, {}};
   if (const auto& metadata = field.metadata()) {
     if (auto comment = metadata->Get("comment"); comment.ok()) column.comment = *comment;
     if (auto value = metadata->Get("default"); value.ok()) column.default_value = *value;
+    if (auto declared = metadata->Get(kCharVarcharMetadataKey); declared.ok()) {
+      column.char_varchar = *declared;
+    }
   }
   return column;
 }

@@ -240,6 +240,11 @@ void AddPad(FunctionRegistry* registry, std::string name, std::string kernel) {
 }  // namespace
 
 void RegisterStringFunctions(FunctionRegistry* registry) {
+  // Store assignment into CHAR(n) / VARCHAR(n) columns (analysis/write_binder.cc): no SQL name.
+  registry->AddLowering(
+      "parley_char_varchar_write", [](const BoundExpr&, std::vector<cp::Expression> args) {
+        return Result<cp::Expression>(cp::call("parley_char_varchar_write", std::move(args)));
+      });
   AddUnary(registry, {"upper", "ucase"}, "upper", "utf8_upper", arrow::utf8());
   AddUnary(registry, {"lower", "lcase"}, "lower", "utf8_lower", arrow::utf8());
   AddUnary(registry, {"reverse"}, "reverse", "utf8_reverse", arrow::utf8());

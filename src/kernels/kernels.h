@@ -11,6 +11,9 @@
 //     fails with DATETIME_FIELD_OUT_OF_BOUNDS.
 //   parley_substring(utf8, int32 pos, int32 len) -> utf8: Spark's substring with 1-based
 //     positions, counted from the end when negative.
+//   parley_char_varchar_write(utf8, int32 length) -> utf8: the value a CHAR(length) or
+//     VARCHAR(length) column stores: trailing spaces beyond the length dropped,
+//     EXCEED_LIMIT_LENGTH when it is still longer.
 //   parley_lpad / parley_rpad(utf8, int32 length, utf8 pad) -> utf8: Spark's lpad and rpad
 //     (cut to the length, or filled with the pad repeated; an empty pad only cuts).
 //   parley_round_half_up / parley_round_half_even(double, int32 scale) -> double: Spark's

@@ -1,5 +1,7 @@
 // String kernels with Spark's character positions: substring with any (non-constant)
 // position and length, and locate. Positions count UTF-8 characters, not bytes.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -123,6 +125,40 @@ Status PadExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult
   return kernels::FinishInto(&builder, out);
 }
 
+// Spark's write-side check of a CHAR(n) / VARCHAR(n) column: a value of more than `length`
+// characters loses as many trailing spaces as it has beyond the limit and fails with
+// EXCEED_LIMIT_LENGTH when it is still too long.
+Result<std::string_view> WithinLength(std::string_view text, int64_t length) {
+  int64_t chars = CharCount(text);
+  size_t end = text.size();
+  while (chars > length && end > 0 && text[end - 1] == ' ') {
+    --end;
+    --chars;
+  }
+  if (chars > length) {
+    return MakeError(arrow::StatusCode::Invalid, "EXCEED_LIMIT_LENGTH",
+                     fmt::format("Exceeds char/varchar type length limitation: {}.", length));
+  }
+  return text.substr(0, end);
+}
+
+Status CharVarcharWriteExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
+                            cp::ExecResult* out) {
+  StringColumn text(batch[0]);
+  Column<int32_t> length(batch[1]);
+  arrow::StringBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!text.IsValid(row) || !length.IsValid(row)) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+      continue;
+    }
+    ARROW_ASSIGN_OR_RAISE(auto value, WithinLength(text.Value(row), length.Value(row)));
+    ARROW_RETURN_NOT_OK(builder.Append(value));
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
 enum class Match { kStartsWith, kEndsWith, kContains };
 
 // Whether each text starts with, ends with or contains the other column's string.
@@ -224,6 +260,9 @@ Status RegisterStringKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_rpad",
                                   {arrow::utf8(), arrow::int32(), arrow::utf8()}, arrow::utf8(),
                                   PadExec<false>, "Spark's rpad"));
+  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_char_varchar_write",
+                                  {arrow::utf8(), arrow::int32()}, arrow::utf8(),
+                                  CharVarcharWriteExec, "Spark's CHAR/VARCHAR length check"));
   return AddFunction(registry, "parley_locate", {arrow::utf8(), arrow::utf8(), arrow::int32()},
                      arrow::int32(), LocateExec, "Spark's locate");
 }

@@ -97,6 +97,7 @@ Result<Column> ColumnFor(const sql::ColumnDefinition& definition) {
   Column column;
   column.name = definition.name.back();
   ARROW_ASSIGN_OR_RAISE(column.type, TypeFromName(definition.type, definition.pos));
+  column.char_varchar = CharVarcharDeclaration(definition.type);
   column.nullable = !definition.not_null;
   column.comment = definition.comment.value_or("");
   if (definition.default_value) {
@@ -256,6 +257,7 @@ Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const 
         change.nullable = column.nullable;
         if (definition.comment) change.comment = *definition.comment;
         change.default_value = column.default_value;
+        change.char_varchar = column.char_varchar;
         if (definition.first || !definition.after.empty()) {
           change.position = ColumnPosition{definition.first, definition.after};
         }
@@ -574,7 +576,9 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show, const Command
   auto columns = table.columns();
   for (size_t i = 0; i < columns.size(); ++i) {
     const Column& column = columns[i];
-    ddl += "  " + QuoteIfNeeded(column.name) + " " + SqlTypeName(*column.type);
+    ddl += "  " + QuoteIfNeeded(column.name) + " " +
+           (column.char_varchar.empty() ? SqlTypeName(*column.type)
+                                        : ToUpperAscii(column.char_varchar));
     if (!column.nullable) ddl += " NOT NULL";
     if (column.default_value) ddl += " DEFAULT " + *column.default_value;
     if (!column.comment.empty()) ddl += " COMMENT " + Quote(column.comment);

@@ -395,8 +395,12 @@ class SessionImpl : public Session {
       if (column.comment.empty()) return std::nullopt;
       return column.comment;
     };
+    // A CHAR(n) / VARCHAR(n) column shows its declaration, as in Spark.
+    auto type_of = [](const Column& column) {
+      return column.char_varchar.empty() ? DescribeTypeName(*column.type) : column.char_varchar;
+    };
     for (const auto& column : table->columns()) {
-      ARROW_RETURN_NOT_OK(add(column.name, DescribeTypeName(*column.type), comment_of(column)));
+      ARROW_RETURN_NOT_OK(add(column.name, type_of(column), comment_of(column)));
     }
     // As Spark: identity partitions are listed as columns; other transforms as "Part <i>".
     auto partitioning = table->partitioning();
@@ -417,8 +421,7 @@ class SessionImpl : public Session {
       ARROW_RETURN_NOT_OK(add("# Partition Information", "", ""));
       ARROW_RETURN_NOT_OK(add("# col_name", "data_type", "comment"));
       for (const Column* column : partition_columns) {
-        ARROW_RETURN_NOT_OK(
-            add(column->name, DescribeTypeName(*column->type), comment_of(*column)));
+        ARROW_RETURN_NOT_OK(add(column->name, type_of(*column), comment_of(*column)));
       }
     } else if (!partitioning.empty()) {
       ARROW_RETURN_NOT_OK(add("# Partitioning", "", ""));

@@ -50,7 +50,8 @@ struct TableChange {
   enum class Kind {
     kSetProperty,               // property_key, property_value
     kRemoveProperty,            // property_key
-    kAddColumn,                 // field_names, type, nullable, comment, position, default_value
+    kAddColumn,                 // field_names, type, nullable, comment, position, default_value,
+                                // char_varchar
     kRenameColumn,              // field_names, new_name
     kUpdateColumnType,          // field_names, type
     kUpdateColumnNullability,   // field_names, nullable
@@ -69,6 +70,8 @@ struct TableChange {
   std::optional<std::string> comment;
   std::optional<ColumnPosition> position;
   std::optional<std::string> default_value;
+  /// kAddColumn of a STRING column declared CHAR(n) / VARCHAR(n): Column::char_varchar.
+  std::string char_varchar;
   bool if_exists = false;
 
   /// \brief A short description for messages, e.g. "ADD COLUMN c".

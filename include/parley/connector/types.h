@@ -28,6 +28,9 @@ struct Identifier {
 };
 
 /// \brief A column of a table: name, Arrow type, nullability, comment and default value.
+/// The Arrow field metadata key (Spark's) holding a STRING column's CHAR(n) / VARCHAR(n).
+inline constexpr const char* kCharVarcharMetadataKey = "__CHAR_VARCHAR_TYPE_STRING";
+
 struct Column {
   std::string name;
   std::shared_ptr<arrow::DataType> type;
@@ -35,10 +38,15 @@ struct Column {
   std::string comment;
   /// SQL text of the default value, when the column has one.
   std::optional<std::string> default_value;
+  /// For a STRING column declared CHAR(n) or VARCHAR(n): that declaration, lower case
+  /// ("char(3)", "varchar(10)"); empty otherwise. Kept as the field metadata
+  /// kCharVarcharMetadataKey, as Spark keeps it; writes check values against it.
+  std::string char_varchar = {};
 
-  /// \brief Build an Arrow field carrying the comment as field metadata ("comment").
+  /// \brief Build an Arrow field carrying the comment ("comment"), the default ("default") and
+  /// the CHAR/VARCHAR declaration (kCharVarcharMetadataKey) as field metadata.
   std::shared_ptr<arrow::Field> ToField() const;
-  /// \brief Build a column from an Arrow field, reading the "comment" metadata if present.
+  /// \brief Build a column from an Arrow field, reading the metadata ToField writes.
   static Column FromField(const arrow::Field& field);
 };
 
