@@ -1,4 +1,5 @@
-// Every scenario of specs/cdc-cases.json through the memory connector's changelog.
+// Every scenario of specs/cdc-cases.json through the memory connector's changelog, end to end:
+// each case runs in a session (src/testing/cdc_cases.h is the runner).
 #include <gtest/gtest.h>
 
 #include "testing/cdc_cases.h"
