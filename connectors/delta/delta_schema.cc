@@ -319,8 +319,16 @@ std::shared_ptr<arrow::Schema> PlainSchema(const arrow::Schema& schema) {
   arrow::FieldVector fields;
   for (const auto& field : schema.fields()) {
     auto plain = PlainField(*field);
-    if (auto comment = MetadataValue(*field, "comment")) {
-      plain = plain->WithMetadata(arrow::key_value_metadata({"comment"}, {*comment}));
+    // What the engine reads of a column's metadata: its comment and CHAR/VARCHAR declaration.
+    std::vector<std::string> keys, values;
+    for (const char* key : {"comment", kCharVarcharMetadataKey}) {
+      if (auto value = MetadataValue(*field, key)) {
+        keys.emplace_back(key);
+        values.push_back(*value);
+      }
+    }
+    if (!keys.empty()) {
+      plain = plain->WithMetadata(arrow::key_value_metadata(std::move(keys), std::move(values)));
     }
     fields.push_back(std::move(plain));
   }

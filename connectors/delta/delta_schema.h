@@ -46,7 +46,8 @@ Result<std::string> SchemaToDeltaJson(const arrow::Schema& schema);
 /// \brief The type without field annotations.
 std::shared_ptr<arrow::DataType> PlainType(const std::shared_ptr<arrow::DataType>& type);
 
-/// \brief The schema without annotations, keeping only each top-level field's "comment".
+/// \brief The schema without annotations, keeping only each top-level field's "comment" and
+/// CHAR/VARCHAR declaration (kCharVarcharMetadataKey).
 std::shared_ptr<arrow::Schema> PlainSchema(const arrow::Schema& schema);
 
 /// \brief The name of `field` in data files, partition values and statistics under `mode`.
