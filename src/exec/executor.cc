@@ -791,6 +791,10 @@ class LoweredPlanStream : public PlanStream {
       }
       Status finished = acero_plan_->finished().status();
       if (closed.ok()) closed = ToSparkError(finished);
+      // The plan's source nodes hold the scans' streams, and a paused scan task its reader:
+      // both go now, not when this stream is destroyed.
+      output_ = nullptr;
+      acero_plan_.reset();
     }
     Status streams = lowering_.FinishStreams();
     close_status_ = closed.ok() ? streams : closed;
@@ -800,7 +804,7 @@ class LoweredPlanStream : public PlanStream {
  private:
   // The next batch of the sink, null at the end; an error (with its Spark condition) ends too.
   Result<std::optional<cp::ExecBatch>> Take() {
-    if (ended_) return std::nullopt;
+    if (ended_ || output_ == nullptr) return std::nullopt;
     auto next = output_().result();
     ended_ = !next.ok() || !next->has_value();
     if (!next.ok()) return ToSparkError(next.status());

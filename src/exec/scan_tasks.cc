@@ -317,16 +317,24 @@ class TaskStream final : public ScanStream, public std::enable_shared_from_this<
     for (auto& task : tasks) task.Wait();
     std::lock_guard<std::mutex> lock(mutex_);
     std::vector<TaskMetrics> metrics;
+    Status first_error;
     for (size_t i = 0; i < partitions_.size(); ++i) {
       auto& partition = partitions_[i];
-      ARROW_RETURN_NOT_OK(partition.status);
+      if (!partition.status.ok()) {
+        if (first_error.ok()) first_error = partition.status;
+        partition.run.reset();
+        continue;
+      }
       if (!partition.done) {
-        // Paused or never started when the consumer stopped.
+        // Paused or never started when the consumer stopped. A paused task's reader closes
+        // here, not whenever the last reference to this stream goes.
         partition.metrics = partition.run ? partition.run->Metrics() : TaskMetrics{};
         partition.metrics.partition = setup_->indices[i];
+        partition.run.reset();
       }
       metrics.push_back(std::move(partition.metrics));
     }
+    ARROW_RETURN_NOT_OK(first_error);
     return metrics;
   }
 
