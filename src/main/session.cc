@@ -102,21 +102,18 @@ std::string JoinNamespace(const std::vector<std::string>& parts) {
   return out;
 }
 
-// A query's result as a reader: each ReadNext takes the next batch the running plan produced,
-// after checking the statement's stop token and deadline.
+// A query's result as a reader: each ReadNext takes the next batch the running plan produced
+// (the plan stream checks the statement's stop token and deadline at each one).
 class PlanStreamReader : public arrow::RecordBatchReader {
  public:
-  PlanStreamReader(std::unique_ptr<PlanStream> stream, QueryControl control)
-      : stream_(std::move(stream)), control_(std::move(control)) {}
+  explicit PlanStreamReader(std::unique_ptr<PlanStream> stream) : stream_(std::move(stream)) {}
 
   std::shared_ptr<arrow::Schema> schema() const override { return stream_->schema(); }
 
   Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
     *batch = nullptr;
     if (ended_) return final_;
-    Status checked = control_.Check();
-    auto next =
-        checked.ok() ? stream_->Next() : Result<std::shared_ptr<arrow::RecordBatch>>(checked);
+    auto next = stream_->Next();
     if (next.ok() && *next != nullptr) {
       *batch = std::move(next).ValueUnsafe();
       return Status::OK();
@@ -134,7 +131,6 @@ class PlanStreamReader : public arrow::RecordBatchReader {
 
  private:
   std::unique_ptr<PlanStream> stream_;
-  QueryControl control_;
   bool ended_ = false;
   Status final_;  // what every ReadNext after the end returns
 };
@@ -152,12 +148,7 @@ class SessionImpl : public Session {
   Result<std::shared_ptr<arrow::Table>> Sql(std::string_view text,
                                             const StatementOptions& options) override {
     ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text, options.origin));
-    ARROW_ASSIGN_OR_RAISE(control_.memory_pool, MemoryPool());
-    control_.stop_token = options.stop_token;
-    control_.deadline = options.deadline;
-    auto result = Execute(statement);
-    control_ = QueryControl{};
-    return result;
+    return RunStatement(statement, options);
   }
 
   Result<std::shared_ptr<arrow::RecordBatchReader>> SqlReader(
@@ -165,17 +156,14 @@ class SessionImpl : public Session {
     ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(text, options.origin));
     const auto* select = std::get_if<sql::SelectStatement>(&statement.node);
     if (select == nullptr) {
-      ARROW_ASSIGN_OR_RAISE(auto table, Sql(text, options));
+      ARROW_ASSIGN_OR_RAISE(auto table, RunStatement(statement, options));
       return std::make_shared<arrow::TableBatchReader>(std::move(table));
     }
-    QueryControl control;
-    ARROW_ASSIGN_OR_RAISE(control.memory_pool, MemoryPool());
-    control.stop_token = options.stop_token;
-    control.deadline = options.deadline;
+    ARROW_ASSIGN_OR_RAISE(auto control, ControlFor(options));
     StatementClock clock;
     ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(*select));
     ARROW_ASSIGN_OR_RAISE(auto stream, ExecutePlanStream(plan, ScanOptionsFor(conf_, control)));
-    return std::make_shared<PlanStreamReader>(std::move(stream), std::move(control));
+    return std::make_shared<PlanStreamReader>(std::move(stream));
   }
 
   Status RegisterCatalog(const std::string& name, std::shared_ptr<CatalogPlugin> catalog) override {
@@ -200,6 +188,24 @@ class SessionImpl : public Session {
   }
 
  private:
+  // The control of a statement run with `options`: its stop conditions and memory pool.
+  Result<QueryControl> ControlFor(const StatementOptions& options) {
+    QueryControl control;
+    ARROW_ASSIGN_OR_RAISE(control.memory_pool, MemoryPool());
+    control.stop_token = options.stop_token;
+    control.deadline = options.deadline;
+    return control;
+  }
+
+  // Run a parsed statement under the control `options` give it.
+  Result<std::shared_ptr<arrow::Table>> RunStatement(const sql::Statement& statement,
+                                                     const StatementOptions& options) {
+    ARROW_ASSIGN_OR_RAISE(control_, ControlFor(options));
+    auto result = Execute(statement);
+    control_ = QueryControl{};
+    return result;
+  }
+
   Result<std::shared_ptr<arrow::Table>> Execute(const sql::Statement& statement) {
     StatementClock clock;
     return std::visit([&](const auto& node) { return Run(node, statement.pos); }, statement.node);
