@@ -67,8 +67,9 @@ struct LogicalWriteInfo {
 /// \brief What the engine tells a BatchWrite about the physical plan.
 struct PhysicalWriteInfo {
   /// How many partitions (tasks) will write; partition ids run from 0 to num_partitions - 1.
-  /// 0 when not known in advance: the engine streams a query's rows into the tasks (row-level
-  /// operations), and ids then run from 0 up as tasks start.
+  /// 0 when not known in advance: the engine streams a query's rows into the tasks (INSERT,
+  /// CTAS and row-level operations, unless the Write asks for a distribution or an ordering),
+  /// and ids then run from 0 up as tasks start.
   int num_partitions = 0;
 };
 
