@@ -9,6 +9,7 @@
 
 #include "arrow/filesystem/localfs.h"
 #include "arrow/type.h"
+#include "delta_procedures.h"
 #include "delta_write_internal.h"
 #include "parley/connector/filesystem.h"
 
@@ -124,7 +125,8 @@ bool IsPathIdentifier(const Identifier& ident) {
 
 class DeltaCatalog : public StagingTableCatalog,
                      public SupportsNamespaces,
-                     public SupportsPathIdentifiers {
+                     public SupportsPathIdentifiers,
+                     public ProcedureCatalog {
  public:
   bool IsPathIdentifier(const Identifier& ident) const override {
     return delta::IsPathIdentifier(ident);
@@ -144,6 +146,15 @@ class DeltaCatalog : public StagingTableCatalog,
   }
   std::string name() const override { return name_; }
   std::vector<std::string> DefaultNamespace() const override { return {"default"}; }
+
+  // ---- Procedures (delta_procedures.h)
+
+  Result<std::shared_ptr<UnboundProcedure>> LoadProcedure(const Identifier& ident) override {
+    return LoadDeltaProcedure(ident, [this](const std::string& name) { return LoadNamed(name); });
+  }
+  Result<std::vector<Identifier>> ListProcedures(const std::vector<std::string>& ns) override {
+    return DeltaProcedureNames(ns);
+  }
 
   // ---- Tables
 
@@ -503,6 +514,18 @@ class DeltaCatalog : public StagingTableCatalog,
     }
     ARROW_ASSIGN_OR_RAISE(auto state, LoadState(located, version, timestamp_ms));
     return MakeDeltaTable(std::move(state));
+  }
+
+  // The table a procedure's `table` argument names: delta.`/path`, or [catalog.]ns.t or t (in
+  // the default namespace).
+  Result<std::shared_ptr<Table>> LoadNamed(const std::string& name) {
+    ARROW_ASSIGN_OR_RAISE(std::vector<std::string> parts, ParseMultipartIdentifier(name));
+    if (parts.size() == 3 && Lower(parts[0]) == Lower(name_)) parts.erase(parts.begin());
+    Identifier ident;
+    ident.name = parts.back();
+    parts.pop_back();
+    ident.namespace_path = parts.empty() ? DefaultNamespace() : parts;
+    return LoadTable(ident);
   }
 
   Result<bool> Drop(const Identifier& ident) {

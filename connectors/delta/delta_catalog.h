@@ -15,8 +15,9 @@
 // version 0 with the lowest protocol the properties need; CTAS/RTAS stage the table and commit
 // data and metadata in one commit; DROP TABLE deletes a managed table's directory (an external
 // table only loses its registration); ALTER TABLE commits metadata changes (delta_alter.cc).
-// Time travel: LoadTableAtVersion / LoadTableAtTimestamp. Thread-safe: every call works on the
-// filesystem, with no state kept in between.
+// Procedures: system.vacuum, system.describe_history and system.describe_detail
+// (delta_procedures.h). Time travel: LoadTableAtVersion / LoadTableAtTimestamp. Thread-safe:
+// every call works on the filesystem, with no state kept in between.
 #pragma once
 
 #include <memory>

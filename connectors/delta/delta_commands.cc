@@ -1,5 +1,5 @@
 // Delta's own commands on a loaded table: DESCRIBE HISTORY, DESCRIBE DETAIL and VACUUM (see
-// delta_table.h).
+// delta_commands.h).
 #include <nlohmann/json.hpp>
 
 #include <set>
@@ -10,6 +10,7 @@
 #include "arrow/table.h"
 #include "arrow/type.h"
 #include "deletion_vector.h"
+#include "delta_commands.h"
 #include "delta_table.h"
 #include "delta_write_internal.h"
 

@@ -14,6 +14,7 @@
 #include "arrow/filesystem/localfs.h"
 #include "arrow/json/from_string.h"
 #include "connectors/delta/delta_catalog.h"
+#include "connectors/delta/delta_commands.h"
 #include "connectors/delta/delta_internal.h"
 #include "connectors/delta/delta_log.h"
 #include "connectors/delta/delta_table.h"

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis_error.h"
 #include "analysis/cast_rules.h"
+#include "analysis/name_suggestions.h"
 #include "analysis/types.h"
 #include "analysis/window_binder.h"
 #include "arrow/scalar.h"
@@ -22,22 +23,6 @@ namespace {
 
 bool NameEquals(const std::string& a, const std::string& b) {
   return ToLowerAscii(a) == ToLowerAscii(b);
-}
-
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (::tolower(a[i - 1]) == ::tolower(b[j - 1]) ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string QuotedName(const std::vector<std::string>& parts) {
@@ -596,16 +581,14 @@ Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_pa
                     QuotedName(name_parts)),
         pos);
   }
-  std::vector<std::pair<size_t, std::string>> candidates;
+  std::vector<std::string> names;
   for (const auto& column : scope) {
-    if (column.hidden) continue;
-    candidates.emplace_back(EditDistance(column.name, column_name), QuoteIdentifier(column.name));
+    if (!column.hidden) names.push_back(column.name);
   }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> suggestions;
-  for (size_t i = 0; i < candidates.size() && i < 5; ++i)
-    suggestions.push_back(candidates[i].second);
+  for (const auto& nearest : NearestNames(column_name, names, 5)) {
+    suggestions.push_back(QuoteIdentifier(nearest));
+  }
   return AnalysisError(
       "UNRESOLVED_COLUMN.WITH_SUGGESTION",
       fmt::format("A column, variable, or function parameter with name {} cannot be resolved. "

@@ -27,15 +27,6 @@ bool IsAtomic(const arrow::DataType& type) {
   return !arrow::is_nested(type.id()) && type.id() != arrow::Type::NA;
 }
 
-// Spark's ANSI store assignment: which source types may be written into which column types.
-bool CanStoreAssign(const arrow::DataType& from, const arrow::DataType& to) {
-  if (from.Equals(to) || from.id() == arrow::Type::NA) return true;
-  if (IsNumeric(from) && IsNumeric(to)) return true;
-  if (IsStringLike(to) && IsAtomic(from)) return true;
-  if (IsDatetime(from) && IsDatetime(to)) return true;
-  return false;
-}
-
 int FindColumn(const std::vector<Column>& columns, const std::string& name) {
   for (size_t i = 0; i < columns.size(); ++i) {
     if (EqualsIgnoreCase(columns[i].name, name)) return static_cast<int>(i);
@@ -57,6 +48,14 @@ BoundExprPtr CheckCharVarchar(BoundExprPtr value, const Column& column) {
 }
 
 }  // namespace
+
+bool CanStoreAssign(const arrow::DataType& from, const arrow::DataType& to) {
+  if (from.Equals(to) || from.id() == arrow::Type::NA) return true;
+  if (IsNumeric(from) && IsNumeric(to)) return true;
+  if (IsStringLike(to) && IsAtomic(from)) return true;
+  if (IsDatetime(from) && IsDatetime(to)) return true;
+  return false;
+}
 
 Result<BoundExprPtr> StoreAssign(const BoundExprPtr& value, const Column& column,
                                  const std::string& table_name, SourcePosition pos) {

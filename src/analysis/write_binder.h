@@ -30,6 +30,9 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
 Result<PlanNodePtr> ShapeForTable(const PlanNodePtr& query, const std::vector<Column>& columns,
                                   const std::string& table_name, SourcePosition pos);
 
+/// \brief Whether Spark's ANSI store assignment writes a `from` value into a `to` column.
+bool CanStoreAssign(const arrow::DataType& from, const arrow::DataType& to);
+
 /// \brief `value` cast to `column`'s type as ANSI store assignment allows;
 /// INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_SAFELY_CAST naming `table_name` and the column otherwise.
 Result<BoundExprPtr> StoreAssign(const BoundExprPtr& value, const Column& column,

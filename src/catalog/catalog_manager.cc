@@ -59,6 +59,17 @@ std::shared_ptr<TableProvider> CatalogManager::PathProvider(
   return registry_.FindProvider(parts[0]);
 }
 
+Result<std::shared_ptr<CatalogPlugin>> CatalogManager::FormatCatalog(const std::string& format) {
+  const std::string name = ToLowerAscii(format);
+  if (auto it = format_catalogs_.find(name); it != format_catalogs_.end()) return it->second;
+  const auto* factory = registry_.Find(name);
+  if (factory == nullptr) return nullptr;
+  std::shared_ptr<CatalogPlugin> catalog = (*factory)();
+  ARROW_RETURN_NOT_OK(catalog->Initialize(name, CatalogOptions(name)));
+  format_catalogs_[name] = catalog;
+  return catalog;
+}
+
 Options CatalogManager::CatalogOptions(const std::string& name) const {
   Options options;
   for (const auto& [key, value] : conf_->WithPrefix(kCatalogKeyPrefix + name + ".")) {

@@ -71,6 +71,11 @@ class CatalogManager {
   /// \brief The provider for a path-based name `format`.`path`, or nullptr when the name is
   /// not one (its first part is a catalog, or no provider has that format).
   std::shared_ptr<TableProvider> PathProvider(const std::vector<std::string>& parts) const;
+  /// \brief The catalog that serves the commands on path tables of `format` (VACUUM
+  /// delta.`/p` calls its procedures): the built-in plugin registered under the format's name,
+  /// created on first use with the settings `spark.sql.catalog.<format>.*`; nullptr when no
+  /// built-in plugin has that name.
+  Result<std::shared_ptr<CatalogPlugin>> FormatCatalog(const std::string& format);
 
   /// \brief Resolve a namespace name (SHOW TABLES IN x): catalog plus namespace path.
   /// SCHEMA_NOT_FOUND when it does not exist, unless `must_exist` is false (CREATE/DROP).
@@ -87,6 +92,7 @@ class CatalogManager {
   PluginRegistry registry_;
   std::map<std::string, std::shared_ptr<CatalogPlugin>> catalogs_;
   std::map<std::string, std::shared_ptr<CatalogPlugin>> registered_;
+  std::map<std::string, std::shared_ptr<CatalogPlugin>> format_catalogs_;
   std::optional<std::string> current_catalog_;
   std::optional<std::vector<std::string>> current_namespace_;
 };

@@ -11,13 +11,6 @@
 namespace parley {
 namespace {
 
-std::string Ordinal(size_t index) {
-  static const char* kOrdinals[] = {"first", "second",  "third",  "fourth", "fifth",
-                                    "sixth", "seventh", "eighth", "ninth",  "tenth"};
-  if (index < std::size(kOrdinals)) return kOrdinals[index];
-  return fmt::format("{}th", index + 1);
-}
-
 bool IsNull(const arrow::DataType& type) { return type.id() == arrow::Type::NA; }
 
 bool IsDatetime(const arrow::DataType& type) {
@@ -25,6 +18,13 @@ bool IsDatetime(const arrow::DataType& type) {
 }
 
 }  // namespace
+
+std::string Ordinal(size_t index) {
+  static const char* kOrdinals[] = {"first", "second",  "third",  "fourth", "fifth",
+                                    "sixth", "seventh", "eighth", "ninth",  "tenth"};
+  if (index < std::size(kOrdinals)) return kOrdinals[index];
+  return fmt::format("{}th", index + 1);
+}
 
 Status CheckArgCount(const FunctionCall& call, size_t min, size_t max) {
   size_t count = call.args.size();

@@ -1,6 +1,6 @@
 // The statements that change catalogs and data, run by the Session: table and namespace DDL,
-// SHOW CREATE TABLE / SHOW TBLPROPERTIES (ddl_commands.cc), Delta's DESCRIBE HISTORY / DETAIL
-// and VACUUM (delta_commands.cc), INSERT, CREATE/REPLACE TABLE AS SELECT and TRUNCATE TABLE
+// SHOW CREATE TABLE / SHOW TBLPROPERTIES (ddl_commands.cc), CALL and the procedure commands
+// (procedure_commands.cc), INSERT, CREATE/REPLACE TABLE AS SELECT and TRUNCATE TABLE
 // (write_commands.cc), and DELETE, UPDATE and MERGE (dml_commands.cc). Each returns its result
 // as a table, empty for the commands Spark prints nothing for.
 #pragma once
@@ -63,13 +63,17 @@ CommandResult RunMerge(const sql::Merge& statement, const CommandContext& contex
 Result<std::string> ExplainRowLevelCommand(const sql::Statement& statement, sql::ExplainMode mode,
                                            const CommandContext& context);
 
-/// \brief DESCRIBE HISTORY / DESCRIBE DETAIL / VACUUM of a Delta table (delta_commands.cc);
-/// DELTA_ONLY_OPERATION on other tables. VACUUM honours
-/// spark.databricks.delta.retentionDurationCheck.enabled.
-CommandResult RunDescribeHistory(const sql::DescribeHistory& describe,
-                                 const CommandContext& context);
-CommandResult RunDescribeDetail(const sql::DescribeDetail& describe, const CommandContext& context);
-CommandResult RunVacuum(const sql::Vacuum& vacuum, const CommandContext& context);
+/// \brief CALL (procedure_commands.cc), and the commands that are calls: VACUUM, DESCRIBE
+/// HISTORY, DESCRIBE DETAIL (their table's catalog's procedures; DELTA_ONLY_OPERATION where it
+/// has none). The result is the procedure's one result set, or nothing.
+CommandResult RunCall(const sql::Call& call, SourcePosition pos, const CommandContext& context);
+/// \brief SHOW PROCEDURES [IN ns]: catalog, namespace, schema, procedure_name, by name.
+CommandResult RunShowProcedures(const sql::ShowProcedures& show, SourcePosition pos,
+                                const CommandContext& context);
+/// \brief DESCRIBE PROCEDURE: one procedure_desc row per line of name, description and, when
+/// the procedure binds without arguments, its parameters.
+CommandResult RunDescribeProcedure(const sql::DescribeProcedure& describe,
+                                   const CommandContext& context);
 
 /// \brief The TableInfo of a CREATE/REPLACE TABLE statement; `query_columns` stand in for the
 /// column list of a CTAS. Errors: UNSUPPORTED_DATATYPE, COLUMN_ALREADY_EXISTS, and

@@ -274,16 +274,15 @@ class SessionImpl : public Session {
     return RunTruncateTable(truncate, Context());
   }
 
-  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeHistory& describe, SourcePosition) {
-    return RunDescribeHistory(describe, Context());
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::Call& call, SourcePosition pos) {
+    return RunCall(call, pos, Context());
   }
-
-  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeDetail& describe, SourcePosition) {
-    return RunDescribeDetail(describe, Context());
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowProcedures& show, SourcePosition pos) {
+    return RunShowProcedures(show, pos, Context());
   }
-
-  Result<std::shared_ptr<arrow::Table>> Run(const sql::Vacuum& vacuum, SourcePosition) {
-    return RunVacuum(vacuum, Context());
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeProcedure& describe,
+                                            SourcePosition) {
+    return RunDescribeProcedure(describe, Context());
   }
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::DeleteFrom& statement, SourcePosition) {

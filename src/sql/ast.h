@@ -453,22 +453,33 @@ struct DescribeTable {
   bool extended = false;
 };
 
-/// \brief DESCRIBE HISTORY name [LIMIT n]: the commits of a Delta table, newest first.
-struct DescribeHistory {
-  QualifiedName table;
-  std::optional<int64_t> limit;
+/// \brief One argument of CALL: positional, or `name => value`.
+struct CallArgument {
+  std::optional<std::string> name;
+  ExprPtr value;
 };
 
-/// \brief DESCRIBE DETAIL name: one row about a Delta table (location, files, size, protocol).
-struct DescribeDetail {
-  QualifiedName table;
+/// \brief CALL name(args): run a catalog's procedure (parley/connector/procedure.h).
+///
+/// Delta's commands are the same call written another way: DESCRIBE HISTORY t [LIMIT n],
+/// DESCRIBE DETAIL t and VACUUM t [RETAIN n HOURS] [DRY RUN] call `system.describe_history`,
+/// `system.describe_detail` and `system.vacuum` of t's catalog with `table => 't'` and their
+/// clauses as named arguments. For those, `table` holds t and `command` the statement's name.
+struct Call {
+  QualifiedName procedure;
+  std::vector<CallArgument> args;
+  std::optional<QualifiedName> table;
+  std::string command;
 };
 
-/// \brief VACUUM name [RETAIN n HOURS] [DRY RUN]: delete files a Delta table no longer needs.
-struct Vacuum {
-  QualifiedName table;
-  std::optional<double> retain_hours;
-  bool dry_run = false;
+/// \brief SHOW PROCEDURES [FROM|IN namespace].
+struct ShowProcedures {
+  std::optional<QualifiedName> namespace_name;
+};
+
+/// \brief DESCRIBE|DESC PROCEDURE name.
+struct DescribeProcedure {
+  QualifiedName procedure;
 };
 
 /// \brief USE [NAMESPACE|DATABASE] name.
@@ -512,7 +523,7 @@ struct Statement {
   std::variant<SelectStatement, ShowCatalogs, ShowNamespaces, ShowTables, DescribeTable, Use,
                SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable, CreateNamespace,
                DropNamespace, AlterNamespace, ShowCreateTable, ShowTblProperties, Insert,
-               TruncateTable, DescribeNamespace, DescribeHistory, DescribeDetail, Vacuum,
+               TruncateTable, DescribeNamespace, Call, ShowProcedures, DescribeProcedure,
                DeleteFrom, Update, Merge>
       node;
 };

@@ -199,6 +199,7 @@ Result<Statement> Parser::ParseStatement() {
   if (AcceptWord("INSERT")) return ParseInsert(start);
   if (AcceptWord("TRUNCATE")) return ParseTruncate(start);
   if (AcceptWord("VACUUM")) return ParseVacuum(start);
+  if (AcceptWord("CALL")) return ParseCall(start);
   if (AcceptWord("DELETE")) return ParseDelete(start);
   if (AcceptWord("UPDATE")) return ParseUpdate(start);
   if (AcceptWord("MERGE")) return ParseMerge(start);
@@ -215,6 +216,7 @@ Result<std::optional<std::string>> Parser::ParseOptionalPattern() {
 Result<Statement> Parser::ParseShow(const Mark& start) {
   if (AcceptWord("CREATE")) return ParseShowCreateTable(start);
   if (AcceptWord("TBLPROPERTIES")) return ParseShowTblProperties(start);
+  if (AcceptWord("PROCEDURES")) return ParseShowProcedures(start);
   if (AcceptWord("CATALOGS")) {
     ShowCatalogs show;
     ARROW_ASSIGN_OR_RAISE(show.pattern, ParseOptionalPattern());
@@ -254,24 +256,15 @@ Result<Statement> Parser::ParseDescribe(const Mark& start) {
   }
   if (PeekWord("HISTORY") && !AtStatementEnd(1)) {
     Next();
-    DescribeHistory history;
-    ARROW_ASSIGN_OR_RAISE(history.table, ParseQualifiedName());
-    if (AcceptWord("LIMIT")) {
-      const Token& limit = Peek();
-      if (limit.kind != TokenKind::kInteger ||
-          limit.value.find_first_not_of("0123456789") != std::string::npos) {
-        return Unexpected();
-      }
-      history.limit = std::stoll(limit.value);
-      Next();
-    }
-    return Statement{start.pos, std::move(history)};
+    return ParseDescribeHistory(start);
   }
   if (PeekWord("DETAIL") && !AtStatementEnd(1)) {
     Next();
-    DescribeDetail detail;
-    ARROW_ASSIGN_OR_RAISE(detail.table, ParseQualifiedName());
-    return Statement{start.pos, std::move(detail)};
+    return ParseDescribeDetail(start);
+  }
+  if (PeekWord("PROCEDURE") && !AtStatementEnd(1)) {
+    Next();
+    return ParseDescribeProcedure(start);
   }
   // The optional keywords are names when nothing follows them: DESCRIBE extended.
   if (PeekWord("TABLE") && !AtStatementEnd(1)) Next();
@@ -282,25 +275,6 @@ Result<Statement> Parser::ParseDescribe(const Mark& start) {
   }
   ARROW_ASSIGN_OR_RAISE(describe.table, ParseQualifiedName());
   return Statement{start.pos, std::move(describe)};
-}
-
-Result<Statement> Parser::ParseVacuum(const Mark& start) {
-  Vacuum vacuum;
-  ARROW_ASSIGN_OR_RAISE(vacuum.table, ParseQualifiedName());
-  if (AcceptWord("RETAIN")) {
-    const Token& number = Peek();
-    if (number.kind != TokenKind::kInteger && number.kind != TokenKind::kDecimal) {
-      return Unexpected();
-    }
-    vacuum.retain_hours = std::stod(number.value);
-    Next();
-    RETURN_NOT_OK(ExpectWord("HOURS"));
-  }
-  if (AcceptWord("DRY")) {
-    RETURN_NOT_OK(ExpectWord("RUN"));
-    vacuum.dry_run = true;
-  }
-  return Statement{start.pos, std::move(vacuum)};
 }
 
 Result<Statement> Parser::ParseUse(const Mark& start) {

@@ -1,7 +1,8 @@
 // The recursive-descent parser's state and grammar productions, shared by parser.cc (tokens,
 // names and statements), parser_query.cc (queries, GROUP BY, windows), parser_from.cc (the FROM
-// clause), parser_expression.cc (expressions and types), parser_ddl.cc (table and namespace DDL)
-// and parser_insert.cc (INSERT, TRUNCATE and partition specs). Not installed.
+// clause), parser_expression.cc (expressions and types), parser_ddl.cc (table and namespace DDL),
+// parser_insert.cc (INSERT, TRUNCATE and partition specs) and parser_call.cc (CALL and the
+// commands that stand for calls). Not installed.
 #pragma once
 
 #include <map>
@@ -82,8 +83,6 @@ class Parser {
   Result<Statement> ParseShow(const Mark& start);
   Result<std::optional<std::string>> ParseOptionalPattern();
   Result<Statement> ParseDescribe(const Mark& start);
-  /// \brief VACUUM name [RETAIN n HOURS] [DRY RUN], after VACUUM.
-  Result<Statement> ParseVacuum(const Mark& start);
   Result<Statement> ParseUse(const Mark& start);
   Result<Statement> ParseSet(const Mark& start);
   Result<Statement> ParseReset(const Mark& start);
@@ -93,6 +92,19 @@ class Parser {
   Result<std::string_view> TakeRawRemainder(Token* first);
   // Validate and unquote a SET/RESET key written at `at`.
   Result<std::string> ConfigKey(std::string_view raw, const Token& at) const;
+
+  // ---- Procedures (parser_call.cc) ----
+  // CALL name([name =>] expr, ...), after CALL.
+  Result<Statement> ParseCall(const Mark& start);
+  // SHOW PROCEDURES [FROM|IN name], after PROCEDURES.
+  Result<Statement> ParseShowProcedures(const Mark& start);
+  // DESCRIBE PROCEDURE name, after PROCEDURE.
+  Result<Statement> ParseDescribeProcedure(const Mark& start);
+  // The calls Delta's commands stand for: DESCRIBE HISTORY name [LIMIT n] after HISTORY,
+  // DESCRIBE DETAIL name after DETAIL, VACUUM name [RETAIN n HOURS] [DRY RUN] after VACUUM.
+  Result<Statement> ParseDescribeHistory(const Mark& start);
+  Result<Statement> ParseDescribeDetail(const Mark& start);
+  Result<Statement> ParseVacuum(const Mark& start);
 
   // ---- Table and namespace DDL (parser_ddl.cc) ----
   // Whether a property list must give every key a value (TBLPROPERTIES, OPTIONS, namespace

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -418,23 +419,72 @@ TEST(ParserCommandTest, Describe) {
   EXPECT_FALSE(std::get<DescribeTable>(named.node).extended);
 }
 
-TEST(ParserCommandTest, DeltaCommands) {
+// The named arguments of a call, as name -> literal text.
+std::map<std::string, std::string> NamedLiterals(const Call& call) {
+  std::map<std::string, std::string> out;
+  for (const auto& arg : call.args) out[arg.name.value_or("?")] = arg.value->text;
+  return out;
+}
+
+TEST(ParserCommandTest, DeltaCommandsAreCallsOfTheTablesCatalog) {
   ASSERT_OK_AND_ASSIGN(Statement history, ParseStatement("DESCRIBE HISTORY db.t LIMIT 3"));
-  EXPECT_EQ(std::get<DescribeHistory>(history.node).table.parts,
-            (std::vector<std::string>{"db", "t"}));
-  EXPECT_EQ(std::get<DescribeHistory>(history.node).limit, 3);
+  const auto& history_call = std::get<Call>(history.node);
+  EXPECT_EQ(history_call.procedure.parts, (std::vector<std::string>{"system", "describe_history"}));
+  ASSERT_TRUE(history_call.table.has_value());
+  EXPECT_EQ(history_call.table->parts, (std::vector<std::string>{"db", "t"}));
+  EXPECT_EQ(history_call.command, "DESCRIBE HISTORY");
+  EXPECT_EQ(NamedLiterals(history_call), (std::map<std::string, std::string>{{"limit", "3"}}));
   ASSERT_OK_AND_ASSIGN(Statement detail, ParseStatement("DESC DETAIL t"));
-  EXPECT_EQ(std::get<DescribeDetail>(detail.node).table.parts, (std::vector<std::string>{"t"}));
+  EXPECT_EQ(std::get<Call>(detail.node).table->parts, (std::vector<std::string>{"t"}));
+  EXPECT_EQ(std::get<Call>(detail.node).procedure.parts[1], "describe_detail");
+  EXPECT_TRUE(std::get<Call>(detail.node).args.empty());
   // Alone, the keyword is a table's name.
   ASSERT_OK_AND_ASSIGN(Statement named, ParseStatement("DESCRIBE history"));
   EXPECT_EQ(std::get<DescribeTable>(named.node).table.parts, (std::vector<std::string>{"history"}));
   ASSERT_OK_AND_ASSIGN(Statement vacuum, ParseStatement("VACUUM t RETAIN 1.5 HOURS DRY RUN"));
-  EXPECT_EQ(std::get<Vacuum>(vacuum.node).retain_hours, 1.5);
-  EXPECT_TRUE(std::get<Vacuum>(vacuum.node).dry_run);
+  EXPECT_EQ(std::get<Call>(vacuum.node).procedure.parts[1], "vacuum");
+  EXPECT_EQ(NamedLiterals(std::get<Call>(vacuum.node)),
+            (std::map<std::string, std::string>{{"retention_hours", "1.5"}, {"dry_run", "true"}}));
   ASSERT_OK_AND_ASSIGN(Statement plain, ParseStatement("VACUUM t"));
-  EXPECT_FALSE(std::get<Vacuum>(plain.node).retain_hours.has_value());
+  EXPECT_TRUE(std::get<Call>(plain.node).args.empty());
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("VACUUM t RETAIN 5"));
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("DESCRIBE HISTORY t LIMIT x"));
+}
+
+TEST(ParserCommandTest, CallWithPositionalAndNamedArguments) {
+  ASSERT_OK_AND_ASSIGN(Statement statement,
+                       ParseStatement("CALL cat.ns.sum(1 + 1, in2 => 'x', `table` => 3)"));
+  const auto& call = std::get<Call>(statement.node);
+  EXPECT_EQ(call.procedure.parts, (std::vector<std::string>{"cat", "ns", "sum"}));
+  EXPECT_FALSE(call.table.has_value());
+  ASSERT_EQ(call.args.size(), 3u);
+  EXPECT_FALSE(call.args[0].name.has_value());
+  EXPECT_EQ(call.args[0].value->kind, ExprKind::kBinary);
+  EXPECT_EQ(call.args[1].name, "in2");
+  EXPECT_EQ(call.args[1].value->text, "x");
+  EXPECT_EQ(call.args[2].name, "table");
+  ASSERT_OK_AND_ASSIGN(Statement empty, ParseStatement("CALL p()"));
+  EXPECT_TRUE(std::get<Call>(empty.node).args.empty());
+  // `=>` is one token: a comparison with a greater-than sign does not become a named argument.
+  ASSERT_OK_AND_ASSIGN(Statement compare, ParseStatement("CALL p(a >= 1)"));
+  EXPECT_FALSE(std::get<Call>(compare.node).args[0].name.has_value());
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("CALL p"));
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("CALL p(a =>)"));
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("CALL p(1,)"));
+}
+
+TEST(ParserCommandTest, ShowAndDescribeProcedures) {
+  ASSERT_OK_AND_ASSIGN(Statement all, ParseStatement("SHOW PROCEDURES"));
+  EXPECT_FALSE(std::get<ShowProcedures>(all.node).namespace_name.has_value());
+  ASSERT_OK_AND_ASSIGN(Statement in, ParseStatement("SHOW PROCEDURES IN cat.ns"));
+  EXPECT_EQ(std::get<ShowProcedures>(in.node).namespace_name->parts,
+            (std::vector<std::string>{"cat", "ns"}));
+  ASSERT_OK_AND_ASSIGN(Statement describe, ParseStatement("DESC PROCEDURE cat.system.vacuum"));
+  EXPECT_EQ(std::get<DescribeProcedure>(describe.node).procedure.parts,
+            (std::vector<std::string>{"cat", "system", "vacuum"}));
+  ASSERT_OK_AND_ASSIGN(Statement table, ParseStatement("DESCRIBE procedure"));
+  EXPECT_EQ(std::get<DescribeTable>(table.node).table.parts,
+            (std::vector<std::string>{"procedure"}));
 }
 
 TEST(ParserCommandTest, TimeTravelAndReplaceWhere) {
