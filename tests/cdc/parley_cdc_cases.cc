@@ -1,9 +1,9 @@
 // parley_cdc_cases FILE.json: runs every change-data scenario of a file in the cdc-cases format
-// (see src/testing/cdc_cases.h), prints one line per case, then `N passed, M failed`. The exit
+// (see tests/cdc/cdc_cases.h), prints one line per case, then `N passed, M failed`. The exit
 // status is non-zero when any case failed or the file could not be read.
 #include <cstdio>
 
-#include "testing/cdc_cases.h"
+#include "tests/cdc/cdc_cases.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

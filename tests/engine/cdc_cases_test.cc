@@ -1,9 +1,9 @@
 // Every scenario of specs/cdc-cases.json through the memory connector's changelog, end to end:
-// each case runs in a session (src/testing/cdc_cases.h is the runner).
+// each case runs in a session (tests/cdc/cdc_cases.h is the runner).
 #include <gtest/gtest.h>
 
-#include "testing/cdc_cases.h"
 #include "testing/gtest_util.h"
+#include "tests/cdc/cdc_cases.h"
 
 namespace parley {
 namespace {

@@ -1,5 +1,5 @@
 // Conversions between the scenario format's JSON and Arrow.
-#include "testing/cdc_case_data.h"
+#include "tests/cdc/cdc_case_data.h"
 
 #include <fmt/format.h>
 

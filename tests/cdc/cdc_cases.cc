@@ -1,5 +1,5 @@
 // The change-data scenario runner (see cdc_cases.h).
-#include "testing/cdc_cases.h"
+#include "tests/cdc/cdc_cases.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "arrow/table.h"
 #include "connectors/memory/memory_catalog.h"
 #include "parley/session.h"
-#include "testing/cdc_case_data.h"
+#include "tests/cdc/cdc_case_data.h"
 
 namespace parley::testing {
 namespace {
