@@ -40,17 +40,17 @@ std::vector<ProcedureSpec> Specs() {
        "One row about a Delta table: location, files, size, protocol and properties.",
        {TableParameter()},
        [](const Table& table, const Args&, const Options&) { return DescribeDetail(table); }});
-  specs.push_back({"describe_history",
-                   "The commits of a Delta table, newest first.",
-                   {TableParameter(),
-                    {"limit", arrow::int64(), "NULL", "at most this many commits"}},
-                   [](const Table& table, const Args& args, const Options&) {
-                     std::optional<int64_t> limit;
-                     if (args[1]->is_valid) {
-                       limit = static_cast<const arrow::Int64Scalar&>(*args[1]).value;
-                     }
-                     return DescribeHistory(table, limit);
-                   }});
+  specs.push_back(
+      {"describe_history",
+       "The commits of a Delta table, newest first.",
+       {TableParameter(), {"limit", arrow::int64(), "NULL", "at most this many commits"}},
+       [](const Table& table, const Args& args, const Options&) {
+         std::optional<int64_t> limit;
+         if (args[1]->is_valid) {
+           limit = static_cast<const arrow::Int64Scalar&>(*args[1]).value;
+         }
+         return DescribeHistory(table, limit);
+       }});
   specs.push_back(
       {"vacuum",
        "Delete the files a Delta table no longer references and that are older than the "
@@ -61,7 +61,8 @@ std::vector<ProcedureSpec> Specs() {
        [](const Table& table, const Args& args, const Options& session_conf) {
          VacuumOptions options;
          options.retain_hours = OptionalDouble(*args[1]);
-         options.dry_run = args[2]->is_valid && static_cast<const arrow::BooleanScalar&>(*args[2]).value;
+         options.dry_run =
+             args[2]->is_valid && static_cast<const arrow::BooleanScalar&>(*args[2]).value;
          auto check = session_conf.find(kRetentionCheckKey);
          options.check_retention = check == session_conf.end() || check->second != "false";
          return Vacuum(table, options);
@@ -115,7 +116,8 @@ Result<std::shared_ptr<UnboundProcedure>> LoadDeltaProcedure(const Identifier& i
                                                              ProcedureTableLoader load) {
   if (IsSystem(ident.namespace_path)) {
     for (auto& spec : Specs()) {
-      if (spec.name == Lower(ident.name)) return std::make_shared<DeltaProcedure>(spec, std::move(load));
+      if (spec.name == Lower(ident.name))
+        return std::make_shared<DeltaProcedure>(spec, std::move(load));
     }
   }
   return Status::KeyError("no procedure ", ident.ToString());

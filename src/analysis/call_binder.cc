@@ -70,8 +70,7 @@ Result<std::pair<LoadedProcedure, std::string>> LoadCommandProcedure(const sql::
   Identifier ident{{call.procedure.parts.begin(), call.procedure.parts.end() - 1},
                    call.procedure.parts.back()};
   Result<std::shared_ptr<UnboundProcedure>> procedure =
-      procedures == nullptr ? Status::KeyError("no procedures")
-                            : procedures->LoadProcedure(ident);
+      procedures == nullptr ? Status::KeyError("no procedures") : procedures->LoadProcedure(ident);
   if (!procedure.ok() && procedure.status().IsKeyError()) {
     return AnalysisError("DELTA_ONLY_OPERATION",
                          fmt::format("{} is only supported for Delta tables, not for {}.",
@@ -97,23 +96,23 @@ Status CheckParameters(const BoundProcedure& procedure,
   for (const auto& parameter : parameters) {
     if (parameter.mode != ProcedureParameter::Mode::kIn) {
       const char* mode = parameter.mode == ProcedureParameter::Mode::kInOut ? "INOUT" : "OUT";
-      return AnalysisError("INTERNAL_ERROR",
-                           fmt::format("Unsupported parameter mode: {} (parameter {} of the "
-                                       "procedure {}).",
-                                       mode, QuoteIdentifier(parameter.name),
-                                       QuoteIdentifier(procedure.name())),
-                           pos);
+      return AnalysisError(
+          "INTERNAL_ERROR",
+          fmt::format("Unsupported parameter mode: {} (parameter {} of the "
+                      "procedure {}).",
+                      mode, QuoteIdentifier(parameter.name), QuoteIdentifier(procedure.name())),
+          pos);
     }
     if (parameter.default_value) {
       seen_default = true;
     } else if (seen_default) {
-      return AnalysisError("INTERNAL_ERROR",
-                           fmt::format("The procedure {} declares the required parameter {} "
-                                       "after an optional one: required arguments should come "
-                                       "before optional arguments.",
-                                       QuoteIdentifier(procedure.name()),
-                                       QuoteIdentifier(parameter.name)),
-                           pos);
+      return AnalysisError(
+          "INTERNAL_ERROR",
+          fmt::format("The procedure {} declares the required parameter {} "
+                      "after an optional one: required arguments should come "
+                      "before optional arguments.",
+                      QuoteIdentifier(procedure.name()), QuoteIdentifier(parameter.name)),
+          pos);
     }
   }
   return Status::OK();
@@ -243,10 +242,10 @@ Result<std::shared_ptr<ProcedureCatalog>> AsProcedureCatalog(std::shared_ptr<Cat
                                                              SourcePosition pos) {
   auto procedures = std::dynamic_pointer_cast<ProcedureCatalog>(catalog);
   if (procedures != nullptr) return procedures;
-  return AnalysisError("MISSING_CATALOG_ABILITY.PROCEDURES",
-                       fmt::format("Catalog {} does not support procedures.",
-                                   QuoteIdentifier(catalog->name())),
-                       pos);
+  return AnalysisError(
+      "MISSING_CATALOG_ABILITY.PROCEDURES",
+      fmt::format("Catalog {} does not support procedures.", QuoteIdentifier(catalog->name())),
+      pos);
 }
 
 Result<LoadedProcedure> LoadProcedureForName(const sql::QualifiedName& name,

@@ -30,7 +30,8 @@ std::vector<std::string> NearestNames(const std::string& name,
                                       const std::vector<std::string>& candidates, size_t limit) {
   std::vector<std::pair<size_t, const std::string*>> ranked;
   ranked.reserve(candidates.size());
-  for (const auto& candidate : candidates) ranked.emplace_back(EditDistance(candidate, name), &candidate);
+  for (const auto& candidate : candidates)
+    ranked.emplace_back(EditDistance(candidate, name), &candidate);
   std::stable_sort(ranked.begin(), ranked.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> nearest;

@@ -11,7 +11,8 @@ TEST(ParseMultipartIdentifierTest, SplitsPlainAndQuotedParts) {
   EXPECT_EQ(*ParseMultipartIdentifier("db.t"), (Parts{"db", "t"}));
   EXPECT_EQ(*ParseMultipartIdentifier("t"), (Parts{"t"}));
   EXPECT_EQ(*ParseMultipartIdentifier(" cat . db . t "), (Parts{"cat", "db", "t"}));
-  EXPECT_EQ(*ParseMultipartIdentifier("delta.`/data/my.table`"), (Parts{"delta", "/data/my.table"}));
+  EXPECT_EQ(*ParseMultipartIdentifier("delta.`/data/my.table`"),
+            (Parts{"delta", "/data/my.table"}));
   EXPECT_EQ(*ParseMultipartIdentifier("`a``b`.c"), (Parts{"a`b", "c"}));
   EXPECT_EQ(*ParseMultipartIdentifier("``"), (Parts{""}));
 }

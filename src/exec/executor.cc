@@ -36,7 +36,6 @@
 #include "kernels/spark_errors.h"
 #include "plan/runtime_filter.h"
 #include "plan/storage_partitioned_join.h"
-#include "plan/subplan_reuse.h"
 
 namespace parley {
 namespace {
@@ -81,26 +80,21 @@ class Lowering {
 
   // With profiling, each operator runs to completion on its own and enters its parent as a
   // table: its rows and time are then known exactly.
-  // Outside profiling, each aggregation computed twice over the same scan (FindReusedSubplans)
-  // is computed once; scans a runtime filter may narrow are left out, since each use would be
-  // narrowed differently.
-  void PlanReuse(const PlanNode& plan) {
-    if (profile_ || !options_.reuse_subplans) return;
-    std::set<const PlanNode*> filtered_scans;
-    if (options_.runtime_filter_max_build_rows > 0) {
-      CollectRuntimeFilterTargets(plan, &filtered_scans);
+  // The nodes the plan marks as reusing another's rows (PlanNode::reuses), and those others,
+  // read one computed result (LowerReused).
+  void CollectReuse(const PlanNode& node) {
+    if (node.reuses != nullptr) {
+      reuse_key_[&node] = node.reuses;
+      reuse_key_[node.reuses] = node.reuses;
     }
-    for (const auto& [node, first] : FindReusedSubplans(plan, filtered_scans)) {
-      reuse_key_[node] = first;
-      reuse_key_[first] = first;
-    }
+    for (const auto& child : node.children) CollectReuse(*child);
   }
 
   Result<ac::Declaration> Lower(const PlanNodePtr& node) {
-    if (!profile_) {
-      auto key = reuse_key_.find(node.get());
-      return key == reuse_key_.end() ? LowerNode(node) : LowerReused(node, key->second);
+    if (auto key = reuse_key_.find(node.get()); key != reuse_key_.end()) {
+      return LowerReused(node, key->second);
     }
+    if (!profile_) return LowerNode(node);
     auto start = std::chrono::steady_clock::now();
     size_t tasks_before = metrics_.size();
     ARROW_ASSIGN_OR_RAISE(auto declaration, LowerNode(node));
@@ -237,36 +231,41 @@ class Lowering {
     return Status::Invalid("unknown plan node");
   }
 
-  // A join whose build side can filter scans of its probe side (plan/runtime_filter.h) computes
-  // its build side first; when that has at most runtime_filter_max_build_rows rows, each target
-  // scan is offered the build keys before its partitions are planned, and its tasks keep only
-  // rows whose key is among them. The join then reads the computed build side.
+  // A join with runtime filters (PlanNode::runtime_filters) computes its build side first;
+  // when that has at most runtime_filter_max_build_rows rows, each target scan is offered the
+  // build keys before its partitions are planned, and its tasks keep only rows whose key is
+  // among them. The join then reads the computed build side.
   Result<ac::Declaration> LowerJoinNode(const PlanNodePtr& node) {
     if (node->storage_partitioned) {
       ARROW_ASSIGN_OR_RAISE(auto groups, GroupJoinPartitions(*node));
       if (groups) return LowerPartitionedJoin(node, *groups);
     }
-    RuntimeFilterPlan plan;
-    if (options_.runtime_filter_max_build_rows > 0) plan = PlanRuntimeFilter(*node);
-    if (plan.targets.empty()) {
+    if (node->runtime_filters.empty()) {
       ARROW_ASSIGN_OR_RAISE(auto left, Lower(node->children[0]));
       ARROW_ASSIGN_OR_RAISE(auto right, Lower(node->children[1]));
       return LowerJoin(*node, std::move(left), std::move(right));
     }
-    ARROW_ASSIGN_OR_RAISE(auto build_table, Gather(node->children[plan.build_child]));
+    const size_t build_child = BuildChild(*node);
+    ARROW_ASSIGN_OR_RAISE(auto build_table, Gather(node->children[build_child]));
+    std::vector<RuntimeFilterTarget> offered;
     if (build_table->num_rows() <= options_.runtime_filter_max_build_rows) {
-      for (const auto& target : plan.targets) {
+      for (const auto& target : node->runtime_filters) {
         const JoinKey& key = node->join_keys[target.key_index];
         ARROW_ASSIGN_OR_RAISE(
-            auto filter,
-            MakeRuntimeFilter(*build_table, plan.build_child == 1 ? *key.right : *key.left,
-                              target.column, options_.runtime_filter_max_in_list));
+            auto filter, MakeRuntimeFilter(*build_table, build_child == 1 ? *key.right : *key.left,
+                                           target.column, options_.runtime_filter_max_in_list));
         ARROW_RETURN_NOT_OK(OfferRuntimeFilter(target.scan, filter));
+        offered.push_back(target);
       }
     }
+    if (profile_) {
+      auto& entry = profile_by_node_[node.get()];
+      entry.build_rows_first = build_table->num_rows();
+      entry.offered_runtime_filters = std::move(offered);
+    }
     ac::Declaration build("table_source", ac::TableSourceNodeOptions(std::move(build_table)));
-    ARROW_ASSIGN_OR_RAISE(auto probe, Lower(node->children[plan.probe_child]));
-    if (plan.build_child == 1) return LowerJoin(*node, std::move(probe), std::move(build));
+    ARROW_ASSIGN_OR_RAISE(auto probe, Lower(node->children[1 - build_child]));
+    if (build_child == 1) return LowerJoin(*node, std::move(probe), std::move(build));
     return LowerJoin(*node, std::move(build), std::move(probe));
   }
 
@@ -432,22 +431,24 @@ class Lowering {
     return ac::Declaration("union", std::move(inputs), ac::ExecNodeOptions{});
   }
 
-  // The whole output of `node`, as one table.
-  static void CollectRuntimeFilterTargets(const PlanNode& node, std::set<const PlanNode*>* scans) {
-    if (node.kind == PlanNode::Kind::kJoin) {
-      for (const auto& target : PlanRuntimeFilter(node).targets) scans->insert(target.scan);
-    }
-    for (const auto& child : node.children) CollectRuntimeFilterTargets(*child, scans);
-  }
-
   // The rows of the subplan `key` stands for, computed by the first of its uses lowered, each
   // use reading them under its own column names.
+  // With profiling, each use records which node's run computed the rows it reads.
   Result<ac::Declaration> LowerReused(const PlanNodePtr& node, const PlanNode* key) {
     auto& rows = reused_rows_[key];
+    const auto start = std::chrono::steady_clock::now();
     if (rows == nullptr) {
       ARROW_ASSIGN_OR_RAISE(auto declaration, LowerNode(node));
       ARROW_ASSIGN_OR_RAISE(auto table, RunToTable(std::move(declaration), options_));
       rows = std::move(table);
+      computed_by_[key] = node.get();
+    }
+    if (profile_) {
+      auto& entry = profile_by_node_[node.get()];
+      entry.rows_out += rows->num_rows();
+      entry.seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      entry.rows_computed_by = computed_by_[key];
     }
     std::vector<std::string> names;
     for (const auto& field : node->output) names.push_back(field.name);
@@ -455,6 +456,7 @@ class Lowering {
     return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(renamed)));
   }
 
+  // The whole output of `node`, as one table.
   Result<std::shared_ptr<arrow::Table>> Gather(const PlanNodePtr& node) {
     ARROW_ASSIGN_OR_RAISE(auto input, Lower(node));
     ARROW_ASSIGN_OR_RAISE(auto table, RunToTable(std::move(input), options_));
@@ -719,6 +721,8 @@ class Lowering {
   std::map<const PlanNode*, std::vector<size_t>> subsets_;
   std::map<const PlanNode*, OperatorProfile> profile_by_node_;
   std::map<const PlanNode*, const PlanNode*> reuse_key_;
+  // Per reuse key, the node whose run computed the shared rows.
+  std::map<const PlanNode*, const PlanNode*> computed_by_;
   std::map<const PlanNode*, std::shared_ptr<arrow::Table>> reused_rows_;
 };
 
@@ -739,7 +743,7 @@ class LoweredPlanStream : public PlanStream {
   }
 
   Status Start(const PlanNodePtr& plan) {
-    lowering_.PlanReuse(*plan);
+    lowering_.CollectReuse(*plan);
     ARROW_ASSIGN_OR_RAISE(auto declaration, lowering_.Lower(plan));
     std::shared_ptr<arrow::Schema> output;
     auto with_sink = ac::Declaration::Sequence(
@@ -839,7 +843,7 @@ Result<ExecutionResult> ExecutePlan(const PlanNodePtr& plan, const ScanRunOption
                                     bool profile) {
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
   Lowering lowering(options, profile);
-  lowering.PlanReuse(*plan);
+  lowering.CollectReuse(*plan);
   auto declaration = lowering.Lower(plan);
   if (!declaration.ok()) {
     ARROW_UNUSED(lowering.FinishStreams());

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "arrow/type_fwd.h"
@@ -16,13 +17,20 @@
 
 namespace parley {
 
-/// \brief What one operator did, for EXPLAIN ANALYZE.
+/// \brief What one operator did, for EXPLAIN ANALYZE: its measures, and how it followed the
+/// plan's physical decisions (plan/physical_planning.h).
 struct OperatorProfile {
   int64_t rows_out = 0;
   double seconds = 0;
   /// Scans: one entry per task, and each custom metric aggregated by its CustomMetric.
   std::vector<TaskMetrics> tasks;
   std::vector<std::pair<std::string, std::string>> custom_metrics;
+  /// Joins with runtime filters: the rows of the build side, computed first, and the targets
+  /// its keys were offered to (none when the build side had too many rows).
+  std::optional<int64_t> build_rows_first;
+  std::vector<RuntimeFilterTarget> offered_runtime_filters;
+  /// Nodes that share one computed result (PlanNode::reuses): the node whose run computed it.
+  const PlanNode* rows_computed_by = nullptr;
 };
 
 /// \brief Result of running a plan, with per-task metrics of its scans.

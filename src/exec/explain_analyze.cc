@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "plan/runtime_filter.h"
+
 namespace parley {
 namespace {
 
@@ -23,15 +25,35 @@ std::string TaskLines(const std::vector<TaskMetrics>& tasks) {
                      skew ? " (SKEW: slowest task over 4x the median)" : "");
 }
 
+// How the run followed the plan's physical decisions: a join's build side computed first and
+// the runtime filters its keys were offered as, a shared result read.
+std::string ExecutedLines(const PlanNode& node, const OperatorProfile& p,
+                          const OperatorNumbers& numbers) {
+  std::string out;
+  if (p.build_rows_first) {
+    std::string offered = RuntimeFilterSummary(node, p.offered_runtime_filters);
+    out += fmt::format("Executed: build side ({}) first, {} rows; runtime filters offered: {}\n",
+                       numbers.at(node.children[BuildChild(node)].get()), *p.build_rows_first,
+                       offered.empty() ? "none (more rows than maxBuildRows)" : offered);
+  }
+  if (p.rows_computed_by != nullptr) {
+    out += p.rows_computed_by == &node ? std::string("Executed: computed the shared rows\n")
+                                       : fmt::format("Executed: read the rows ({}) computed\n",
+                                                     numbers.at(p.rows_computed_by));
+  }
+  return out;
+}
+
 }  // namespace
 
 ExplainAnnotator ProfileAnnotator(const std::map<const PlanNode*, OperatorProfile>& profile) {
-  return [&profile](const PlanNode& node) -> std::string {
+  return [&profile](const PlanNode& node, const OperatorNumbers& numbers) -> std::string {
     auto it = profile.find(&node);
     if (it == profile.end()) return {};
     const OperatorProfile& p = it->second;
     std::string out =
         fmt::format("Rows out: {}\nTime (with inputs): {}\n", p.rows_out, Millis(p.seconds));
+    out += ExecutedLines(node, p, numbers);
     if (node.kind != PlanNode::Kind::kScan) return out;
     out += TaskLines(p.tasks);
     for (const auto& [name, value] : p.custom_metrics) {

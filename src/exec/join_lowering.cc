@@ -9,7 +9,6 @@
 #include "arrow/compute/api_scalar.h"
 #include "arrow/scalar.h"
 #include "exec/expression_lowering.h"
-#include "plan/join_reorder.h"
 
 namespace parley {
 namespace {
@@ -170,11 +169,10 @@ Result<ac::Declaration> LowerJoin(const PlanNode& join, ac::Declaration left,
   // it outputs the first left key, and a projection drops it.
   const bool no_output = left_output.empty() && right_output.empty();
   if (no_output) left_output.push_back(left_keys[0]);
-  // Acero builds its hash table on the right input: a semi or anti join whose left input is
-  // estimated the smaller runs as a right semi or anti join of the swapped inputs.
+  // Acero builds its hash table on the right input: a semi or anti join the plan builds on its
+  // left input (PlanNode::build_left) runs as a right semi or anti join of the swapped inputs.
   const bool semi = join.join_type == PlanJoinType::kLeftSemi;
-  if ((semi || join.join_type == PlanJoinType::kLeftAnti) &&
-      EstimateRows(left_node) < EstimateRows(right_node)) {
+  if ((semi || join.join_type == PlanJoinType::kLeftAnti) && join.build_left) {
     ac::HashJoinNodeOptions swapped(semi ? ac::JoinType::RIGHT_SEMI : ac::JoinType::RIGHT_ANTI,
                                     std::move(right_keys), std::move(left_keys), {},
                                     std::move(left_output), std::move(key_cmp), std::move(filter));

@@ -6,9 +6,9 @@
 // every join type: a pair that fails it is no match, and an outer join still keeps the row
 // unmatched. A join without equi keys (CROSS JOIN, comma joins, non-equi ON) joins on one
 // constant key, so every pair of rows is a candidate: a nested-loop join, bounded by memory.
-// Acero builds the hash table on its right input; a semi or anti join whose left input is
-// estimated smaller (plan/join_reorder.h) runs as Acero's right semi or anti join of the
-// swapped inputs, so the table is built on the smaller side.
+// Acero builds the hash table on its right input; a semi or anti join the plan builds on its
+// left input (PlanNode::build_left, plan/physical_planning.h) runs as Acero's right semi or
+// anti join of the swapped inputs, so the table is built on the smaller side.
 #pragma once
 
 #include "arrow/acero/exec_plan.h"

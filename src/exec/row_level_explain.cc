@@ -51,9 +51,7 @@ Result<std::string> ExplainRowLevel(RowLevelPlan* plan, sql::ExplainMode mode) {
     header += " (not offered: the scan takes no filters, every group is read)";
   }
   header += "\n";
-  // The runner runs the query without runtime filters: every row of a group must be read.
-  ARROW_ASSIGN_OR_RAISE(auto query_text, ExplainPlan(plan->query, mode, nullptr,
-                                                     /*runtime_filtering=*/false));
+  ARROW_ASSIGN_OR_RAISE(auto query_text, ExplainPlan(plan->query, mode));
   return ExplainCommand(header, query_text);
 }
 

@@ -444,7 +444,11 @@ Result<RowLevelStrategy> PlanRowLevel(RowLevelPlan* plan) {
   const auto& operation = plan->operation;
   if (operation == nullptr) return Unsupported(*plan, RowLevelCommandName(plan->command));
   ARROW_RETURN_NOT_OK(PrepareGroupScan(plan, operation.get(), &strategy));
-  ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query));
+  // Every row of a rewritten group must be read, so no join may prune the target's scan: the
+  // query runs without runtime filters.
+  PushdownOptions options;
+  options.physical.runtime_filters = false;
+  ARROW_ASSIGN_OR_RAISE(plan->query, NegotiatePushdown(plan->query, options));
   return strategy;
 }
 
@@ -473,9 +477,7 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
   }
   ARROW_ASSIGN_OR_RAISE(auto write_builder, operation->NewWriteBuilder(write_info));
   ARROW_ASSIGN_OR_RAISE(auto write, write_builder->Build());
-  // Every row of a rewritten group must be read, so no join may prune the target's scan.
   ScanRunOptions scan_options = options.scan;
-  scan_options.runtime_filter_max_build_rows = 0;
   // The target's rows are numbered and written in any order: its scan need not hold a whole
   // partition ahead of the query.
   scan_options.unordered_scans.insert(plan->target_scan.get());

@@ -36,14 +36,12 @@ struct ScanRunOptions {
   /// or PUSHED_LIMIT_NOT_APPLIED. Predicates over columns the scan does not return (pruned
   /// away because nothing above needs them) cannot be checked and are skipped.
   bool verify_pushdown = false;
-  /// Runtime filtering (plan/runtime_filter.h): the most rows a join's build side may have for
-  /// its keys to filter the probe side; 0 turns runtime filtering off.
+  /// Runtime filtering (the joins' PlanNode::runtime_filters): the most rows a join's build
+  /// side may have for its keys to be offered to the probe side's scans.
   int64_t runtime_filter_max_build_rows = 1000;
   /// The most distinct keys offered to a source as an IN predicate; more are offered as a
   /// range (key >= min AND key <= max).
   int64_t runtime_filter_max_in_list = 1000;
-  /// Compute an aggregation the plan repeats over the same scan once (plan/subplan_reuse.h).
-  bool reuse_subplans = true;
   /// Scan nodes whose rows the caller takes in any order (a row-level operation's target):
   /// they stream unordered, with bounded read-ahead (StartScanTasks).
   std::set<const PlanNode*> unordered_scans;

@@ -20,8 +20,8 @@ Result<std::vector<std::shared_ptr<arrow::Scalar>>> ArgumentValues(const BoundCa
                                                                    const CommandContext& context) {
   std::vector<std::shared_ptr<arrow::Scalar>> values;
   if (bound.arguments->output.empty()) return values;
-  ARROW_ASSIGN_OR_RAISE(auto executed, ExecutePlan(bound.arguments,
-                                                   ScanOptionsFor(*context.conf, context.control)));
+  ARROW_ASSIGN_OR_RAISE(
+      auto executed, ExecutePlan(bound.arguments, ScanOptionsFor(*context.conf, context.control)));
   for (const auto& column : executed.table->columns()) {
     ARROW_ASSIGN_OR_RAISE(auto value, column->GetScalar(0));
     values.push_back(std::move(value));
@@ -102,9 +102,8 @@ CommandResult RunShowProcedures(const sql::ShowProcedures& show, SourcePosition 
     ARROW_RETURN_NOT_OK(catalogs.Append(catalog->name()));
     ARROW_RETURN_NOT_OK(namespaces.Append());
     for (const auto& part : ident.namespace_path) ARROW_RETURN_NOT_OK(parts->Append(part));
-    ARROW_RETURN_NOT_OK(ident.namespace_path.empty()
-                            ? schemas.AppendNull()
-                            : schemas.Append(ident.namespace_path.back()));
+    ARROW_RETURN_NOT_OK(ident.namespace_path.empty() ? schemas.AppendNull()
+                                                     : schemas.Append(ident.namespace_path.back()));
     ARROW_RETURN_NOT_OK(names.Append(ident.name));
   }
   std::vector<std::shared_ptr<arrow::Array>> columns(4);

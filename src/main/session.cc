@@ -318,12 +318,10 @@ class SessionImpl : public Session {
     if (explain.mode == sql::ExplainMode::kAnalyze) {
       ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, RunOptions(), /*profile=*/true));
       ARROW_ASSIGN_OR_RAISE(auto text,
-                            ExplainPlan(plan, explain.mode, ProfileAnnotator(result.profile),
-                                        RunOptions().runtime_filter_max_build_rows > 0));
+                            ExplainPlan(plan, explain.mode, ProfileAnnotator(result.profile)));
       return StringTable({"plan"}, {{text}});
     }
-    ARROW_ASSIGN_OR_RAISE(auto text, ExplainPlan(plan, explain.mode, nullptr,
-                                                 RunOptions().runtime_filter_max_build_rows > 0));
+    ARROW_ASSIGN_OR_RAISE(auto text, ExplainPlan(plan, explain.mode));
     return StringTable({"plan"}, {{text}});
   }
 

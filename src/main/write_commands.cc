@@ -82,7 +82,6 @@ ScanRunOptions ScanOptionsFor(const SqlConf& conf, const QueryControl& control) 
           ? std::max<int64_t>(
                 0, static_cast<int64_t>(ParseDouble(conf.Get(kRuntimeFilterMaxBuildRowsKey), 1000)))
           : 0;
-  options.reuse_subplans = conf.GetBool(kReuseSubplansKey, true);
   options.runtime_filter_max_in_list = std::max<int64_t>(
       1, static_cast<int64_t>(ParseDouble(conf.Get(kRuntimeFilterMaxInListKey), 1000)));
   return options;
@@ -129,12 +128,9 @@ Result<std::string> ExplainInsert(const sql::Insert& insert, sql::ExplainMode mo
     ARROW_ASSIGN_OR_RAISE(plan.query,
                           NegotiatePushdown(plan.query, PushdownOptionsFor(*context.conf)));
   }
-  const bool runtime_filters =
-      ScanOptionsFor(*context.conf, context.control).runtime_filter_max_build_rows > 0;
-  ARROW_ASSIGN_OR_RAISE(
-      auto query_text,
-      ExplainPlan(plan.query, mode == sql::ExplainMode::kAnalyze ? sql::ExplainMode::kSimple : mode,
-                  nullptr, runtime_filters));
+  ARROW_ASSIGN_OR_RAISE(auto query_text, ExplainPlan(plan.query, mode == sql::ExplainMode::kAnalyze
+                                                                     ? sql::ExplainMode::kSimple
+                                                                     : mode));
   std::string text = ExplainCommand(header, query_text);
   if (profile) {
     text += fmt::format(

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <sstream>
 
 #include "arrow/scalar.h"
@@ -70,7 +71,7 @@ std::string JoinKeyList(const PlanNode& node, bool left) {
   return fmt::format("[{}]", fmt::join(keys, ", "));
 }
 
-std::string JoinDetails(const PlanNode& node, bool runtime_filtering) {
+std::string JoinDetails(const PlanNode& node) {
   std::string line = node.OperatorName() + " " + JoinTypeName(node.join_type);
   if (!node.join_keys.empty()) {
     line += ", " + JoinKeyList(node, true) + ", " + JoinKeyList(node, false);
@@ -81,7 +82,7 @@ std::string JoinDetails(const PlanNode& node, bool runtime_filtering) {
     if (!null_safe.empty()) line += fmt::format(" NullSafe [{}]", fmt::join(null_safe, ", "));
   }
   if (node.condition) line += ", " + node.condition->ToString();
-  std::string runtime_filter = runtime_filtering ? RuntimeFilterSummary(node) : "";
+  std::string runtime_filter = RuntimeFilterSummary(node);
   if (!runtime_filter.empty()) line += ", RuntimeFilter " + runtime_filter;
   if (node.storage_partitioned) line += ", StoragePartitioned";
   return line;
@@ -116,7 +117,7 @@ std::string NoPostProcessing(const PlanNode& scan) {
 }
 
 // One line per operator with its key facts (the simple form).
-std::string InlineDetails(const PlanNode& node, bool runtime_filtering) {
+std::string InlineDetails(const PlanNode& node) {
   switch (node.kind) {
     case PlanNode::Kind::kScan: {
       std::string line = ScanTitle(node) + JoinNames(node.output);
@@ -169,7 +170,7 @@ std::string InlineDetails(const PlanNode& node, bool runtime_filtering) {
       return fmt::format("HashAggregate(keys=[{}], functions=[{}])", fmt::join(keys, ", "),
                          fmt::join(functions, ", "));
     }
-    case PlanNode::Kind::kJoin: return JoinDetails(node, runtime_filtering);
+    case PlanNode::Kind::kJoin: return JoinDetails(node);
     case PlanNode::Kind::kChangelogPass: return ChangelogPassDetails(node);
     case PlanNode::Kind::kUnion: return "Union " + JoinNames(node.output);
     case PlanNode::Kind::kReplicateRows:
@@ -194,20 +195,23 @@ std::string InlineDetails(const PlanNode& node, bool runtime_filtering) {
   return node.OperatorName();
 }
 
+// A node that reads the rows an equal subplan computes (PlanNode::reuses) is marked, as
+// Spark marks a ReusedExchange; both compute their rows once, whichever runs first.
 void RenderTree(PlanNode& node, const std::string& prefix, bool is_root, bool numbered,
-                bool runtime_filtering, std::vector<PlanNode*>* order, std::string* out) {
+                std::vector<PlanNode*>* order, std::string* out) {
   std::string label;
   if (numbered) {
     label = node.kind == PlanNode::Kind::kScan ? ScanTitle(node) : node.OperatorName();
   } else {
-    label = InlineDetails(node, runtime_filtering);
+    label = InlineDetails(node);
   }
+  if (node.reuses != nullptr) label = "ReusedSubplan " + label;
   // Children are numbered before their parents, as Spark numbers bottom-up.
   std::string child_prefix = is_root ? "" : prefix + "   ";
   std::vector<std::string> child_lines;
   for (const auto& child : node.children) {
     std::string child_out;
-    RenderTree(*child, child_prefix, false, numbered, runtime_filtering, order, &child_out);
+    RenderTree(*child, child_prefix, false, numbered, order, &child_out);
     child_lines.push_back(child_out);
   }
   order->push_back(&node);
@@ -251,7 +255,7 @@ Result<std::string> ReportedByScan(const Scan& scan) {
   return out;
 }
 
-Result<std::string> Details(PlanNode* node, size_t number, bool runtime_filtering) {
+Result<std::string> Details(PlanNode* node, size_t number, const OperatorNumbers& numbers) {
   std::string out;
   const std::string input = node->children.empty() ? "" : JoinNames(node->children[0]->output);
   switch (node->kind) {
@@ -314,8 +318,7 @@ Result<std::string> Details(PlanNode* node, size_t number, bool runtime_filterin
       out += fmt::format("Join type: {}\n", JoinTypeName(node->join_type));
       out += fmt::format("Join condition: {}\n",
                          node->condition ? node->condition->ToString() : "None");
-      if (std::string runtime = runtime_filtering ? RuntimeFilterSummary(*node) : "";
-          !runtime.empty()) {
+      if (std::string runtime = RuntimeFilterSummary(*node); !runtime.empty()) {
         out += "RuntimeFilter: " + runtime + "\n";
       }
       if (node->storage_partitioned) {
@@ -332,23 +335,26 @@ Result<std::string> Details(PlanNode* node, size_t number, bool runtime_filterin
       if (!node->children.empty()) {
         out += fmt::format("Input [{}]: {}\n", node->children[0]->output.size(), input);
       }
-      out += fmt::format("Arguments: {}\n", InlineDetails(*node, runtime_filtering));
+      out += fmt::format("Arguments: {}\n", InlineDetails(*node));
       out += fmt::format("Output [{}]: {}\n", node->output.size(), JoinNames(node->output));
       break;
+  }
+  if (node->reuses != nullptr) {
+    out += fmt::format("Reuses: ({}), computed once\n", numbers.at(node->reuses));
   }
   return out;
 }
 
 }  // namespace
 
-std::string OperatorLine(const PlanNode& node) { return InlineDetails(node, true); }
+std::string OperatorLine(const PlanNode& node) { return InlineDetails(node); }
 
 Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
-                                const ExplainAnnotator& annotate, bool runtime_filtering) {
+                                const ExplainAnnotator& annotate) {
   std::vector<PlanNode*> order;
   std::string tree;
   bool numbered = mode == sql::ExplainMode::kFormatted || mode == sql::ExplainMode::kAnalyze;
-  RenderTree(*plan, "", true, numbered, runtime_filtering, &order, &tree);
+  RenderTree(*plan, "", true, numbered, &order, &tree);
   if (!numbered) {
     if (mode == sql::ExplainMode::kExtended) {
       return "== Optimized Logical Plan ==\n" + tree + "\n== Physical Plan ==\n" + tree;
@@ -356,10 +362,12 @@ Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
     return "== Physical Plan ==\n" + tree;
   }
   std::string out = "== Physical Plan ==\n" + tree;
+  OperatorNumbers numbers;
+  for (size_t i = 0; i < order.size(); ++i) numbers[order[i]] = i + 1;
   for (size_t i = 0; i < order.size(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto details, Details(order[i], i + 1, runtime_filtering));
+    ARROW_ASSIGN_OR_RAISE(auto details, Details(order[i], i + 1, numbers));
     out += "\n" + details;
-    if (annotate) out += annotate(*order[i]);
+    if (annotate) out += annotate(*order[i], numbers);
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 
 #include "plan/logical_plan.h"
@@ -12,19 +13,23 @@
 
 namespace parley {
 
-/// \brief Extra lines for an operator's FORMATTED details (EXPLAIN ANALYZE adds its metrics).
-using ExplainAnnotator = std::function<std::string(const PlanNode&)>;
+/// \brief The number FORMATTED gives each operator, as "(3)".
+using OperatorNumbers = std::map<const PlanNode*, size_t>;
+
+/// \brief Extra lines for an operator's FORMATTED details (EXPLAIN ANALYZE adds its metrics),
+/// given every operator's number.
+using ExplainAnnotator = std::function<std::string(const PlanNode&, const OperatorNumbers&)>;
 
 /// \brief One operator as EXPLAIN's tree shows it, e.g. `Filter (i > 6)`; column references by
 /// the names users see.
 std::string OperatorLine(const PlanNode& node);
 
-/// \brief Render `plan` (already negotiated) in the given mode. Plans each scan's partitions
-/// (Scan::ToBatch, Batch::PlanInputPartitions) to report their count. With
-/// `runtime_filtering` false (the session's setting is off), joins show no runtime filter.
+/// \brief Render `plan` (negotiated and final, plan/pushdown.h) in the given mode, with the
+/// physical decisions it records: each join's runtime filters and the subplans it reuses.
+/// Plans each scan's partitions (Scan::ToBatch, Batch::PlanInputPartitions) to report their
+/// count.
 Result<std::string> ExplainPlan(const PlanNodePtr& plan, sql::ExplainMode mode,
-                                const ExplainAnnotator& annotate = nullptr,
-                                bool runtime_filtering = true);
+                                const ExplainAnnotator& annotate = nullptr);
 
 /// \brief The EXPLAIN of a command that runs a query: each section of `query_text` (from
 /// ExplainPlan: "== Physical Plan ==", and for EXTENDED "== Optimized Logical Plan ==" before

@@ -135,6 +135,14 @@ enum class ChangelogStage { kRowLevel, kNetChanges };
 struct PlanNode;
 using PlanNodePtr = std::shared_ptr<PlanNode>;
 
+/// \brief One scan a join's build keys prune at run time (plan/runtime_filter.h): `column` of
+/// `scan`'s output, equal to the join's key number `key_index` on the probe side.
+struct RuntimeFilterTarget {
+  size_t key_index = 0;
+  PlanNode* scan = nullptr;
+  std::string column;
+};
+
 struct PlanNode {
   enum class Kind {
     kScan,           // a connector table read
@@ -189,6 +197,12 @@ struct PlanNode {
   /// Both inputs are scans grouped by partition keys that the join keys pair: the join runs
   /// one key group at a time (plan/storage_partitioned_join.h).
   bool storage_partitioned = false;
+  /// Set by the physical planning passes (plan/physical_planning.h), which the executor follows
+  /// and EXPLAIN prints. The hash table is built on the left input: a semi or anti join whose
+  /// left input is estimated the smaller runs as a right semi or anti join of swapped inputs.
+  bool build_left = false;
+  /// Likewise: the scans of the probe side that the build side's keys prune at run time.
+  std::vector<RuntimeFilterTarget> runtime_filters;
   // kReplicateRows: an int64 column of the input
   BoundExprPtr replicate_count;
   // kExpand
@@ -200,6 +214,10 @@ struct PlanNode {
   // kChangelogPass, and kScan of a change read (what its passes do, for EXPLAIN)
   std::shared_ptr<const ChangelogPostProcessing> changelog;
   ChangelogStage changelog_stage = ChangelogStage::kRowLevel;
+
+  // Any node, set by the physical planning passes: an earlier node of the same plan that
+  // computes the same rows (plan/subplan_reuse.h); this one reads that node's result.
+  const PlanNode* reuses = nullptr;
 
   /// \brief The operator's name as EXPLAIN prints it (BatchScan, Filter, Project...).
   std::string OperatorName() const;

@@ -9,8 +9,12 @@
 //   3. column pruning and Build(): a top-down walk carrying the fields each parent needs;
 //   4. inner joins reordered by the statistics the built scans report (plan/join_reorder.h);
 //   5. joins of scans grouped by the join keys marked storage-partitioned
-//      (plan/storage_partitioned_join.h).
+//      (plan/storage_partitioned_join.h);
+//   6. the physical decisions: join build sides, runtime filters, subplan reuse
+//      (plan/physical_planning.h).
 #include "plan/pushdown.h"
+
+#include <charconv>
 
 #include <fmt/format.h>
 
@@ -675,6 +679,7 @@ Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan, const PushdownOpt
   if (options.storage_partitioned_join) {
     ARROW_RETURN_NOT_OK(MarkStoragePartitionedJoins(negotiated));
   }
+  FinalizePhysicalPlan(negotiated.get(), options.physical);
   return negotiated;
 }
 
@@ -685,6 +690,18 @@ PushdownOptions PushdownOptionsFor(const SqlConf& conf) {
       conf.GetBool(kV2BucketingKey, options.storage_partitioned_join);
   options.nested_schema_pruning =
       conf.GetBool(kNestedSchemaPruningKey, options.nested_schema_pruning);
+  // Runtime filters are off when disabled or when no build side may be small enough (a
+  // maxBuildRows under 1; an unreadable one is the default, 1000, as the executor reads it).
+  double max_build_rows = 1000;
+  if (auto text = conf.Get(kRuntimeFilterMaxBuildRowsKey)) {
+    if (std::from_chars(text->data(), text->data() + text->size(), max_build_rows).ec !=
+        std::errc()) {
+      max_build_rows = 1000;
+    }
+  }
+  options.physical.runtime_filters =
+      conf.GetBool(kRuntimeFilterEnabledKey, true) && max_build_rows >= 1;
+  options.physical.reuse_subplans = conf.GetBool(kReuseSubplansKey, true);
   return options;
 }
 

@@ -15,6 +15,7 @@
 
 #include "catalog/sql_conf.h"
 #include "plan/logical_plan.h"
+#include "plan/physical_planning.h"
 
 namespace parley {
 
@@ -28,12 +29,15 @@ struct PushdownOptions {
   /// spark.sql.optimizer.nestedSchemaPruning.enabled: narrow struct columns read only through
   /// field accesses (plan/nested_pruning.h).
   bool nested_schema_pruning = true;
+  /// The decisions that make the negotiated plan final (plan/physical_planning.h).
+  PhysicalPlanningOptions physical;
 };
 
 /// \brief The options the session's settings ask for.
 PushdownOptions PushdownOptionsFor(const SqlConf& conf);
 
-/// \brief Negotiate every scan of a bound plan and return the rewritten plan.
+/// \brief Negotiate every scan of a bound plan, order its joins, and make its physical
+/// decisions (plan/physical_planning.h); return the plan, final for execution.
 /// CONNECTOR_CONTRACT_VIOLATION.* when a connector's answers break the contract (a residual
 /// predicate it was never offered, a read schema missing a required column).
 Result<PlanNodePtr> NegotiatePushdown(const PlanNodePtr& plan, const PushdownOptions& options = {});

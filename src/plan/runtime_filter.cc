@@ -5,8 +5,6 @@
 
 #include <algorithm>
 
-#include "plan/join_reorder.h"
-
 namespace parley {
 namespace {
 
@@ -101,43 +99,40 @@ bool IsSelective(const PlanNode& node) {
 
 }  // namespace
 
-RuntimeFilterPlan PlanRuntimeFilter(const PlanNode& join) {
-  RuntimeFilterPlan plan;
-  const PlanNode& left = *join.children[0];
-  const PlanNode& right = *join.children[1];
+std::vector<RuntimeFilterTarget> FindRuntimeFilterTargets(const PlanNode& join) {
+  std::vector<RuntimeFilterTarget> targets;
   const bool semi_or_anti =
       join.join_type == PlanJoinType::kLeftSemi || join.join_type == PlanJoinType::kLeftAnti;
-  // Mirrors exec/join_lowering.cc: Acero builds on the right input, except for a semi or anti
-  // join whose left input is estimated smaller, which runs swapped.
-  if (semi_or_anti && EstimateRows(left) < EstimateRows(right)) {
-    plan.build_child = 0;
-    plan.probe_child = 1;
-  } else if (join.join_type != PlanJoinType::kInner &&
-             join.join_type != PlanJoinType::kRightOuter &&
-             join.join_type != PlanJoinType::kLeftSemi) {
-    return plan;
+  // A join filters its probe side's rows by key when probe rows without a match are dropped:
+  // inner, right outer and left semi joins, and a semi or anti join built on its left input.
+  if (!(semi_or_anti && join.build_left) && join.join_type != PlanJoinType::kInner &&
+      join.join_type != PlanJoinType::kRightOuter && join.join_type != PlanJoinType::kLeftSemi) {
+    return targets;
   }
-  if (!IsSelective(*join.children[plan.build_child])) return plan;
-  PlanNode& probe = *join.children[plan.probe_child];
+  const size_t build_child = BuildChild(join);
+  const size_t probe_child = 1 - build_child;
+  if (!IsSelective(*join.children[build_child])) return targets;
+  PlanNode& probe = *join.children[probe_child];
   for (size_t i = 0; i < join.join_keys.size(); ++i) {
     const JoinKey& key = join.join_keys[i];
     if (key.null_safe) continue;
-    const BoundExpr& probe_key = plan.probe_child == 0 ? *key.left : *key.right;
+    const BoundExpr& probe_key = probe_child == 0 ? *key.left : *key.right;
     if (probe_key.kind != BoundExpr::Kind::kColumn) continue;
     std::string column;
     PlanNode* scan = FindTarget(probe, probe_key.field, &column);
-    if (scan != nullptr) plan.targets.push_back({i, scan, column});
+    if (scan != nullptr) targets.push_back({i, scan, column});
   }
-  return plan;
+  return targets;
 }
 
-std::string RuntimeFilterSummary(const PlanNode& join) {
-  RuntimeFilterPlan plan = PlanRuntimeFilter(join);
-  if (plan.targets.empty()) return {};
+std::string RuntimeFilterSummary(const PlanNode& join,
+                                 const std::vector<RuntimeFilterTarget>& targets) {
+  if (targets.empty()) return {};
   std::vector<std::string> items;
-  for (const auto& target : plan.targets) {
+  const size_t probe_child = 1 - BuildChild(join);
+  for (const auto& target : targets) {
     const JoinKey& key = join.join_keys[target.key_index];
-    const BoundExpr& probe_key = plan.probe_child == 0 ? *key.left : *key.right;
+    const BoundExpr& probe_key = probe_child == 0 ? *key.left : *key.right;
     items.push_back(fmt::format("{} -> {}.{}", probe_key.ToString(),
                                 target.scan->table_name.ToString(), target.column));
   }

@@ -22,7 +22,8 @@ class DeltaProceduresTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::random_device random;
-    warehouse_ = fs::temp_directory_path() / ("parley-delta-procedures-" + std::to_string(random()));
+    warehouse_ =
+        fs::temp_directory_path() / ("parley-delta-procedures-" + std::to_string(random()));
     fs::create_directories(warehouse_);
     session_ = MakeSession("delta");
     Run("CREATE TABLE t (id INT) USING delta");
@@ -67,9 +68,9 @@ TEST_F(DeltaProceduresTest, DescribeHistoryIsACallOfTheTablesCatalog) {
   EXPECT_EQ(Column("DESCRIBE HISTORY t", "version"), (Rows{"2", "1", "0"}));
   EXPECT_EQ(Column("DESCRIBE HISTORY t", "operation"), (Rows{"WRITE", "WRITE", "CREATE TABLE"}));
   EXPECT_EQ(Column("DESCRIBE HISTORY t LIMIT 1", "version"), Rows{"2"});
-  EXPECT_EQ(Column("CALL spark_catalog.system.describe_history(table => 't', limit => 2)",
-                   "version"),
-            (Rows{"2", "1"}));
+  EXPECT_EQ(
+      Column("CALL spark_catalog.system.describe_history(table => 't', limit => 2)", "version"),
+      (Rows{"2", "1"}));
   EXPECT_EQ(Column("CALL spark_catalog.system.describe_history('default.t')", "version").size(),
             3u);
   EXPECT_EQ(
@@ -113,9 +114,9 @@ TEST_F(DeltaProceduresTest, PathTablesUseTheCatalogOfTheirFormat) {
   EXPECT_EQ(Column("DESCRIBE DETAIL delta.`" + path + "`", "numFiles", memory_session.get()),
             Rows{"2"});
   EXPECT_EQ(Column("VACUUM delta.`" + path + "` DRY RUN", "path", memory_session.get()).size(), 0u);
-  EXPECT_EQ(Column("CALL spark_catalog.system.describe_history('delta.`" + path + "`', 1)",
-                   "version"),
-            Rows{"2"});
+  EXPECT_EQ(
+      Column("CALL spark_catalog.system.describe_history('delta.`" + path + "`', 1)", "version"),
+      Rows{"2"});
 }
 
 TEST_F(DeltaProceduresTest, Errors) {
@@ -138,7 +139,8 @@ TEST_F(DeltaProceduresTest, Errors) {
                           session_->Sql("CALL spark_catalog.system.vacuum('t', retain => 1)"));
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR",
                           session_->Sql("CALL spark_catalog.system.vacuum('t.')"));
-  ASSERT_RAISES_CONDITION("FAILED_TO_LOAD_ROUTINE", session_->Sql("CALL spark_catalog.system.nope()"));
+  ASSERT_RAISES_CONDITION("FAILED_TO_LOAD_ROUTINE",
+                          session_->Sql("CALL spark_catalog.system.nope()"));
   ASSERT_RAISES_CONDITION("MISSING_CATALOG_ABILITY.PROCEDURES",
                           session_->Sql("CALL mem.system.vacuum('t')"));
 }

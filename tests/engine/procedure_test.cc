@@ -104,67 +104,67 @@ class ProcedureTest : public ::testing::Test {
           return ProcedureResults{Column("out", std::make_shared<arrow::Int32Scalar>(total))};
         });
     catalog_->Add({"ns"}, sum_);
-    catalog_->Add({"ns"}, std::make_shared<TestProcedure>(
-                              "long_sum",
-                              std::vector{In("in1", arrow::int64()), In("in2", arrow::int64())},
-                              [](const Args& args) -> Result<ProcedureResults> {
-                                auto total = std::make_shared<arrow::Int64Scalar>(
-                                    AsLong(*args[0]) + AsLong(*args[1]));
-                                return ProcedureResults{Column("out", total)};
-                              }));
+    catalog_->Add(
+        {"ns"}, std::make_shared<TestProcedure>(
+                    "long_sum", std::vector{In("in1", arrow::int64()), In("in2", arrow::int64())},
+                    [](const Args& args) -> Result<ProcedureResults> {
+                      auto total =
+                          std::make_shared<arrow::Int64Scalar>(AsLong(*args[0]) + AsLong(*args[1]));
+                      return ProcedureResults{Column("out", total)};
+                    }));
     // complex(in1 STRING DEFAULT 'A', in2 STRING DEFAULT 'B', in3 INT DEFAULT 1 + 1 - 1): in3
     // rows (i, in1 || i, in2 || i).
-    catalog_->Add(
-        {"ns"},
-        std::make_shared<TestProcedure>(
-            "complex",
-            std::vector{In("in1", arrow::utf8(), "'A'"), In("in2", arrow::utf8(), "'B'"),
-                        In("in3", arrow::int32(), "1 + 1 - 1")},
-            [](const Args& args) -> Result<ProcedureResults> {
-              arrow::Int32Builder index;
-              arrow::StringBuilder first, second;
-              const std::string a = args[0]->ToString(), b = args[1]->ToString();
-              for (int32_t i = 1; i <= static_cast<const arrow::Int32Scalar&>(*args[2]).value;
-                   ++i) {
-                ARROW_RETURN_NOT_OK(index.Append(i));
-                ARROW_RETURN_NOT_OK(first.Append(a + std::to_string(i)));
-                ARROW_RETURN_NOT_OK(second.Append(b + std::to_string(i)));
-              }
-              std::vector<std::shared_ptr<arrow::Array>> columns(3);
-              ARROW_RETURN_NOT_OK(index.Finish(&columns[0]));
-              ARROW_RETURN_NOT_OK(first.Finish(&columns[1]));
-              ARROW_RETURN_NOT_OK(second.Finish(&columns[2]));
-              auto schema = arrow::schema({arrow::field("out1", arrow::int32()),
-                                           arrow::field("out2", arrow::utf8()),
-                                           arrow::field("out3", arrow::utf8())});
-              return ProcedureResults{arrow::Table::Make(schema, columns)};
-            }));
-    catalog_->Add({"ns"}, std::make_shared<TestProcedure>(
-                              "void", std::vector{In("in1", arrow::utf8())},
-                              [](const Args&) { return ProcedureResults{}; }));
+    catalog_->Add({"ns"},
+                  std::make_shared<TestProcedure>(
+                      "complex",
+                      std::vector{In("in1", arrow::utf8(), "'A'"), In("in2", arrow::utf8(), "'B'"),
+                                  In("in3", arrow::int32(), "1 + 1 - 1")},
+                      [](const Args& args) -> Result<ProcedureResults> {
+                        arrow::Int32Builder index;
+                        arrow::StringBuilder first, second;
+                        const std::string a = args[0]->ToString(), b = args[1]->ToString();
+                        for (int32_t i = 1;
+                             i <= static_cast<const arrow::Int32Scalar&>(*args[2]).value; ++i) {
+                          ARROW_RETURN_NOT_OK(index.Append(i));
+                          ARROW_RETURN_NOT_OK(first.Append(a + std::to_string(i)));
+                          ARROW_RETURN_NOT_OK(second.Append(b + std::to_string(i)));
+                        }
+                        std::vector<std::shared_ptr<arrow::Array>> columns(3);
+                        ARROW_RETURN_NOT_OK(index.Finish(&columns[0]));
+                        ARROW_RETURN_NOT_OK(first.Finish(&columns[1]));
+                        ARROW_RETURN_NOT_OK(second.Finish(&columns[2]));
+                        auto schema = arrow::schema({arrow::field("out1", arrow::int32()),
+                                                     arrow::field("out2", arrow::utf8()),
+                                                     arrow::field("out3", arrow::utf8())});
+                        return ProcedureResults{arrow::Table::Make(schema, columns)};
+                      }));
+    catalog_->Add({"ns"},
+                  std::make_shared<TestProcedure>("void", std::vector{In("in1", arrow::utf8())},
+                                                  [](const Args&) { return ProcedureResults{}; }));
     catalog_->Add({"ns"}, std::make_shared<TestProcedure>(
                               "multi", std::vector<ProcedureParameter>{},
                               [](const Args&) -> Result<ProcedureResults> {
                                 auto one = Column("out", std::make_shared<arrow::Int32Scalar>(1));
                                 return ProcedureResults{one, one};
                               }));
-    catalog_->Add({"ns"}, std::make_shared<TestProcedure>(
-                              "bad_default",
-                              std::vector{In("in1", arrow::int32(), "10"),
-                                          In("in2", arrow::int32(), "'B'")},
-                              [](const Args&) { return ProcedureResults{}; }));
-    catalog_->Add({"ns"}, std::make_shared<TestProcedure>(
-                              "required_after_optional",
-                              std::vector{In("in1", arrow::int32(), "1"), In("in2", arrow::int32())},
-                              [](const Args&) { return ProcedureResults{}; }));
+    catalog_->Add(
+        {"ns"}, std::make_shared<TestProcedure>(
+                    "bad_default",
+                    std::vector{In("in1", arrow::int32(), "10"), In("in2", arrow::int32(), "'B'")},
+                    [](const Args&) { return ProcedureResults{}; }));
+    catalog_->Add({"ns"},
+                  std::make_shared<TestProcedure>(
+                      "required_after_optional",
+                      std::vector{In("in1", arrow::int32(), "1"), In("in2", arrow::int32())},
+                      [](const Args&) { return ProcedureResults{}; }));
     ProcedureParameter inout = In("in1", arrow::int32());
     inout.mode = ProcedureParameter::Mode::kInOut;
-    catalog_->Add({"ns"}, std::make_shared<TestProcedure>(
-                              "inout", std::vector{inout},
-                              [](const Args&) { return ProcedureResults{}; }));
-    catalog_->Add({}, std::make_shared<TestProcedure>(
-                          "top", std::vector<ProcedureParameter>{},
-                          [](const Args&) { return ProcedureResults{}; }));
+    catalog_->Add({"ns"},
+                  std::make_shared<TestProcedure>("inout", std::vector{inout},
+                                                  [](const Args&) { return ProcedureResults{}; }));
+    catalog_->Add({},
+                  std::make_shared<TestProcedure>("top", std::vector<ProcedureParameter>{},
+                                                  [](const Args&) { return ProcedureResults{}; }));
     ASSERT_OK(session_->RegisterCatalog("cat", catalog_));
   }
 
@@ -249,8 +249,7 @@ TEST_F(ProcedureTest, ArgumentErrors) {
        "The `sum` requires 2 parameters but the actual number is 3"},
       {"CALL cat.ns.complex('a', 'b', 1, 2)", "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
        "requires [0, 1, 2, 3] parameters"},
-      {"CALL cat.ns.sum()", "REQUIRED_PARAMETER_NOT_FOUND",
-       "parameter named `in1` is required"},
+      {"CALL cat.ns.sum()", "REQUIRED_PARAMETER_NOT_FOUND", "parameter named `in1` is required"},
       {"CALL cat.ns.sum(1)", "REQUIRED_PARAMETER_NOT_FOUND", "`in2`"},
       {"CALL cat.ns.sum(1, in1 => 2)",
        "DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.BOTH_POSITIONAL_AND_NAMED", "`in1`"},
@@ -283,14 +282,17 @@ TEST_F(ProcedureTest, ArgumentErrors) {
 
 TEST_F(ProcedureTest, ShowAndDescribeProcedures) {
   EXPECT_EQ(RowsOf("SHOW PROCEDURES IN cat.ns"),
-            (Rows{"cat,list<item: string>[ns],ns,bad_default", "cat,list<item: string>[ns],ns,complex", "cat,list<item: string>[ns],ns,inout",
-                  "cat,list<item: string>[ns],ns,long_sum", "cat,list<item: string>[ns],ns,multi", "cat,list<item: string>[ns],ns,required_after_optional",
+            (Rows{"cat,list<item: string>[ns],ns,bad_default",
+                  "cat,list<item: string>[ns],ns,complex", "cat,list<item: string>[ns],ns,inout",
+                  "cat,list<item: string>[ns],ns,long_sum", "cat,list<item: string>[ns],ns,multi",
+                  "cat,list<item: string>[ns],ns,required_after_optional",
                   "cat,list<item: string>[ns],ns,sum", "cat,list<item: string>[ns],ns,void"}));
   EXPECT_EQ(RowsOf("SHOW PROCEDURES IN cat.other"), Rows{});
-  EXPECT_EQ(RowsOf("DESC PROCEDURE cat.ns.complex"),
-            (Rows{"Procedure:   complex", "Description: complex procedure",
-                  "Parameters:  IN in1 STRING DEFAULT 'A'", "             IN in2 STRING DEFAULT 'B'",
-                  "             IN in3 INT    DEFAULT 1 + 1 - 1"}));
+  EXPECT_EQ(
+      RowsOf("DESC PROCEDURE cat.ns.complex"),
+      (Rows{"Procedure:   complex", "Description: complex procedure",
+            "Parameters:  IN in1 STRING DEFAULT 'A'", "             IN in2 STRING DEFAULT 'B'",
+            "             IN in3 INT    DEFAULT 1 + 1 - 1"}));
   EXPECT_EQ(RowsOf("DESCRIBE PROCEDURE cat.ns.multi"),
             (Rows{"Procedure:   multi", "Description: multi procedure", "Parameters:  ()"}));
   ASSERT_RAISES_CONDITION("FAILED_TO_LOAD_ROUTINE", session_->Sql("DESC PROCEDURE cat.ns.nope"));

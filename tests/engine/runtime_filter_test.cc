@@ -41,23 +41,25 @@ class RuntimeFilterTest : public ::testing::Test {
     ASSERT_OK(catalogs_.Register("tc", catalog_));
   }
 
-  Result<PlanNodePtr> Plan(const std::string& text) {
-    return testing::PlanSelect(text, &catalogs_);
+  // The final plan of `text`, with runtime filters placed when `runtime_filters`.
+  Result<PlanNodePtr> Plan(const std::string& text, bool runtime_filters = true) {
+    PushdownOptions options;
+    options.physical.runtime_filters = runtime_filters;
+    return testing::PlanSelect(text, &catalogs_, options);
   }
 
   // The sorted rows of `text`, as text.
-  Result<std::vector<std::string>> Run(const std::string& text, const ScanRunOptions& options) {
-    ARROW_ASSIGN_OR_RAISE(auto plan, Plan(text));
+  Result<std::vector<std::string>> Run(const std::string& text, const ScanRunOptions& options,
+                                       bool runtime_filters = true) {
+    ARROW_ASSIGN_OR_RAISE(auto plan, Plan(text, runtime_filters));
     ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, options));
     return testing::SortedRows(*result.table);
   }
 
-  // Runs `text` without runtime filtering (fresh logs), then with `options`, and expects the
-  // same rows.
+  // Runs `text` planned without runtime filters (fresh logs), then with them and `options`,
+  // and expects the same rows.
   void ExpectSameRows(const std::string& text, const ScanRunOptions& options) {
-    ScanRunOptions off;
-    off.runtime_filter_max_build_rows = 0;
-    ASSERT_OK_AND_ASSIGN(auto expected, Run(text, off));
+    ASSERT_OK_AND_ASSIGN(auto expected, Run(text, ScanRunOptions{}, /*runtime_filters=*/false));
     EXPECT_TRUE(catalog_->log("fact")->runtime_predicates.empty());
     ASSERT_OK_AND_ASSIGN(auto actual, Run(text, options));
     EXPECT_EQ(actual, expected) << text;
@@ -103,7 +105,7 @@ TEST_F(RuntimeFilterTest, LargeBuildSideOffersNothing) {
 TEST_F(RuntimeFilterTest, UnfilteredBuildSideOffersNothing) {
   const std::string query = "SELECT f.v FROM tc.default.fact f JOIN tc.default.dim d ON f.k = d.k";
   ASSERT_OK_AND_ASSIGN(auto plan, Plan(query));
-  EXPECT_TRUE(PlanRuntimeFilter(*plan->children[0]).targets.empty());
+  EXPECT_TRUE(plan->children[0]->runtime_filters.empty());
   ExpectSameRows(query, ScanRunOptions{});
   EXPECT_TRUE(catalog_->log("fact")->runtime_predicates.empty());
 }
@@ -143,7 +145,7 @@ TEST_F(RuntimeFilterTest, OnlySourcesThatImplementTheMixInAreTargets) {
   ASSERT_EQ(plan->kind, PlanNode::Kind::kProject);
   const PlanNode& join = *plan->children[0];
   ASSERT_EQ(join.kind, PlanNode::Kind::kJoin);
-  EXPECT_TRUE(PlanRuntimeFilter(join).targets.empty());
+  EXPECT_TRUE(join.runtime_filters.empty());
   ExpectSameRows(
       "SELECT p.v FROM tc.default.plain p JOIN tc.default.dim d ON p.k = d.k "
       "WHERE d.w = 0",

@@ -7,6 +7,7 @@
 #include "arrow/table.h"
 #include "catalog/catalog_manager.h"
 #include "exec/executor.h"
+#include "plan/explain.h"
 #include "plan/pushdown.h"
 #include "testing/gtest_util.h"
 #include "testing/query_harness.h"
@@ -31,16 +32,16 @@ class SubplanReuseTest : public ::testing::Test {
     ASSERT_OK(catalogs_.Register("tc", catalog_));
   }
 
-  Result<PlanNodePtr> Plan(const std::string& text) {
-    return testing::PlanSelect(text, &catalogs_);
+  Result<PlanNodePtr> Plan(const std::string& text, bool reuse = true) {
+    PushdownOptions options;
+    options.physical.reuse_subplans = reuse;
+    return testing::PlanSelect(text, &catalogs_, options);
   }
 
   // The rows of `text` (as text, sorted) and how many scan tasks ran.
   Result<std::pair<std::vector<std::string>, size_t>> Run(const std::string& text, bool reuse) {
-    ARROW_ASSIGN_OR_RAISE(auto plan, Plan(text));
-    ScanRunOptions options;
-    options.reuse_subplans = reuse;
-    ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, options));
+    ARROW_ASSIGN_OR_RAISE(auto plan, Plan(text, reuse));
+    ARROW_ASSIGN_OR_RAISE(auto result, ExecutePlan(plan, ScanRunOptions{}));
     ARROW_ASSIGN_OR_RAISE(auto rows, testing::SortedRows(*result.table));
     return std::make_pair(std::move(rows), result.task_metrics.size());
   }
@@ -82,6 +83,25 @@ TEST_F(SubplanReuseTest, DifferentAggregationsAreNotShared) {
     ASSERT_OK_AND_ASSIGN(auto reused, Run(query, /*reuse=*/true));
     EXPECT_EQ(reused, separate) << query;
   }
+}
+
+// Subplans are compared structurally, through their columns by position: the same aggregation
+// written twice under other names is shared, and the plan records the reuse for EXPLAIN.
+TEST_F(SubplanReuseTest, SameAggregationUnderOtherNamesIsShared) {
+  const std::string query =
+      "SELECT a.key FROM (SELECT k AS key, sum(v) AS s FROM tc.default.sales GROUP BY k) a "
+      "JOIN (SELECT k AS other, sum(v) AS t FROM tc.default.sales GROUP BY k) b "
+      "ON a.key = b.other AND a.s = b.t";
+  ASSERT_OK_AND_ASSIGN(auto plan, Plan(query));
+  ASSERT_EQ(FindReusedSubplans(*plan, {}).size(), 1u);
+  ASSERT_OK_AND_ASSIGN(auto text, ExplainPlan(plan, sql::ExplainMode::kFormatted));
+  EXPECT_NE(text.find("ReusedSubplan HashAggregate"), std::string::npos) << text;
+  EXPECT_NE(text.find("Reuses: ("), std::string::npos) << text;
+  ASSERT_OK_AND_ASSIGN(auto separate, Run(query, /*reuse=*/false));
+  ASSERT_OK_AND_ASSIGN(auto reused, Run(query, /*reuse=*/true));
+  EXPECT_EQ(reused.first, separate.first);
+  EXPECT_EQ(reused.first.size(), 3u);
+  EXPECT_EQ(reused.second, 2u);  // one scan of two partitions
 }
 
 // A scan that a runtime filter narrows is narrowed for one place only: not shared.
