@@ -8,7 +8,10 @@
 #include "arrow/acero/options.h"
 #include "arrow/compute/api_scalar.h"
 #include "arrow/scalar.h"
+#include "arrow/table.h"
 #include "exec/expression_lowering.h"
+#include "exec/lowering.h"
+#include "plan/runtime_filter.h"
 
 namespace parley {
 namespace {
@@ -186,6 +189,79 @@ Result<ac::Declaration> LowerJoin(const PlanNode& join, ac::Declaration left,
   return Finish(
       join, ac::Declaration("hashjoin", {std::move(left), std::move(right)}, std::move(options)),
       no_output, split);
+}
+
+// A join with runtime filters (PlanNode::runtime_filters) computes its build side first;
+// when that has at most runtime_filter_max_build_rows rows, each target scan is offered the
+// build keys before its partitions are planned, and its tasks keep only rows whose key is
+// among them. The join then reads the computed build side.
+Result<ac::Declaration> Lowering::LowerJoinNode(const PlanNodePtr& node) {
+  if (node->storage_partitioned) {
+    ARROW_ASSIGN_OR_RAISE(auto groups, GroupJoinPartitions(*node));
+    if (groups) return LowerPartitionedJoin(node, *groups);
+  }
+  if (node->runtime_filters.empty()) {
+    ARROW_ASSIGN_OR_RAISE(auto left, Lower(node->children[0]));
+    ARROW_ASSIGN_OR_RAISE(auto right, Lower(node->children[1]));
+    return LowerJoin(*node, std::move(left), std::move(right));
+  }
+  const size_t build_child = BuildChild(*node);
+  ARROW_ASSIGN_OR_RAISE(auto build_table, Gather(node->children[build_child]));
+  std::vector<RuntimeFilterTarget> offered;
+  if (build_table->num_rows() <= options_.runtime_filter_max_build_rows) {
+    for (const auto& target : node->runtime_filters) {
+      const JoinKey& key = node->join_keys[target.key_index];
+      ARROW_ASSIGN_OR_RAISE(
+          auto filter, MakeRuntimeFilter(*build_table, build_child == 1 ? *key.right : *key.left,
+                                         target.column, options_.runtime_filter_max_in_list));
+      ARROW_RETURN_NOT_OK(OfferRuntimeFilter(target.scan, filter));
+      offered.push_back(target);
+    }
+  }
+  if (profile_) {
+    auto& entry = profile_by_node_[node.get()];
+    entry.build_rows_first = build_table->num_rows();
+    entry.offered_runtime_filters = std::move(offered);
+  }
+  ac::Declaration build("table_source", ac::TableSourceNodeOptions(std::move(build_table)));
+  ARROW_ASSIGN_OR_RAISE(auto probe, Lower(node->children[1 - build_child]));
+  if (build_child == 1) return LowerJoin(*node, std::move(probe), std::move(build));
+  return LowerJoin(*node, std::move(build), std::move(probe));
+}
+
+// A storage-partitioned join (plan/storage_partitioned_join.h): the partitions of each key
+// group joined on their own, one group after another, and the groups' rows stacked. A group
+// with rows on one side only runs when the join keeps that side's unmatched rows.
+Result<ac::Declaration> Lowering::LowerPartitionedJoin(const PlanNodePtr& node,
+                                                       const PartitionGroups& groups) {
+  const PlanJoinType type = node->join_type;
+  const bool keeps_left = type == PlanJoinType::kLeftOuter || type == PlanJoinType::kFullOuter ||
+                          type == PlanJoinType::kLeftAnti;
+  const bool keeps_right = type == PlanJoinType::kRightOuter || type == PlanJoinType::kFullOuter;
+  std::vector<std::shared_ptr<arrow::Table>> tables;
+  for (size_t g = 0; g < groups.left.size(); ++g) {
+    const bool left_rows = !groups.left[g].empty();
+    const bool right_rows = !groups.right[g].empty();
+    if (!(left_rows && right_rows) && !(left_rows && keeps_left) && !(right_rows && keeps_right)) {
+      continue;
+    }
+    subsets_[groups.left_scan] = groups.left[g];
+    subsets_[groups.right_scan] = groups.right[g];
+    ARROW_ASSIGN_OR_RAISE(auto left, Lower(node->children[0]));
+    ARROW_ASSIGN_OR_RAISE(auto right, Lower(node->children[1]));
+    ARROW_ASSIGN_OR_RAISE(auto joined, LowerJoin(*node, std::move(left), std::move(right)));
+    ARROW_ASSIGN_OR_RAISE(auto table, RunToTable(std::move(joined), options_));
+    tables.push_back(std::move(table));
+  }
+  subsets_.erase(groups.left_scan);
+  subsets_.erase(groups.right_scan);
+  std::shared_ptr<arrow::Table> rows;
+  if (tables.empty()) {
+    ARROW_ASSIGN_OR_RAISE(rows, arrow::Table::MakeEmpty(node->OutputSchema()));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(rows, arrow::ConcatenateTables(tables));
+  }
+  return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(rows)));
 }
 
 }  // namespace parley
