@@ -180,9 +180,9 @@ Result<ac::Declaration> Lowering::LowerAggregate(const PlanNodePtr& node) {
       value = cp::call("cast", {results[i - keys.size()]}, cp::CastOptions::Safe(field.type));
       // A decimal sum past the precision of Spark's sum type overflows as the sum does.
       if (call.function == "SUM" && field.type->id() == arrow::Type::DECIMAL128) {
-        value = GuardCall(cp::call("cast", {cp::field_ref(ArgumentField(0))},
-                                   cp::CastOptions::Safe(field.type)),
-                          {results[i - keys.size()]}, call.ToString(), "ARITHMETIC_OVERFLOW");
+        value = GuardCall(
+            cp::call("cast", {cp::field_ref(ArgumentField(0))}, cp::CastOptions::Safe(field.type)),
+            {results[i - keys.size()]}, call.ToString(), "ARITHMETIC_OVERFLOW");
       }
     }
     outputs.push_back(std::move(value));

@@ -74,8 +74,7 @@ Result<ac::Declaration> Lowering::Lower(const PlanNodePtr& node) {
   // A node lowered once per key group of a storage-partitioned join adds up its runs.
   auto& entry = profile_by_node_[node.get()];
   entry.rows_out += table->num_rows();
-  entry.seconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  entry.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (node->kind == PlanNode::Kind::kScan) {
     entry.tasks.insert(entry.tasks.end(), metrics_.begin() + tasks_before, metrics_.end());
     entry.custom_metrics = AggregateCustomMetrics(*node->negotiation->scan, entry.tasks);
@@ -117,8 +116,8 @@ Result<ac::Declaration> Lowering::LowerNode(const PlanNodePtr& node) {
       arrow::Int32Builder builder;
       ARROW_RETURN_NOT_OK(builder.Append(0));
       ARROW_ASSIGN_OR_RAISE(auto column, builder.Finish());
-      auto table = arrow::Table::Make(arrow::schema({arrow::field("__one_row", arrow::int32())}),
-                                      {column});
+      auto table =
+          arrow::Table::Make(arrow::schema({arrow::field("__one_row", arrow::int32())}), {column});
       return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
     }
     case PlanNode::Kind::kValues: return LowerValues(*node);

@@ -38,7 +38,7 @@ Status Lowering::OfferRuntimeFilter(PlanNode* scan, const RuntimeFilter& filter)
 
 // A scan whose tasks stream their batches (and apply `filter`) into the plan as they read.
 Result<ac::Declaration> Lowering::StreamScan(const PlanNodePtr& scan,
-                                   std::optional<cp::Expression> filter) {
+                                             std::optional<cp::Expression> filter) {
   const bool ordered =
       unordered_scans_.count(scan.get()) == 0 && options_.unordered_scans.count(scan.get()) == 0;
   ARROW_ASSIGN_OR_RAISE(auto stream, StartScanTasks(scan.get(), options_, std::move(filter),
@@ -52,7 +52,8 @@ Result<ac::Declaration> Lowering::StreamScan(const PlanNodePtr& scan,
 
 // A filter directly above a scan runs inside the scan's tasks (scan_tasks.h). The scan's
 // profile entry is its tasks' (rows as read); the filter's is recorded by Lower().
-Result<ac::Declaration> Lowering::LowerFilteredScan(const PlanNodePtr& scan, cp::Expression condition) {
+Result<ac::Declaration> Lowering::LowerFilteredScan(const PlanNodePtr& scan,
+                                                    cp::Expression condition) {
   if (!profile_) return StreamScan(scan, std::move(condition));
   auto start = std::chrono::steady_clock::now();
   size_t tasks_before = metrics_.size();
@@ -63,8 +64,7 @@ Result<ac::Declaration> Lowering::LowerFilteredScan(const PlanNodePtr& scan, cp:
     entry.tasks.assign(metrics_.begin() + tasks_before, metrics_.end());
     entry.rows_out = 0;
     for (const auto& task : entry.tasks) entry.rows_out += task.rows;
-    entry.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    entry.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     entry.custom_metrics = AggregateCustomMetrics(*scan->negotiation->scan, entry.tasks);
   }
   return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(table)));
