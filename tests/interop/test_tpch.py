@@ -12,34 +12,24 @@ Environment: PARLEY_BIN (default build/parley), TPCH_SCALE (default 0.1).
 
 import os
 import pathlib
-import shutil
-import subprocess
-import sys
 
 import duckdb
 import pytest
 
 from duckdb_compare import compare, duckdb_query, parley_query
+from tpch_data import TABLES, generate, load_warehouse
 
 QUERIES = pathlib.Path(__file__).parent / "tpch"
-TABLES = ["nation", "region", "part", "supplier", "partsupp", "customer", "orders", "lineitem"]
 SCALE = os.environ.get("TPCH_SCALE", "0.1")
-
-
-def tpchgen():
-    found = shutil.which("tpchgen-cli", path=os.path.dirname(sys.executable))
-    return found or "tpchgen-cli"
 
 
 @pytest.fixture(scope="module")
 def tpch(tmp_path_factory):
     root = tmp_path_factory.mktemp("tpch")
     data = root / "data"
-    subprocess.run([tpchgen(), "parquet", "--scale-factor", SCALE, "--output-dir", str(data)],
-                   check=True, capture_output=True, timeout=600)
+    generate(SCALE, data)
     warehouse = root / "warehouse"
-    parley_query("; ".join(f"CREATE TABLE {t} AS SELECT * FROM parquet.`{data / t}.parquet`"
-                           for t in TABLES), warehouse)
+    load_warehouse(data, warehouse)
     connection = duckdb.connect()
     for t in TABLES:
         connection.sql(f"CREATE VIEW {t} AS SELECT * FROM read_parquet('{data / t}.parquet')")

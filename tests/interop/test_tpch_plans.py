@@ -17,34 +17,23 @@ Environment: PARLEY_BIN (default build/parley).
 
 import pathlib
 import re
-import shutil
-import subprocess
-import sys
-import os
 
 import pytest
 
 from duckdb_compare import parley_query
+from tpch_data import generate, load_warehouse
 
 QUERIES = pathlib.Path(__file__).parent / "tpch"
-TABLES = ["nation", "region", "part", "supplier", "partsupp", "customer", "orders", "lineitem"]
 OPERATOR = re.compile(r"^\((\d+)\) ")
-
-
-def tpchgen():
-    found = shutil.which("tpchgen-cli", path=os.path.dirname(sys.executable))
-    return found or "tpchgen-cli"
 
 
 @pytest.fixture(scope="module")
 def warehouse(tmp_path_factory):
     root = tmp_path_factory.mktemp("tpch_plans")
     data = root / "data"
-    subprocess.run([tpchgen(), "parquet", "--scale-factor", "0.01", "--output-dir", str(data)],
-                   check=True, capture_output=True, timeout=600)
+    generate("0.01", data)
     warehouse = root / "warehouse"
-    parley_query("; ".join(f"CREATE TABLE {t} AS SELECT * FROM parquet.`{data / t}.parquet`"
-                           for t in TABLES), warehouse)
+    load_warehouse(data, warehouse)
     return warehouse
 
 
