@@ -1,5 +1,5 @@
 // The Delta catalog over a warehouse directory (see delta_catalog.h).
-#include "delta_catalog.h"
+#include "connectors/delta/delta_catalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,8 +9,18 @@
 
 #include "arrow/filesystem/localfs.h"
 #include "arrow/type.h"
-#include "delta_procedures.h"
-#include "delta_write_internal.h"
+#include "connectors/delta/commands/delta_procedures.h"
+
+#include "connectors/delta/changes/changelog.h"
+#include "connectors/delta/log/protocol.h"
+#include "connectors/delta/log/row_tracking.h"
+#include "connectors/delta/log/transaction.h"
+#include "connectors/delta/log/values.h"
+#include "connectors/delta/table_state.h"
+#include "connectors/delta/util.h"
+#include "connectors/delta/write/alter.h"
+#include "connectors/delta/write/create.h"
+#include "connectors/delta/write/write.h"
 #include "parley/connector/filesystem.h"
 
 namespace parley::delta {

@@ -1,7 +1,7 @@
 // Registers the Delta catalog as the built-in plugin "delta" and Delta as the provider of
 // delta.`/path` tables (parley/connector/builtin.h).
-#include "delta_catalog.h"
-#include "delta_table.h"
+#include "connectors/delta/delta_catalog.h"
+#include "connectors/delta/delta_table.h"
 #include "parley/connector/builtin.h"
 
 namespace parley::delta {

@@ -1,5 +1,5 @@
 // The Delta Table and its path TableProvider (see delta_table.h).
-#include "delta_table.h"
+#include "connectors/delta/delta_table.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,8 +12,16 @@
 #include "arrow/filesystem/filesystem.h"
 #include "arrow/filesystem/localfs.h"
 #include "arrow/type.h"
-#include "delta_internal.h"
-#include "delta_write_internal.h"
+
+#include "connectors/delta/log/protocol.h"
+#include "connectors/delta/log/row_tracking.h"
+#include "connectors/delta/log/transaction.h"
+#include "connectors/delta/read/metadata_column.h"
+#include "connectors/delta/read/scan.h"
+#include "connectors/delta/table_state.h"
+#include "connectors/delta/util.h"
+#include "connectors/delta/write/dml.h"
+#include "connectors/delta/write/write.h"
 #include "parley/connector/filesystem.h"
 #include "parley/connector/metadata_columns.h"
 #include "parley/connector/table.h"

@@ -1,7 +1,6 @@
 // SelectBinder: the order in which a SELECT's clauses are bound, and its FROM clause.
 #include <fmt/format.h>
 
-
 #include "analysis/aggregate_binder.h"
 #include "analysis/analysis_error.h"
 #include "analysis/expression_binder.h"
@@ -149,9 +148,7 @@ Result<PlanNodePtr> SelectBinder::BindFrom() {
 // Binding options of WHERE (which may read the enclosing query) and of the other clauses.
 BindOptions SelectBinder::Options(bool where) {
   BindOptions options;
-  options.subquery_hook = [this](const sql::Expr& expr) {
-    return BindSubqueryValue(expr, false);
-  };
+  options.subquery_hook = [this](const sql::Expr& expr) { return BindSubqueryValue(expr, false); };
   if (where && outer_ != nullptr) options.outer_scopes = outer_->scopes;
   return options;
 }

@@ -70,7 +70,8 @@ Status SelectBinder::BindGroupingSets(const sql::GroupByClause& clause) {
 }
 
 // `left` then the indexes of `right` it lacks.
-std::vector<size_t> SelectBinder::Concat(std::vector<size_t> left, const std::vector<size_t>& right) {
+std::vector<size_t> SelectBinder::Concat(std::vector<size_t> left,
+                                         const std::vector<size_t>& right) {
   for (size_t key : right) {
     if (std::find(left.begin(), left.end(), key) == left.end()) left.push_back(key);
   }

@@ -2,7 +2,6 @@
 // select list.
 #include <fmt/format.h>
 
-
 #include "analysis/aggregate_binder.h"
 #include "analysis/analysis_error.h"
 #include "analysis/column_naming.h"
@@ -162,7 +161,8 @@ Status SelectBinder::ExpandStar(const sql::Expr& star, PlanNode* project) {
 
 // ORDER BY resolves an ordinal or a select-list name first, then an input expression, which
 // becomes a hidden projection column (not allowed with DISTINCT).
-Result<BoundExprPtr> SelectBinder::BindSortKey(const sql::Expr& expr, PlanNode* project, size_t visible) {
+Result<BoundExprPtr> SelectBinder::BindSortKey(const sql::Expr& expr, PlanNode* project,
+                                               size_t visible) {
   auto output_ref = [&](size_t i) {
     const auto& field = project->output[i];
     return MakeColumnRef(field.name, field.display, field.type);

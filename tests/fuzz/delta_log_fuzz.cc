@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "connectors/delta/deletion_vector.h"
-#include "connectors/delta/delta_log.h"
+#include "connectors/delta/log/deletion_vector.h"
+#include "connectors/delta/log/delta_log.h"
 #include "fuzz_targets.h"
 #include "mock_filesystem.h"
 
