@@ -31,7 +31,9 @@
 #include "arrow/record_batch.h"
 #include "arrow/type.h"
 #include "arrow/util/compression.h"
-#include "files_internal.h"
+#include "connectors/files/files_format.h"
+#include "connectors/files/files_listing.h"
+#include "connectors/files/files_options.h"
 #include "parley/connector/status.h"
 
 namespace parley::files {

@@ -19,7 +19,7 @@
 #include "arrow/filesystem/filesystem.h"
 #include "arrow/io/interfaces.h"
 #include "arrow/util/future.h"
-#include "files_internal.h"
+#include "connectors/files/files_io.h"
 #include "parley/connector/forwarding_filesystem.h"
 
 namespace parley::files {

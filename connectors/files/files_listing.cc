@@ -18,8 +18,9 @@
 
 #include "arrow/filesystem/filesystem.h"
 #include "arrow/util/io_util.h"
+#include "connectors/files/files_listing.h"
+#include "connectors/files/files_options.h"
 #include "files_commit.h"
-#include "files_internal.h"
 #include "parley/connector/filesystem.h"
 #include "parley/connector/status.h"
 

@@ -19,8 +19,11 @@
 #include "arrow/compute/expression.h"
 #include "arrow/dataset/partition.h"
 #include "connectors/common/predicate_conversion.h"
+#include "connectors/files/files_listing.h"
+#include "connectors/files/files_table.h"
+#include "connectors/files/files_write.h"
+#include "connectors/files/files_writer.h"
 #include "files_commit.h"
-#include "files_internal.h"
 #include "parley/connector/status.h"
 
 namespace parley::files {
