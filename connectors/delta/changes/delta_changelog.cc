@@ -14,16 +14,8 @@
 // `_change_type`, `_commit_version`, `_commit_timestamp` (the in-commit timestamp when the commit
 // has one, else the monotonized file time).
 //
-// The range, as delta-spark resolves it: versions as given (a missing end is the latest); a
-// timestamp bound is the latest commit at or before it (a start after the latest commit, or any
-// bound before the first, fails); then an exclusive start moves up one version and an exclusive
-// end down one. Errors: DELTA_CHANGELOG_UNBOUNDED_RANGE, DELTA_INVALID_CDC_RANGE (end before start
-// or not a version), DELTA_CDC_START_VERSION_AFTER_LATEST, DELTA_VERSION_NOT_FOUND (end after the
-// latest), DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION / DELTA_TIMESTAMP_GREATER_THAN_COMMIT,
-// DELTA_CHANGELOG_REQUIRES_ROW_TRACKING (not enabled at the end version),
-// DELTA_CHANGELOG_ROW_TRACKING_DISABLED_IN_RANGE (not enabled at the start or a commit in the
-// range turns it off), DELTA_CHANGELOG_SCHEMA_CHANGE_IN_RANGE (a schema in the range the end
-// schema cannot read).
+// The range, and what the commits in it must hold (row tracking throughout, one schema the end
+// version reads), are resolved and checked by changelog_range.h, with their errors.
 //
 // The scan prunes columns and accepts comparisons of `_commit_version` with a literal, which skip
 // whole commits. Input partitions are the commit's files of one change type, split as the table
@@ -56,6 +48,7 @@
 #include "connectors/delta/changes/delta_change_scan.h"
 
 #include "connectors/delta/changes/changelog.h"
+#include "connectors/delta/changes/changelog_range.h"
 #include "connectors/delta/log/row_tracking.h"
 #include "connectors/delta/read/metadata_column.h"
 #include "connectors/delta/read/read_task.h"
@@ -631,197 +624,24 @@ class DeltaChangelog : public Changelog {
   bool drop_carryovers_;
 };
 
-Result<int64_t> ParseVersion(const std::string& text, const std::string& table) {
-  bool digits =
-      !text.empty() && std::all_of(text.begin(), text.end(), ::isdigit) && text.size() < 19;
-  if (!digits) {
-    return InvalidError("DELTA_INVALID_CDC_RANGE", "The changelog range of " + table +
-                                                       " names the version '" + text +
-                                                       "', which is not a non-negative integer.");
-  }
-  return std::stoll(text);
-}
-
-// The commit timestamp of every version up to the latest: the in-commit timestamp from the
-// version that enabled them, else the monotonized file time.
-Result<std::map<int64_t, int64_t>> CommitTimestamps(const TableState& table) {
-  std::map<int64_t, int64_t> timestamps = table.snapshot->commit_timestamps;
-  const auto& configuration = table.snapshot->metadata.configuration;
-  if (!ConfigurationIsTrue(configuration, "delta.enableInCommitTimestamps")) return timestamps;
-  int64_t from = 0;
-  auto enabled = configuration.find("delta.inCommitTimestampEnablementVersion");
-  if (enabled != configuration.end()) {
-    ARROW_ASSIGN_OR_RAISE(from, ParseVersion(enabled->second, table.name));
-  }
-  for (auto& [version, ms] : timestamps) {
-    if (version < from) continue;
-    ARROW_ASSIGN_OR_RAISE(auto commit, ReadCommit(*table.filesystem, table.root, version));
-    if (commit.in_commit_timestamp) ms = *commit.in_commit_timestamp;
-  }
-  return timestamps;
-}
-
-// The latest version committed at or before `ms`. Fails before the first commit, and after the
-// latest unless `latest_if_after`.
-Result<int64_t> ActiveVersionAt(const TableState& table, const std::map<int64_t, int64_t>& times,
-                                int64_t ms, bool latest_if_after) {
-  if (times.empty() || ms < times.begin()->second) {
-    return InvalidError(
-        "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION",
-        "The provided timestamp (" + std::to_string(ms) +
-            " ms) is before the earliest version "
-            "available to " +
-            table.name + "" +
-            (times.empty() ? "." : " (" + std::to_string(times.begin()->second) + " ms)."));
-  }
-  if (ms > times.rbegin()->second && !latest_if_after) {
-    return InvalidError("DELTA_TIMESTAMP_GREATER_THAN_COMMIT",
-                        "The provided timestamp (" + std::to_string(ms) +
-                            " ms) is after the latest version available to " + table.name +
-                            ". Please use a timestamp before or at " +
-                            std::to_string(times.rbegin()->second) + " ms.");
-  }
-  int64_t found = times.begin()->first;
-  for (const auto& [version, time] : times) {
-    if (time <= ms) found = version;
-  }
-  return found;
-}
-
-// Whether data written under `existing` reads as `read`: each existing column is there (by name,
-// ignoring case) with the same type, and not made non-nullable.
-bool ReadCompatible(const arrow::Schema& existing, const arrow::Schema& read) {
-  auto lower = [](std::string text) {
-    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-  };
-  for (const auto& field : existing.fields()) {
-    const arrow::Field* match = nullptr;
-    for (const auto& candidate : read.fields()) {
-      if (lower(candidate->name()) == lower(field->name())) match = candidate.get();
-    }
-    if (match == nullptr || !match->type()->Equals(*field->type(), /*check_metadata=*/false) ||
-        (field->nullable() && !match->nullable())) {
-      return false;
-    }
-  }
-  return true;
-}
-
-Status SchemaChangeInRange(int64_t version) {
-  return MakeErrorWithParameters(
-      arrow::StatusCode::Invalid, "DELTA_CHANGELOG_SCHEMA_CHANGE_IN_RANGE",
-      {{"version", std::to_string(version)}},
-      "Delta CDC does not support reading a changelog range that includes a schema change. "
-      "Commit at version " +
-          std::to_string(version) +
-          " changes the table schema. Pick a "
-          "starting/ending version that brackets a single schema.");
-}
-
-Status RowTrackingDisabledInRange(int64_t version) {
-  return MakeErrorWithParameters(
-      arrow::StatusCode::Invalid, "DELTA_CHANGELOG_ROW_TRACKING_DISABLED_IN_RANGE",
-      {{"version", std::to_string(version)}},
-      "Delta CDC requires row tracking to remain enabled across the requested range. Commit at "
-      "version " +
-          std::to_string(version) +
-          " disabled row tracking. Pick a starting/ending "
-          "version that brackets a row-tracking-enabled state.");
-}
-
-Result<std::shared_ptr<arrow::Schema>> PlainSchemaOf(const Metadata& metadata) {
-  ARROW_ASSIGN_OR_RAISE(auto schema, SchemaFromDeltaJson(metadata.schema_string));
-  return PlainSchema(*schema);
-}
-
-// The resolved [start, end] of `range` over `table` (its latest state).
-Result<std::pair<int64_t, int64_t>> ResolveRange(const TableState& table,
-                                                 const ChangelogRange& range) {
-  const int64_t latest = table.snapshot->version;
-  int64_t start = 0, end = latest;
-  switch (range.kind) {
-    case ChangelogRange::Kind::kUnbounded:
-      return InvalidError("DELTA_CHANGELOG_UNBOUNDED_RANGE",
-                          "Delta CDC does not support unbounded ranges in batch reads of " +
-                              table.name +
-                              ". Specify a starting and ending version or "
-                              "timestamp.");
-    case ChangelogRange::Kind::kVersion: {
-      ARROW_ASSIGN_OR_RAISE(start, ParseVersion(range.starting_version, table.name));
-      if (range.ending_version) {
-        ARROW_ASSIGN_OR_RAISE(end, ParseVersion(*range.ending_version, table.name));
-      }
-      break;
-    }
-    case ChangelogRange::Kind::kTimestamp: {
-      ARROW_ASSIGN_OR_RAISE(auto times, CommitTimestamps(table));
-      ARROW_ASSIGN_OR_RAISE(start, ActiveVersionAt(table, times, range.starting_timestamp / 1000,
-                                                   /*latest_if_after=*/false));
-      if (range.ending_timestamp) {
-        ARROW_ASSIGN_OR_RAISE(end, ActiveVersionAt(table, times, *range.ending_timestamp / 1000,
-                                                   /*latest_if_after=*/true));
-      }
-      break;
-    }
-  }
-  if (!range.starting_bound_inclusive) ++start;
-  if (!range.ending_bound_inclusive) --end;
-  if (start > end) {
-    return MakeErrorWithParameters(arrow::StatusCode::Invalid, "DELTA_INVALID_CDC_RANGE",
-                                   {{"start", std::to_string(start)}, {"end", std::to_string(end)}},
-                                   "CDC range from start " + std::to_string(start) + " to end " +
-                                       std::to_string(end) +
-                                       " was invalid. End cannot be before start.");
-  }
-  if (start > latest) {
-    return MakeErrorWithParameters(
-        arrow::StatusCode::Invalid, "DELTA_CDC_START_VERSION_AFTER_LATEST",
-        {{"start", std::to_string(start)}, {"latest", std::to_string(latest)}},
-        "Provided start version (" + std::to_string(start) + ") for reading the changelog of " +
-            table.name +
-            " is invalid. Start version cannot be greater than the latest version "
-            "of the table (" +
-            std::to_string(latest) + ").");
-  }
-  if (end > latest) {
-    return InvalidError("DELTA_VERSION_NOT_FOUND",
-                        "Cannot read the changelog of " + table.name + " up to version " +
-                            std::to_string(end) + ": it does not exist. The latest version is " +
-                            std::to_string(latest) + ".");
-  }
-  return std::make_pair(start, end);
-}
-
 }  // namespace
 
 Result<std::shared_ptr<Changelog>> MakeDeltaChangelog(std::shared_ptr<const TableState> table,
                                                       const ChangelogInfo& info) {
-  ARROW_ASSIGN_OR_RAISE(auto bounds, ResolveRange(*table, info.range));
+  ARROW_ASSIGN_OR_RAISE(auto bounds, ResolveChangelogRange(*table, info.range));
   const auto [start, end] = bounds;
   if (end != table->snapshot->version) {
     ARROW_ASSIGN_OR_RAISE(table, LoadTableState(table->location, table->name, end, std::nullopt));
   }
-  if (!RowTrackingEnabled(table->snapshot->metadata)) {
-    return MakeErrorWithParameters(
-        arrow::StatusCode::Invalid, "DELTA_CHANGELOG_REQUIRES_ROW_TRACKING",
-        {{"tableName", table->name}},
-        "Change data capture via CHANGES on " + table->name +
-            " requires row tracking. Enable "
-            "it by setting TBLPROPERTIES ('delta.enableRowTracking' = 'true').");
-  }
+  ARROW_RETURN_NOT_OK(CheckChangelogEnd(*table));
   ARROW_ASSIGN_OR_RAISE(auto at_start, LoadSnapshot(table->filesystem, table->root, start));
-  if (!RowTrackingEnabled(at_start->metadata)) return RowTrackingDisabledInRange(start);
-  ARROW_ASSIGN_OR_RAISE(auto start_schema, PlainSchemaOf(at_start->metadata));
-  if (!ReadCompatible(*start_schema, *table->schema)) return SchemaChangeInRange(start);
+  ARROW_RETURN_NOT_OK(CheckChangelogMetadata(at_start->metadata, *table, start));
   auto commits = std::make_shared<std::vector<CommitChanges>>();
   for (int64_t version = start; version <= end; ++version) {
     ARROW_ASSIGN_OR_RAISE(CommitActions actions,
                           ReadCommit(*table->filesystem, table->root, version));
     if (actions.metadata) {
-      ARROW_ASSIGN_OR_RAISE(auto schema, PlainSchemaOf(*actions.metadata));
-      if (!ReadCompatible(*schema, *table->schema)) return SchemaChangeInRange(version);
-      if (!RowTrackingEnabled(*actions.metadata)) return RowTrackingDisabledInRange(version);
+      ARROW_RETURN_NOT_OK(CheckChangelogMetadata(*actions.metadata, *table, version));
     }
     CommitChanges commit;
     commit.version = version;
