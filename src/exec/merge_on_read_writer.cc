@@ -1,4 +1,4 @@
-// DeltaRowWriter: a write task's rows, split by action into DeltaWriter calls.
+// MergeOnReadRowWriter: a write task's rows, split by action into DeltaWriter calls.
 #include "exec/merge_on_read_writer.h"
 
 #include <fmt/format.h>
@@ -16,10 +16,10 @@ namespace {
 
 constexpr int kActions = 4;  // RowLevelWriteAction kCopy..kInsert index the row lists
 
-class DeltaRowWriter : public DataWriter {
+class MergeOnReadRowWriter : public DataWriter {
  public:
-  DeltaRowWriter(std::unique_ptr<DataWriter> owner, DeltaWriter* writer,
-                 std::shared_ptr<const DeltaRowLayout> layout)
+  MergeOnReadRowWriter(std::unique_ptr<DataWriter> owner, DeltaWriter* writer,
+                       std::shared_ptr<const MergeOnReadRowLayout> layout)
       : owner_(std::move(owner)), writer_(writer), layout_(std::move(layout)) {}
 
   Status Write(const arrow::RecordBatch& batch) override {
@@ -83,12 +83,12 @@ class DeltaRowWriter : public DataWriter {
  private:
   std::unique_ptr<DataWriter> owner_;
   DeltaWriter* writer_;  // owner_ as a DeltaWriter
-  std::shared_ptr<const DeltaRowLayout> layout_;
+  std::shared_ptr<const MergeOnReadRowLayout> layout_;
 };
 
 }  // namespace
 
-std::shared_ptr<arrow::Schema> DeltaTaskSchema(const DeltaRowLayout& layout) {
+std::shared_ptr<arrow::Schema> MergeOnReadTaskSchema(const MergeOnReadRowLayout& layout) {
   arrow::FieldVector fields = layout.rows->fields();
   for (const auto& field : layout.metadata->fields()) fields.push_back(field);
   for (const auto& field : layout.row_ids->fields()) {
@@ -98,8 +98,8 @@ std::shared_ptr<arrow::Schema> DeltaTaskSchema(const DeltaRowLayout& layout) {
   return arrow::schema(std::move(fields));
 }
 
-Result<std::unique_ptr<DataWriter>> MakeDeltaRowWriter(
-    std::unique_ptr<DataWriter> writer, std::shared_ptr<const DeltaRowLayout> layout) {
+Result<std::unique_ptr<DataWriter>> MakeMergeOnReadRowWriter(
+    std::unique_ptr<DataWriter> writer, std::shared_ptr<const MergeOnReadRowLayout> layout) {
   auto* delta = dynamic_cast<DeltaWriter*>(writer.get());
   if (delta == nullptr) {
     std::string message = fmt::format(
@@ -112,7 +112,7 @@ Result<std::unique_ptr<DataWriter>> MakeDeltaRowWriter(
     if (!aborted.ok()) message += " (releasing it also failed: " + aborted.message() + ")";
     return InvalidError("CONNECTOR_CONTRACT_VIOLATION.NOT_A_DELTA_WRITER", message);
   }
-  return std::make_unique<DeltaRowWriter>(std::move(writer), delta, std::move(layout));
+  return std::make_unique<MergeOnReadRowWriter>(std::move(writer), delta, std::move(layout));
 }
 
 }  // namespace parley

@@ -135,8 +135,8 @@ SentActions SentActionsOf(const RowLevelPlan& plan) {
 }
 
 // A delta-based plan's layout of the rows its write tasks receive.
-std::shared_ptr<const DeltaRowLayout> DeltaLayout(const RowLevelPlan& plan) {
-  auto layout = std::make_shared<DeltaRowLayout>();
+std::shared_ptr<const MergeOnReadRowLayout> MergeOnReadLayout(const RowLevelPlan& plan) {
+  auto layout = std::make_shared<MergeOnReadRowLayout>();
   layout->rows = ColumnsToSchema(plan.columns);
   arrow::FieldVector metadata, row_ids;
   for (const auto& column : plan.metadata_columns) metadata.push_back(column.ToField());
@@ -155,7 +155,7 @@ using TaskRows = std::vector<std::shared_ptr<arrow::RecordBatch>>;
 // group-based write receives the copied, updated and inserted rows; when the operation wants
 // change rows, also the deleted ones and, in a batch of their own, the pre-images of the
 // updated ones. A delta-based write receives the updated, deleted and inserted rows, each
-// with its metadata and row id columns and its action (DeltaTaskSchema), never a copy.
+// with its metadata and row id columns and its action (MergeOnReadTaskSchema), never a copy.
 //
 // MERGE: a target row appears once per source row the join pairs it with, and once when it
 // has none. Pairs are told apart by kMatchedField (null for a row that is not a pair). The
@@ -466,13 +466,13 @@ Result<RowLevelResult> RunRowLevel(RowLevelPlan* plan, const WriteRunOptions& op
   std::shared_ptr<arrow::Schema> task_schema = write_info.schema;
   WriteRunOptions run_options = options;
   if (plan->representation == RowLevelRepresentation::kDeltaBased) {
-    auto layout = DeltaLayout(*plan);
+    auto layout = MergeOnReadLayout(*plan);
     write_info.schema = layout->rows;
     write_info.metadata_schema = layout->metadata;
     write_info.row_id_schema = layout->row_ids;
-    task_schema = DeltaTaskSchema(*layout);
+    task_schema = MergeOnReadTaskSchema(*layout);
     run_options.job.wrap_writer = [layout](std::unique_ptr<DataWriter> writer) {
-      return MakeDeltaRowWriter(std::move(writer), layout);
+      return MakeMergeOnReadRowWriter(std::move(writer), layout);
     };
   }
   ARROW_ASSIGN_OR_RAISE(auto write_builder, operation->NewWriteBuilder(write_info));
