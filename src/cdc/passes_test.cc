@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "arrow/api.h"
+#include "arrow/compute/initialize.h"
 #include "cdc/net_changes_pass.h"
 #include "cdc/row_level_pass.h"
-#include "exec/executor.h"
 #include "testing/gtest_util.h"
 
 namespace parley {
@@ -84,14 +84,14 @@ ChangelogPostProcessing Post(bool carryovers, bool updates, bool net, bool compu
 
 Result<std::shared_ptr<arrow::Table>> Net(const std::shared_ptr<arrow::Table>& input,
                                           const ChangelogPostProcessing& post) {
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  ARROW_RETURN_NOT_OK(arrow::compute::Initialize());
   arrow::TableBatchReader reader(*input);
   return RunNetChanges(&reader, post);
 }
 
 Result<std::shared_ptr<arrow::Table>> RowLevel(const std::shared_ptr<arrow::Table>& input,
                                                const ChangelogPostProcessing& post) {
-  ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  ARROW_RETURN_NOT_OK(arrow::compute::Initialize());
   return RunRowLevelStage(input, post);
 }
 
