@@ -314,7 +314,10 @@ Result<BoundCall> BindCall(const sql::Call& call, SourcePosition pos, CatalogMan
     row.push_back(std::move(value));
   }
   node->values.push_back(std::move(row));
-  return BoundCall{std::move(procedure), std::move(node)};
+  std::string name = loaded.catalog->name();
+  for (const auto& part : loaded.ident.namespace_path) name += "." + part;
+  name += "." + loaded.ident.name;
+  return BoundCall{std::move(name), std::move(procedure), std::move(node)};
 }
 
 }  // namespace parley

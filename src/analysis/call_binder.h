@@ -26,6 +26,8 @@ struct LoadedProcedure {
 
 /// \brief A CALL ready to run.
 struct BoundCall {
+  /// catalog.ns.proc as EXPLAIN prints it (parts unquoted).
+  std::string name;
   std::shared_ptr<BoundProcedure> procedure;
   /// One row holding each parameter's value, cast to the parameter's type, in the order of
   /// procedure->parameters().

@@ -67,6 +67,11 @@ Result<std::string> ExplainRowLevelCommand(const sql::Statement& statement, sql:
 /// HISTORY, DESCRIBE DETAIL (their table's catalog's procedures; DELTA_ONLY_OPERATION where it
 /// has none). The result is the procedure's one result set, or nothing.
 CommandResult RunCall(const sql::Call& call, SourcePosition pos, const CommandContext& context);
+/// \brief EXPLAIN [EXTENDED] of a CALL: `Call cat.ns.proc(values)`, each parameter's value as it
+/// would be passed (defaults filled in), the call bound but not run. ANALYZE is
+/// UNSUPPORTED_FEATURE.EXPLAIN_COMMAND: it would run the procedure.
+Result<std::string> ExplainCall(const sql::Call& call, SourcePosition pos, sql::ExplainMode mode,
+                                const CommandContext& context);
 /// \brief SHOW PROCEDURES [IN ns]: catalog, namespace, schema, procedure_name, by name.
 CommandResult RunShowProcedures(const sql::ShowProcedures& show, SourcePosition pos,
                                 const CommandContext& context);

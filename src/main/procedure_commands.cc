@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analysis/analysis_error.h"
 #include "analysis/call_binder.h"
 #include "analysis/expression_binder.h"
 #include "arrow/api.h"
@@ -76,6 +77,27 @@ CommandResult RunCall(const sql::Call& call, SourcePosition pos, const CommandCo
                                  QuoteIdentifier(bound.procedure->name()), results.size()));
   }
   return results.front();
+}
+
+Result<std::string> ExplainCall(const sql::Call& call, SourcePosition pos, sql::ExplainMode mode,
+                                const CommandContext& context) {
+  if (mode == sql::ExplainMode::kAnalyze) {
+    return AnalysisError("UNSUPPORTED_FEATURE.EXPLAIN_COMMAND",
+                         "EXPLAIN ANALYZE of a CALL is not supported: it would run the procedure.",
+                         pos);
+  }
+  ARROW_ASSIGN_OR_RAISE(BoundCall bound, BindCall(call, pos, context.catalogs));
+  std::string values;
+  if (!bound.arguments->values.empty()) {
+    for (const auto& value : bound.arguments->values.front()) {
+      values += (values.empty() ? "" : ", ") + value->ToString();
+    }
+  }
+  const std::string line = "Call " + bound.name + "(" + values + ")\n";
+  if (mode == sql::ExplainMode::kExtended) {
+    return "== Analyzed Logical Plan ==\n" + line + "\n== Physical Plan ==\n" + line;
+  }
+  return "== Physical Plan ==\n" + line;
 }
 
 CommandResult RunShowProcedures(const sql::ShowProcedures& show, SourcePosition pos,

@@ -301,6 +301,10 @@ class SessionImpl : public Session {
       return StringTable({"plan"}, {{text}});
     }
     const auto& node = explain.statement->node;
+    if (const auto* call = std::get_if<sql::Call>(&node)) {
+      ARROW_ASSIGN_OR_RAISE(auto text, ExplainCall(*call, pos, explain.mode, Context()));
+      return StringTable({"plan"}, {{text}});
+    }
     if (std::holds_alternative<sql::DeleteFrom>(node) ||
         std::holds_alternative<sql::Update>(node) || std::holds_alternative<sql::Merge>(node)) {
       ARROW_ASSIGN_OR_RAISE(auto text,
@@ -310,8 +314,8 @@ class SessionImpl : public Session {
     const auto* select = std::get_if<sql::SelectStatement>(&node);
     if (select == nullptr) {
       return AnalysisError("UNSUPPORTED_FEATURE.EXPLAIN_COMMAND",
-                           "EXPLAIN supports queries, INSERT, DELETE, UPDATE and MERGE; other "
-                           "commands run directly.",
+                           "EXPLAIN supports queries, INSERT, DELETE, UPDATE, MERGE and CALL; "
+                           "other commands run directly.",
                            pos);
     }
     ARROW_ASSIGN_OR_RAISE(auto plan, PlanQuery(*select));

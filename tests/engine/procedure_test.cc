@@ -162,6 +162,11 @@ class ProcedureTest : public ::testing::Test {
     catalog_->Add({"ns"},
                   std::make_shared<TestProcedure>("inout", std::vector{inout},
                                                   [](const Args&) { return ProcedureResults{}; }));
+    catalog_->Add({"ns"},
+                  std::make_shared<TestProcedure>("fails", std::vector{In("in1", arrow::int32())},
+                                                  [](const Args&) -> Result<ProcedureResults> {
+                                                    return Status::Invalid("the procedure ran");
+                                                  }));
     catalog_->Add({},
                   std::make_shared<TestProcedure>("top", std::vector<ProcedureParameter>{},
                                                   [](const Args&) { return ProcedureResults{}; }));
@@ -280,13 +285,35 @@ TEST_F(ProcedureTest, ArgumentErrors) {
   }
 }
 
+// EXPLAIN binds the call, shows each parameter's value as it would be passed, and runs nothing.
+TEST_F(ProcedureTest, ExplainShowsTheBoundCall) {
+  auto plan = [&](const std::string& sql) {
+    auto rows = RowsOf(sql);
+    return rows.empty() ? std::string() : rows[0];
+  };
+  EXPECT_EQ(plan("EXPLAIN CALL cat.ns.sum(5, 5)"), "== Physical Plan ==\nCall cat.ns.sum(5, 5)\n");
+  EXPECT_EQ(plan("EXPLAIN CALL cat.ns.sum(in2 => 3, in1 => 5)"),
+            "== Physical Plan ==\nCall cat.ns.sum(5, 3)\n");
+  EXPECT_NE(plan("EXPLAIN CALL cat.ns.complex(in3 => 2)").find("Call cat.ns.complex('A', 'B', 2)"),
+            std::string::npos);
+  EXPECT_NE(plan("EXPLAIN EXTENDED CALL cat.ns.fails(1)").find("Call cat.ns.fails(1)"),
+            std::string::npos);
+  ASSERT_RAISES_CONDITION("UNSUPPORTED_FEATURE.EXPLAIN_COMMAND",
+                          session_->Sql("EXPLAIN ANALYZE CALL cat.ns.fails(1)"));
+  ASSERT_RAISES_CONDITION("REQUIRED_PARAMETER_NOT_FOUND",
+                          session_->Sql("EXPLAIN CALL cat.ns.sum(1)"));
+  auto ran = session_->Sql("CALL cat.ns.fails(1)");
+  EXPECT_NE(ran.status().message().find("the procedure ran"), std::string::npos);
+}
+
 TEST_F(ProcedureTest, ShowAndDescribeProcedures) {
-  EXPECT_EQ(RowsOf("SHOW PROCEDURES IN cat.ns"),
-            (Rows{"cat,list<item: string>[ns],ns,bad_default",
-                  "cat,list<item: string>[ns],ns,complex", "cat,list<item: string>[ns],ns,inout",
-                  "cat,list<item: string>[ns],ns,long_sum", "cat,list<item: string>[ns],ns,multi",
-                  "cat,list<item: string>[ns],ns,required_after_optional",
-                  "cat,list<item: string>[ns],ns,sum", "cat,list<item: string>[ns],ns,void"}));
+  EXPECT_EQ(
+      RowsOf("SHOW PROCEDURES IN cat.ns"),
+      (Rows{"cat,list<item: string>[ns],ns,bad_default", "cat,list<item: string>[ns],ns,complex",
+            "cat,list<item: string>[ns],ns,fails", "cat,list<item: string>[ns],ns,inout",
+            "cat,list<item: string>[ns],ns,long_sum", "cat,list<item: string>[ns],ns,multi",
+            "cat,list<item: string>[ns],ns,required_after_optional",
+            "cat,list<item: string>[ns],ns,sum", "cat,list<item: string>[ns],ns,void"}));
   EXPECT_EQ(RowsOf("SHOW PROCEDURES IN cat.other"), Rows{});
   EXPECT_EQ(
       RowsOf("DESC PROCEDURE cat.ns.complex"),
