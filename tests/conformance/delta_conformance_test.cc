@@ -1,11 +1,15 @@
-// Delta tables of the warehouse catalog pass the write conformance kit.
+// Delta tables of the warehouse catalog pass the write conformance kit, and its procedures the
+// procedure conformance kit.
 #include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
 
+#include "conformance/procedure_conformance.h"
 #include "conformance/write_conformance.h"
 #include "connectors/delta/delta_catalog.h"
+#include "parley/connector/procedure.h"
+#include "testing/gtest_util.h"
 
 namespace parley::conformance {
 namespace {
@@ -40,6 +44,14 @@ class DeltaConnector : public WritableConnector {
 };
 
 PARLEY_INSTANTIATE_WRITE_CONFORMANCE(Delta, [] { return std::make_unique<DeltaConnector>(); });
+
+ProcedureSubject DeltaProcedures() {
+  auto plugin = delta::MakeDeltaCatalog();
+  EXPECT_OK(plugin->Initialize("spark_catalog", {}));
+  return {std::dynamic_pointer_cast<ProcedureCatalog>(plugin), {{"system"}}};
+}
+
+PARLEY_INSTANTIATE_PROCEDURE_CONFORMANCE(Delta, DeltaProcedures);
 
 }  // namespace
 }  // namespace parley::conformance
