@@ -4,7 +4,8 @@
 // the namespaces that hold procedures:
 //
 //   namespace parley::conformance {
-//   PARLEY_INSTANTIATE_PROCEDURE_CONFORMANCE(Mine, [] { return ProcedureSubject{catalog, {{"system"}}}; });
+//   PARLEY_INSTANTIATE_PROCEDURE_CONFORMANCE(Mine, [] { return ProcedureSubject{catalog,
+//   {{"system"}}}; });
 //   }
 //
 // It checks: every procedure a namespace lists loads, under its own name, with a description;

@@ -33,11 +33,11 @@
 #include "arrow/type.h"
 #include "connectors/delta/changes/delta_change_scan.h"
 
-#include "connectors/delta/changes/change_data.h"
 #include "connectors/delta/changes/changelog.h"
 #include "connectors/delta/read/read_task.h"
 #include "connectors/delta/table_state.h"
 #include "connectors/delta/util.h"
+#include "connectors/delta/write/change_data.h"
 #include "parley/connector/changelog.h"
 
 namespace parley::delta {

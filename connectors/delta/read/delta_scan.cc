@@ -34,7 +34,6 @@
 #include "connectors/delta/read/scan.h"
 #include "connectors/delta/table_state.h"
 #include "connectors/delta/util.h"
-#include "connectors/delta/write/dml.h"
 
 namespace parley::delta {
 namespace {

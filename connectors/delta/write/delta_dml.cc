@@ -22,7 +22,6 @@
 
 #include "arrow/filesystem/filesystem.h"
 #include "arrow/type.h"
-#include "connectors/delta/changes/change_data.h"
 #include "connectors/delta/log/protocol.h"
 #include "connectors/delta/log/row_tracking.h"
 #include "connectors/delta/log/transaction.h"
@@ -31,6 +30,7 @@
 #include "connectors/delta/read/pruning.h"
 #include "connectors/delta/read/scan.h"
 #include "connectors/delta/table_state.h"
+#include "connectors/delta/write/change_data.h"
 #include "connectors/delta/write/data_writer.h"
 #include "connectors/delta/write/dml.h"
 #include "connectors/delta/write/write.h"

@@ -19,11 +19,11 @@
 #include "connectors/delta/delta_table.h"
 #include "connectors/delta/log/delta_log.h"
 
-#include "connectors/delta/changes/change_data.h"
 #include "connectors/delta/changes/changelog.h"
 #include "connectors/delta/log/row_tracking.h"
 #include "connectors/delta/log/transaction.h"
 #include "connectors/delta/table_state.h"
+#include "connectors/delta/write/change_data.h"
 #include "parley/connector/write.h"
 #include "testing/gtest_util.h"
 #include "testing/scan_harness.h"

@@ -17,19 +17,6 @@
 
 namespace parley::delta {
 
-/// \brief What a row-level operation's scan read: the data files it chose (from the
-/// operation's snapshot) and the pushed predicates that chose them. Filled at ScanBuilder::Build.
-struct RowLevelScanRecord {
-  std::vector<FileAction> files;
-  std::vector<PredicatePtr> partition_filters;
-  std::vector<PredicatePtr> data_filters;
-};
-
-/// \brief The scan builder of a Delta read; when `record` is given, Build() stores there the
-/// files it reads and the predicates that chose them.
-std::unique_ptr<ScanBuilder> MakeDeltaScanBuilder(std::shared_ptr<const TableState> table,
-                                                  std::shared_ptr<RowLevelScanRecord> record);
-
 /// \brief The copy-on-write commit of a DELETE/UPDATE/MERGE, assembled in one place: remove
 /// actions for every rewritten file (with its deletion vector, which the rewrite drops), add
 /// actions for the replacement files, commitInfo with the command as operation and Spark's

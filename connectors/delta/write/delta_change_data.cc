@@ -8,8 +8,8 @@
 #include "arrow/record_batch.h"
 #include "arrow/type.h"
 
-#include "connectors/delta/changes/change_data.h"
 #include "connectors/delta/table_state.h"
+#include "connectors/delta/write/change_data.h"
 #include "connectors/delta/write/data_writer.h"
 #include "connectors/delta/write/write.h"
 #include "parley/connector/changelog.h"
