@@ -37,11 +37,17 @@ bool Reusable(const PlanNode& scan, const std::set<const PlanNode*>& excluded_sc
          n.pushed_joins.empty();
 }
 
-// Two scans read the same rows: the same table and columns, the same predicates pushed.
+// Two scans read the same rows: the same table (one object, or two loads the connector names
+// and describes alike: a time-travelled table's name and description carry its version), the
+// same columns, the same predicates pushed.
 bool SameScan(const PlanNode& a, const PlanNode& b) {
   const auto& x = *a.negotiation;
   const auto& y = *b.negotiation;
-  if (a.table_name.ToString() != b.table_name.ToString() ||
+  const bool same_table =
+      a.table == b.table ||
+      (a.table != nullptr && b.table != nullptr && a.table->name() == b.table->name() &&
+       x.scan != nullptr && y.scan != nullptr && x.scan->Description() == y.scan->Description());
+  if (!same_table || a.table_name.ToString() != b.table_name.ToString() ||
       x.required_columns != y.required_columns ||
       x.exact_predicates.size() != y.exact_predicates.size() ||
       !SameTexts(x.pushed_predicates, y.pushed_predicates) ||

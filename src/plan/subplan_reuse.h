@@ -5,7 +5,8 @@
 // Two subtrees compute the same rows when they are the same operators over the same table,
 // compared structurally: the same kinds, output types, expressions (column references matched
 // through the columns of the inputs they read, by position) and aggregates, and scans of one
-// table with the same columns and pushed predicates.
+// table (the same object, or loads the connector names and describes alike, so two versions of
+// a time-travelled table never match) with the same columns and pushed predicates.
 #pragma once
 
 #include <map>
