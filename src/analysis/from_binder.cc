@@ -16,9 +16,20 @@
 #include "catalog/identifiers.h"
 #include "parley/connector/metadata_columns.h"
 #include "plan/join_condition.h"
+#include "sql/parser.h"
 
 namespace parley {
 namespace {
+
+// The temporary views being expanded on this thread, outermost first: a view met again is a
+// cycle (RECURSIVE_VIEW).
+thread_local std::vector<std::string> expanding_views;
+
+class ViewExpansion {
+ public:
+  explicit ViewExpansion(std::string name) { expanding_views.push_back(std::move(name)); }
+  ~ViewExpansion() { expanding_views.pop_back(); }
+};
 
 Status Unsupported(std::string_view what, SourcePosition pos) {
   return AnalysisError("UNSUPPORTED_FEATURE.QUERY_SHAPE",
@@ -177,9 +188,63 @@ class FromBinder {
     return relation;
   }
 
+  // A reference to a temporary view: its query bound again in the catalog and namespace it was
+  // created in, its columns named as the view names them.
+  Result<BoundRelation> BindTempView(const sql::FromItem& item, const TempView& view) {
+    const std::string& name = item.name.parts[0];
+    if (item.changes || item.time_travel) {
+      return AnalysisError(
+          item.changes ? "UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE_ON_RELATION"
+                       : "UNSUPPORTED_FEATURE.TIME_TRAVEL",
+          fmt::format("The feature is not supported: {} on the temporary view {}, which is not "
+                      "a catalog table.",
+                      item.changes ? "change data capture" : "time travel", QuoteIdentifier(name)),
+          item.pos);
+    }
+    for (const auto& outer : expanding_views) {
+      if (!EqualsIgnoreCase(outer, name)) continue;
+      std::string cycle;
+      bool in_cycle = false;
+      for (const auto& view_name : expanding_views) {
+        in_cycle = in_cycle || EqualsIgnoreCase(view_name, name);
+        if (in_cycle) cycle += QuoteIdentifier(view_name) + " -> ";
+      }
+      return AnalysisError("RECURSIVE_VIEW",
+                           fmt::format("Recursive view {} detected (cycle: {}{}).",
+                                       QuoteIdentifier(name), cycle, QuoteIdentifier(name)),
+                           item.pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(view.query_text));
+    const auto* query = std::get_if<sql::SelectStatement>(&statement.node);
+    if (query == nullptr) return Status::Invalid("the view ", name, " holds no query");
+    BoundRelation relation;
+    {
+      ViewExpansion expansion(name);
+      CatalogManager::CurrentOverride current(catalogs_, view.catalog, view.namespace_path);
+      ARROW_ASSIGN_OR_RAISE(relation.plan, BindSelect(*query, catalogs_, nullptr));
+    }
+    const auto& output = relation.plan->output;
+    if (output.size() != view.columns.size()) {
+      return AnalysisError("INCOMPATIBLE_VIEW_SCHEMA_CHANGE",
+                           fmt::format("The SQL query of view {} has an incompatible schema "
+                                       "change: it returns {} columns where the view has {}.",
+                                       QuoteIdentifier(name), output.size(), view.columns.size()),
+                           item.pos);
+    }
+    for (size_t i = 0; i < output.size(); ++i) {
+      relation.scope.push_back({{name}, view.columns[i], output[i].name, output[i].type});
+    }
+    return relation;
+  }
+
   Result<BoundRelation> BindTable(const sql::FromItem& item) {
     if (ctes_ != nullptr && item.name.parts.size() == 1) {
       if (const CteScope* found = ctes_->Find(item.name.parts[0])) return BindCte(item, *found);
+    }
+    if (item.name.parts.size() == 1) {
+      if (const TempView* view = catalogs_->FindTempView(item.name.parts[0])) {
+        return BindTempView(item, *view);
+      }
     }
     if (item.changes && item.time_travel) {
       return AnalysisError("INVALID_TIME_TRAVEL_SPEC",

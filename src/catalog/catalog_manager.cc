@@ -70,6 +70,43 @@ Result<std::shared_ptr<CatalogPlugin>> CatalogManager::FormatCatalog(const std::
   return catalog;
 }
 
+const TempView* CatalogManager::FindTempView(const std::string& name) const {
+  auto it = temp_views_.find(ToLowerAscii(name));
+  return it == temp_views_.end() ? nullptr : &it->second;
+}
+
+std::optional<TempView> CatalogManager::PutTempView(const std::string& name, TempView view) {
+  std::optional<TempView> previous;
+  auto [it, inserted] = temp_views_.try_emplace(ToLowerAscii(name));
+  if (!inserted) previous = std::move(it->second);
+  it->second = std::move(view);
+  return previous;
+}
+
+bool CatalogManager::DropTempView(const std::string& name) {
+  return temp_views_.erase(ToLowerAscii(name)) > 0;
+}
+
+std::vector<std::string> CatalogManager::TempViewNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, view] : temp_views_) names.push_back(name);
+  return names;
+}
+
+CatalogManager::CurrentOverride::CurrentOverride(CatalogManager* manager, std::string catalog,
+                                                 std::vector<std::string> namespace_path)
+    : manager_(manager),
+      catalog_(manager->current_catalog_),
+      namespace_(manager->current_namespace_) {
+  manager_->current_catalog_ = std::move(catalog);
+  manager_->current_namespace_ = std::move(namespace_path);
+}
+
+CatalogManager::CurrentOverride::~CurrentOverride() {
+  manager_->current_catalog_ = std::move(catalog_);
+  manager_->current_namespace_ = std::move(namespace_);
+}
+
 Options CatalogManager::CatalogOptions(const std::string& name) const {
   Options options;
   for (const auto& [key, value] : conf_->WithPrefix(kCatalogKeyPrefix + name + ".")) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,16 @@ class PluginRegistry {
 /// \brief Load a catalog plugin from a shared library path (kept loaded for the process).
 Result<std::shared_ptr<CatalogPlugin>> LoadPluginLibrary(const std::string& catalog_name,
                                                          const std::string& path);
+
+/// \brief A temporary view: the session's, gone with it. Its query is kept as written and bound
+/// again each time the view is read, in the catalog and namespace current when it was created.
+struct TempView {
+  std::string query_text;
+  std::string catalog;
+  std::vector<std::string> namespace_path;
+  /// The view's column names (its column list, else the query's), in order.
+  std::vector<std::string> columns;
+};
 
 class CatalogManager {
  public:
@@ -77,6 +88,31 @@ class CatalogManager {
   /// built-in plugin has that name.
   Result<std::shared_ptr<CatalogPlugin>> FormatCatalog(const std::string& format);
 
+  /// \brief The temporary view `name` (matched ignoring case), or nullptr.
+  const TempView* FindTempView(const std::string& name) const;
+  /// \brief Add or replace the temporary view `name`; the view it replaces, if any, is
+  /// returned so that a failed check can put it back.
+  std::optional<TempView> PutTempView(const std::string& name, TempView view);
+  /// \brief Remove the temporary view `name`; whether there was one.
+  bool DropTempView(const std::string& name);
+  /// \brief Names of the temporary views, sorted.
+  std::vector<std::string> TempViewNames() const;
+  /// \brief Make `catalog` and `namespace_path` current until the returned guard is destroyed,
+  /// which restores what was current (binding a view in the namespace it was created in).
+  class CurrentOverride {
+   public:
+    CurrentOverride(CatalogManager* manager, std::string catalog,
+                    std::vector<std::string> namespace_path);
+    ~CurrentOverride();
+    CurrentOverride(const CurrentOverride&) = delete;
+    CurrentOverride& operator=(const CurrentOverride&) = delete;
+
+   private:
+    CatalogManager* manager_;
+    std::optional<std::string> catalog_;
+    std::optional<std::vector<std::string>> namespace_;
+  };
+
   /// \brief Resolve a namespace name (SHOW TABLES IN x): catalog plus namespace path.
   /// SCHEMA_NOT_FOUND when it does not exist, unless `must_exist` is false (CREATE/DROP).
   Result<std::pair<std::shared_ptr<CatalogPlugin>, std::vector<std::string>>> ResolveNamespace(
@@ -93,6 +129,8 @@ class CatalogManager {
   std::map<std::string, std::shared_ptr<CatalogPlugin>> catalogs_;
   std::map<std::string, std::shared_ptr<CatalogPlugin>> registered_;
   std::map<std::string, std::shared_ptr<CatalogPlugin>> format_catalogs_;
+  // Temporary views by lower-cased name.
+  std::map<std::string, TempView> temp_views_;
   std::optional<std::string> current_catalog_;
   std::optional<std::vector<std::string>> current_namespace_;
 };

@@ -72,6 +72,14 @@ CommandResult RunCall(const sql::Call& call, SourcePosition pos, const CommandCo
 /// UNSUPPORTED_FEATURE.EXPLAIN_COMMAND: it would run the procedure.
 Result<std::string> ExplainCall(const sql::Call& call, SourcePosition pos, sql::ExplainMode mode,
                                 const CommandContext& context);
+/// \brief CREATE [OR REPLACE] TEMPORARY VIEW (view_commands.cc): the query is bound once to
+/// check it; TEMP_TABLE_OR_VIEW_ALREADY_EXISTS, INVALID_TEMP_OBJ_QUALIFIER,
+/// CREATE_VIEW_COLUMN_ARITY_MISMATCH.*, COLUMN_ALREADY_EXISTS, RECURSIVE_VIEW, and Spark's error
+/// for IF NOT EXISTS. Persistent and global temporary views are NOT_IMPLEMENTED yet.
+CommandResult RunCreateView(const sql::CreateView& create, const CommandContext& context);
+/// \brief DROP VIEW [IF EXISTS]: a temporary view; WRONG_COMMAND_FOR_OBJECT_TYPE for a table,
+/// TABLE_OR_VIEW_NOT_FOUND for nothing (unless IF EXISTS).
+CommandResult RunDropView(const sql::DropView& drop, const CommandContext& context);
 /// \brief SHOW PROCEDURES [IN ns]: catalog, namespace, schema, procedure_name, by name.
 CommandResult RunShowProcedures(const sql::ShowProcedures& show, SourcePosition pos,
                                 const CommandContext& context);

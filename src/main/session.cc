@@ -274,6 +274,12 @@ class SessionImpl : public Session {
     return RunTruncateTable(truncate, Context());
   }
 
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::CreateView& create, SourcePosition) {
+    return RunCreateView(create, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DropView& drop, SourcePosition) {
+    return RunDropView(drop, Context());
+  }
   Result<std::shared_ptr<arrow::Table>> Run(const sql::Call& call, SourcePosition pos) {
     return RunCall(call, pos, Context());
   }

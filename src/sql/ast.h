@@ -524,7 +524,7 @@ struct Statement {
                SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable, CreateNamespace,
                DropNamespace, AlterNamespace, ShowCreateTable, ShowTblProperties, Insert,
                TruncateTable, DescribeNamespace, Call, ShowProcedures, DescribeProcedure,
-               DeleteFrom, Update, Merge>
+               CreateView, DropView, DeleteFrom, Update, Merge>
       node;
 };
 

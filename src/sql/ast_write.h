@@ -57,6 +57,29 @@ struct CreateTable {
   std::unique_ptr<SelectStatement> query;
 };
 
+/// \brief CREATE [OR REPLACE] [[GLOBAL] TEMPORARY] VIEW [IF NOT EXISTS] name
+/// [(col [COMMENT 'c'], ...)] [COMMENT 'c'] [TBLPROPERTIES (...)] AS query. `query_text` is the
+/// query as written, which the view keeps and expands when it is read.
+struct CreateView {
+  QualifiedName name;
+  bool replace = false;
+  bool temporary = false;
+  bool global = false;
+  bool if_not_exists = false;
+  /// The column list: names and comments (empty when none was given).
+  std::vector<std::pair<std::string, std::string>> columns;
+  std::optional<std::string> comment;
+  PropertyList properties;
+  std::unique_ptr<SelectStatement> query;
+  std::string query_text;
+};
+
+/// \brief DROP VIEW [IF EXISTS] name.
+struct DropView {
+  QualifiedName name;
+  bool if_exists = false;
+};
+
 /// \brief DROP TABLE [IF EXISTS] name [PURGE].
 struct DropTable {
   QualifiedName name;

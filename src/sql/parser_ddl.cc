@@ -232,6 +232,7 @@ Result<Statement> Parser::ParseCreate(const Mark& start) {
   if (AcceptWord("OR")) {
     // Spark's grammar has no IF NOT EXISTS, TEMPORARY or EXTERNAL here.
     RETURN_NOT_OK(ExpectWord("REPLACE"));
+    if (PeekViewStart()) return ParseCreateView(start, /*replace=*/true);
     RETURN_NOT_OK(ExpectWord("TABLE"));
     table.replace = true;
     return ParseCreateTable(start, create, std::move(table), /*temporary=*/false);
@@ -240,11 +241,57 @@ Result<Statement> Parser::ParseCreate(const Mark& start) {
     Next();
     return ParseCreateNamespace(start);
   }
+  if (PeekViewStart()) return ParseCreateView(start, /*replace=*/false);
   bool temporary = AcceptWord("TEMPORARY");
   table.external = AcceptWord("EXTERNAL");
   RETURN_NOT_OK(ExpectWord("TABLE"));
   table.if_not_exists = AcceptIfNotExists();
   return ParseCreateTable(start, create, std::move(table), temporary);
+}
+
+bool Parser::PeekViewStart() const {
+  size_t ahead = 0;
+  if (PeekWord("GLOBAL")) ++ahead;
+  if (PeekWord("TEMPORARY", ahead)) ++ahead;
+  return PeekWord("VIEW", ahead) && (ahead == 0 || PeekWord("TEMPORARY", ahead - 1));
+}
+
+Result<Statement> Parser::ParseCreateView(const Mark& start, bool replace) {
+  CreateView view;
+  view.replace = replace;
+  view.global = AcceptWord("GLOBAL");
+  view.temporary = AcceptWord("TEMPORARY");
+  RETURN_NOT_OK(ExpectWord("VIEW"));
+  view.if_not_exists = AcceptIfNotExists();
+  ARROW_ASSIGN_OR_RAISE(view.name, ParseQualifiedName());
+  if (AcceptOperator("(")) {
+    do {
+      ARROW_ASSIGN_OR_RAISE(std::string column, ParseIdentifier());
+      std::string comment;
+      if (AcceptWord("COMMENT")) {
+        if (Peek().kind != TokenKind::kString) return Unexpected();
+        comment = Next().value;
+      }
+      view.columns.emplace_back(std::move(column), std::move(comment));
+    } while (AcceptOperator(","));
+    RETURN_NOT_OK(ExpectOperator(")"));
+  }
+  while (true) {
+    if (AcceptWord("COMMENT")) {
+      if (Peek().kind != TokenKind::kString || view.comment) return Unexpected();
+      view.comment = Next().value;
+    } else if (AcceptWord("TBLPROPERTIES")) {
+      ARROW_ASSIGN_OR_RAISE(view.properties, ParsePropertyList(PropertyValues::kRequired));
+    } else {
+      break;
+    }
+  }
+  RETURN_NOT_OK(ExpectWord("AS"));
+  const Mark query_start = Here();
+  ARROW_ASSIGN_OR_RAISE(SelectStatement query, ParseQuery());
+  view.query_text = std::string(SourceFrom(query_start));
+  view.query = std::make_unique<SelectStatement>(std::move(query));
+  return Statement{start.pos, std::move(view)};
 }
 
 Result<Statement> Parser::ParseReplaceTable(const Mark& start) {
@@ -380,6 +427,12 @@ Result<ExprPtr> Parser::ParseTransform() {
 // ---- DROP and ALTER ----
 
 Result<Statement> Parser::ParseDrop(const Mark& start) {
+  if (AcceptWord("VIEW")) {
+    DropView drop;
+    drop.if_exists = AcceptIfExists();
+    ARROW_ASSIGN_OR_RAISE(drop.name, ParseQualifiedName());
+    return Statement{start.pos, std::move(drop)};
+  }
   if (AcceptWord("TABLE")) {
     DropTable drop;
     drop.if_exists = AcceptIfExists();

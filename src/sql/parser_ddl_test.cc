@@ -354,8 +354,39 @@ TEST(ParserCreateTableTest, TemporaryTablesAreRefused) {
   EXPECT_NE(as_select.message().find("CREATE TEMPORARY TABLE ... AS ..., use"), std::string::npos);
   // As in Spark, a syntax error anywhere in the statement is reported first.
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("CREATE TEMPORARY TABLE t (a)"));
-  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR",
-                          ParseStatement("CREATE TEMPORARY VIEW v AS SELECT 1"));
+}
+
+TEST(ParserCreateViewTest, ViewsWithTheirClauses) {
+  ASSERT_OK_AND_ASSIGN(Statement statement,
+                       ParseStatement("CREATE OR REPLACE TEMPORARY VIEW v (x COMMENT 'the x', y) "
+                                      "COMMENT 'a view' TBLPROPERTIES ('k' = 'v') AS "
+                                      "SELECT a, b FROM t WHERE a > 1"));
+  const auto& view = std::get<CreateView>(statement.node);
+  EXPECT_TRUE(view.replace);
+  EXPECT_TRUE(view.temporary);
+  EXPECT_FALSE(view.global);
+  EXPECT_EQ(view.name.parts, (std::vector<std::string>{"v"}));
+  ASSERT_EQ(view.columns.size(), 2u);
+  EXPECT_EQ(view.columns[0], (std::pair<std::string, std::string>{"x", "the x"}));
+  EXPECT_EQ(view.columns[1].second, "");
+  EXPECT_EQ(view.comment, "a view");
+  EXPECT_EQ(view.properties.size(), 1u);
+  EXPECT_EQ(view.query_text, "SELECT a, b FROM t WHERE a > 1");
+  ASSERT_OK_AND_ASSIGN(Statement global,
+                       ParseStatement("CREATE GLOBAL TEMPORARY VIEW g AS SELECT 1"));
+  EXPECT_TRUE(std::get<CreateView>(global.node).global);
+  ASSERT_OK_AND_ASSIGN(Statement plain, ParseStatement("CREATE VIEW IF NOT EXISTS p AS SELECT 1"));
+  EXPECT_FALSE(std::get<CreateView>(plain.node).temporary);
+  EXPECT_TRUE(std::get<CreateView>(plain.node).if_not_exists);
+  ASSERT_OK_AND_ASSIGN(Statement drop, ParseStatement("DROP VIEW IF EXISTS db.v"));
+  EXPECT_TRUE(std::get<DropView>(drop.node).if_exists);
+  EXPECT_EQ(std::get<DropView>(drop.node).name.parts, (std::vector<std::string>{"db", "v"}));
+  for (const char* text :
+       {"CREATE VIEW v", "CREATE VIEW v SELECT 1", "CREATE GLOBAL VIEW v AS SELECT 1",
+        "CREATE TEMPORARY VIEW v (a,) AS SELECT 1", "DROP VIEW"}) {
+    SCOPED_TRACE(text);
+    ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
+  }
 }
 
 TEST(ParserCreateTableTest, PropertyLists) {

@@ -113,6 +113,10 @@ class Parser {
   // CREATE ...: a table (also OR REPLACE, TEMPORARY, EXTERNAL) or a namespace. Consumes
   // CREATE itself, which Spark's errors about the whole statement point at.
   Result<Statement> ParseCreate(const Mark& start);
+  // Whether [GLOBAL] TEMPORARY VIEW or VIEW comes next.
+  bool PeekViewStart() const;
+  // The rest of CREATE [OR REPLACE] after OR REPLACE or CREATE: [[GLOBAL] TEMPORARY] VIEW ...
+  Result<Statement> ParseCreateView(const Mark& start, bool replace);
   // REPLACE TABLE ..., consuming REPLACE.
   Result<Statement> ParseReplaceTable(const Mark& start);
   // The rest of CREATE|REPLACE TABLE after TABLE [IF NOT EXISTS], completing `table`, whose

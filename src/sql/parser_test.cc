@@ -685,7 +685,7 @@ TEST(ParserErrorTest, MisplacedTokens) {
   for (std::string text : {"SELECT a IN ()", "SELECT a BETWEEN 1", "SELECT (a", "SELECT a,",
                            "SELECT * FROM", "SELECT a ORDER a", "SELECT a FROM t ORDER BY a NULLS",
                            "SELECT a AS FROM t", "SELECT a IS 1", "SELECT f(a,)", "SELECT #",
-                           "DROP VIEW t", "SELECT 1 2", "SELECT a FROM t.", "SELECT t.1"}) {
+                           "DROP VIEW", "SELECT 1 2", "SELECT a FROM t.", "SELECT t.1"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
