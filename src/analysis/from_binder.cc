@@ -2,6 +2,7 @@
 #include "analysis/from_binder.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <random>
@@ -223,16 +224,36 @@ class FromBinder {
       CatalogManager::CurrentOverride current(catalogs_, view.catalog, view.namespace_path);
       ARROW_ASSIGN_OR_RAISE(relation.plan, BindSelect(*query, catalogs_, nullptr));
     }
+    // The view's columns are the query's columns of its creation, by name: a column its tables
+    // gained since is left out, one they lost is an error.
     const auto& output = relation.plan->output;
-    if (output.size() != view.columns.size()) {
-      return AnalysisError("INCOMPATIBLE_VIEW_SCHEMA_CHANGE",
-                           fmt::format("The SQL query of view {} has an incompatible schema "
-                                       "change: it returns {} columns where the view has {}.",
-                                       QuoteIdentifier(name), output.size(), view.columns.size()),
-                           item.pos);
+    auto project = std::make_shared<PlanNode>();
+    project->kind = PlanNode::Kind::kProject;
+    project->children = {relation.plan};
+    for (size_t i = 0; i < view.query_columns.size(); ++i) {
+      const std::string& wanted = view.query_columns[i];
+      auto found = std::find_if(output.begin(), output.end(), [&](const OutputField& field) {
+        return EqualsIgnoreCase(field.display, wanted);
+      });
+      if (found == output.end()) {
+        std::vector<std::string> actual;
+        for (const auto& field : output) actual.push_back(QuoteIdentifier(field.display));
+        return AnalysisError(
+            "INCOMPATIBLE_VIEW_SCHEMA_CHANGE",
+            fmt::format("The SQL query of view {} has an incompatible schema change and column {} "
+                        "cannot be resolved. Expected 1 columns named {} but got [{}].",
+                        QuoteIdentifier(name), QuoteIdentifier(wanted), QuoteIdentifier(wanted),
+                        fmt::join(actual, ", ")),
+            item.pos);
+      }
+      OutputField field = *found;
+      field.display = view.columns[i];
+      project->exprs.push_back(MakeColumnRef(found->name, found->display, found->type));
+      project->output.push_back(field);
     }
-    for (size_t i = 0; i < output.size(); ++i) {
-      relation.scope.push_back({{name}, view.columns[i], output[i].name, output[i].type});
+    relation.plan = project;
+    for (const auto& field : project->output) {
+      relation.scope.push_back({{name}, field.display, field.name, field.type});
     }
     return relation;
   }

@@ -24,8 +24,7 @@ std::string QuotedList(const std::vector<std::string>& names) {
 
 // The view's column names: its column list, checked against the query's columns, else the
 // query's own names; each name once.
-Result<std::vector<std::string>> ViewColumns(const sql::CreateView& create,
-                                             const PlanNode& query) {
+Result<std::vector<std::string>> ViewColumns(const sql::CreateView& create, const PlanNode& query) {
   std::vector<std::string> data;
   for (const auto& field : query.output) data.push_back(field.display);
   std::vector<std::string> columns = data;
@@ -39,8 +38,8 @@ Result<std::vector<std::string>> ViewColumns(const sql::CreateView& create,
                    : "CREATE_VIEW_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
           fmt::format("Cannot create view {}, the reason is {} data columns:\nView columns: "
                       "{}.\nData columns: {}.",
-                      QuoteIdentifier(create.name.parts.back()), too_many ? "too many" : "not enough",
-                      QuotedList(columns), QuotedList(data)),
+                      QuoteIdentifier(create.name.parts.back()),
+                      too_many ? "too many" : "not enough", QuotedList(columns), QuotedList(data)),
           create.name.pos);
     }
   }
@@ -77,10 +76,9 @@ CommandResult RunCreateView(const sql::CreateView& create, const CommandContext&
   }
   // A temporary view may be qualified only as the session's: session.v or system.session.v.
   const auto& parts = create.name.parts;
-  const bool session_qualified =
-      (parts.size() == 2 && EqualsIgnoreCase(parts[0], "session")) ||
-      (parts.size() == 3 && EqualsIgnoreCase(parts[0], "system") &&
-       EqualsIgnoreCase(parts[1], "session"));
+  const bool session_qualified = (parts.size() == 2 && EqualsIgnoreCase(parts[0], "session")) ||
+                                 (parts.size() == 3 && EqualsIgnoreCase(parts[0], "system") &&
+                                  EqualsIgnoreCase(parts[1], "session"));
   if (parts.size() > 1 && !session_qualified) {
     std::vector<std::string> qualifier;
     for (size_t i = 0; i + 1 < parts.size(); ++i) qualifier.push_back(QuoteIdentifier(parts[i]));
@@ -103,6 +101,7 @@ CommandResult RunCreateView(const sql::CreateView& create, const CommandContext&
   ARROW_ASSIGN_OR_RAISE(auto plan, BindSelect(*create.query, catalogs));
   TempView view;
   ARROW_ASSIGN_OR_RAISE(view.columns, ViewColumns(create, *plan));
+  for (const auto& field : plan->output) view.query_columns.push_back(field.display);
   view.query_text = create.query_text;
   view.catalog = catalogs->current_catalog();
   ARROW_ASSIGN_OR_RAISE(view.namespace_path, catalogs->CurrentNamespace());
