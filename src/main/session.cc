@@ -374,23 +374,34 @@ class SessionImpl : public Session {
       ARROW_ASSIGN_OR_RAISE(catalog, catalogs_.Catalog(catalogs_.current_catalog()));
       ARROW_ASSIGN_OR_RAISE(ns, catalogs_.CurrentNamespace());
     }
-    ARROW_ASSIGN_OR_RAISE(auto* tables, AsTableCatalog(catalog.get(), pos));
-    ARROW_ASSIGN_OR_RAISE(auto idents, tables->ListTables(ns));
     arrow::StringBuilder namespaces, names;
     arrow::BooleanBuilder temporary;
     NamePattern pattern(show.pattern);
-    for (const auto& ident : idents) {
-      if (!pattern.Matches(ident.name)) continue;
-      ARROW_RETURN_NOT_OK(namespaces.Append(JoinNamespace(ident.namespace_path)));
-      ARROW_RETURN_NOT_OK(names.Append(ident.name));
-      ARROW_RETURN_NOT_OK(temporary.Append(false));
+    // SHOW TABLES lists the namespace's tables, SHOW VIEWS its views (Parley's catalogs keep
+    // none yet); both then list the session's temporary views, with no namespace.
+    if (!show.views) {
+      ARROW_ASSIGN_OR_RAISE(auto* tables, AsTableCatalog(catalog.get(), pos));
+      ARROW_ASSIGN_OR_RAISE(auto idents, tables->ListTables(ns));
+      for (const auto& ident : idents) {
+        if (!pattern.Matches(ident.name)) continue;
+        ARROW_RETURN_NOT_OK(namespaces.Append(JoinNamespace(ident.namespace_path)));
+        ARROW_RETURN_NOT_OK(names.Append(ident.name));
+        ARROW_RETURN_NOT_OK(temporary.Append(false));
+      }
+    }
+    for (const auto& view : catalogs_.TempViewNames()) {
+      if (!pattern.Matches(view)) continue;
+      ARROW_RETURN_NOT_OK(namespaces.Append(""));
+      ARROW_RETURN_NOT_OK(names.Append(view));
+      ARROW_RETURN_NOT_OK(temporary.Append(true));
     }
     ARROW_ASSIGN_OR_RAISE(auto ns_array, namespaces.Finish());
     ARROW_ASSIGN_OR_RAISE(auto name_array, names.Finish());
     ARROW_ASSIGN_OR_RAISE(auto temp_array, temporary.Finish());
-    auto schema = arrow::schema({arrow::field("namespace", arrow::utf8(), false),
-                                 arrow::field("tableName", arrow::utf8(), false),
-                                 arrow::field("isTemporary", arrow::boolean(), false)});
+    auto schema =
+        arrow::schema({arrow::field("namespace", arrow::utf8(), false),
+                       arrow::field(show.views ? "viewName" : "tableName", arrow::utf8(), false),
+                       arrow::field("isTemporary", arrow::boolean(), false)});
     return arrow::Table::Make(schema, {ns_array, name_array, temp_array});
   }
 

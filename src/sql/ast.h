@@ -441,10 +441,12 @@ struct ShowNamespaces {
   std::optional<std::string> pattern;
 };
 
-/// \brief SHOW TABLES [FROM|IN name] [[LIKE] 'pattern'].
+/// \brief SHOW TABLES [FROM|IN name] [[LIKE] 'pattern'], and SHOW VIEWS (`views`) with the same
+/// clauses.
 struct ShowTables {
   std::optional<QualifiedName> namespace_name;
   std::optional<std::string> pattern;
+  bool views = false;
 };
 
 /// \brief DESCRIBE|DESC [TABLE] [EXTENDED] name.

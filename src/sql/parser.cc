@@ -230,8 +230,9 @@ Result<Statement> Parser::ParseShow(const Mark& start) {
     ARROW_ASSIGN_OR_RAISE(show.pattern, ParseOptionalPattern());
     return Statement{start.pos, std::move(show)};
   }
-  if (AcceptWord("TABLES")) {
+  if (PeekWord("TABLES") || PeekWord("VIEWS")) {
     ShowTables show;
+    show.views = Next().IsWord("VIEWS");
     if (AcceptWord("FROM") || AcceptWord("IN")) {
       ARROW_ASSIGN_OR_RAISE(show.namespace_name, ParseQualifiedName());
     }

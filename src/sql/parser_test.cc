@@ -399,7 +399,11 @@ TEST(ParserCommandTest, ShowTables) {
   EXPECT_EQ(show.namespace_name->parts, (std::vector<std::string>{"cat", "db"}));
   EXPECT_EQ(show.pattern, "t*");
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("SHOW TABLES LIKE"));
-  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("SHOW VIEWS"));
+  EXPECT_FALSE(show.views);
+  ASSERT_OK_AND_ASSIGN(Statement views, ParseStatement("SHOW VIEWS IN db 'v*'"));
+  EXPECT_TRUE(std::get<ShowTables>(views.node).views);
+  EXPECT_EQ(std::get<ShowTables>(views.node).pattern, "v*");
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("SHOW VIEW"));
 }
 
 TEST(ParserCommandTest, Describe) {
