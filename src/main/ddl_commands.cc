@@ -456,6 +456,10 @@ CommandResult RunCreateTable(const sql::CreateTable& create, const CommandContex
 }
 
 CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& context) {
+  // As Spark's, DROP TABLE of a temporary view's name drops the view.
+  if (drop.name.parts.size() == 1 && context.catalogs->DropTempView(drop.name.parts[0])) {
+    return EmptyResult();
+  }
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(drop.name, context.catalogs));
   ARROW_ASSIGN_OR_RAISE(bool dropped, drop.purge ? target.catalog->PurgeTable(target.name.ident)
                                                  : target.catalog->DropTable(target.name.ident));
