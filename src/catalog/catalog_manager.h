@@ -51,6 +51,8 @@ struct TempView {
   std::vector<std::string> namespace_path;
   /// The view's column names (its column list, else the query's), in order.
   std::vector<std::string> columns;
+  /// The comment of each column ("" for none), as the column list gave them.
+  std::vector<std::string> comments;
   /// The names of the query's columns when the view was created: a read takes these by name
   /// from what the query returns then (columns added to its tables since are left out).
   std::vector<std::string> query_columns;

@@ -3,6 +3,9 @@
 
 #include "arrow/array/builder_binary.h"
 #include "arrow/table.h"
+#include "arrow/type.h"
+#include "catalog/identifiers.h"
+#include "plan/bound_expression.h"
 
 namespace parley {
 
@@ -22,6 +25,30 @@ Result<std::shared_ptr<arrow::Table>> StringTable(const std::vector<std::string>
 
 std::shared_ptr<arrow::Table> EmptyResult() {
   return arrow::Table::Make(arrow::schema({}), arrow::ArrayVector{}, 0);
+}
+
+std::string DescribeTypeName(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::LIST:
+    case arrow::Type::LARGE_LIST:
+    case arrow::Type::FIXED_SIZE_LIST:
+      return "array<" +
+             DescribeTypeName(*static_cast<const arrow::BaseListType&>(type).value_type()) + ">";
+    case arrow::Type::MAP: {
+      const auto& map = static_cast<const arrow::MapType&>(type);
+      return "map<" + DescribeTypeName(*map.key_type()) + "," + DescribeTypeName(*map.item_type()) +
+             ">";
+    }
+    case arrow::Type::STRUCT: {
+      std::string out = "struct<";
+      for (int i = 0; i < type.num_fields(); ++i) {
+        if (i > 0) out += ",";
+        out += type.field(i)->name() + ":" + DescribeTypeName(*type.field(i)->type());
+      }
+      return out + ">";
+    }
+    default: return ToLowerAscii(SqlTypeName(type));
+  }
 }
 
 }  // namespace parley

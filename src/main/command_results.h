@@ -17,6 +17,10 @@ using StringRows = std::vector<std::vector<std::string>>;
 Result<std::shared_ptr<arrow::Table>> StringTable(const std::vector<std::string>& columns,
                                                   const StringRows& rows);
 
+/// \brief A column type as DESCRIBE prints it, Spark's catalog form: lower-case names, nested
+/// types as array<t>, map<k,v> and struct<name:t,...>.
+std::string DescribeTypeName(const arrow::DataType& type);
+
 /// \brief The empty result of a command that prints nothing (no columns, no rows).
 std::shared_ptr<arrow::Table> EmptyResult();
 

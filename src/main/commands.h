@@ -77,6 +77,10 @@ Result<std::string> ExplainCall(const sql::Call& call, SourcePosition pos, sql::
 /// CREATE_VIEW_COLUMN_ARITY_MISMATCH.*, COLUMN_ALREADY_EXISTS, RECURSIVE_VIEW, and Spark's error
 /// for IF NOT EXISTS. Persistent and global temporary views are NOT_IMPLEMENTED yet.
 CommandResult RunCreateView(const sql::CreateView& create, const CommandContext& context);
+/// \brief DESCRIBE [EXTENDED] of the temporary view `view` named by `describe`: its columns as a
+/// read returns them, with their comments; EXTENDED adds the view's text.
+CommandResult RunDescribeTempView(const sql::DescribeTable& describe, const TempView& view,
+                                  const CommandContext& context);
 /// \brief DROP VIEW [IF EXISTS]: a temporary view; WRONG_COMMAND_FOR_OBJECT_TYPE for a table,
 /// TABLE_OR_VIEW_NOT_FOUND for nothing (unless IF EXISTS).
 CommandResult RunDropView(const sql::DropView& drop, const CommandContext& context);

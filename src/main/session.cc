@@ -31,32 +31,6 @@
 namespace parley {
 namespace {
 
-// A column type as DESCRIBE prints it, Spark's catalog form: lower-case names, nested types as
-// array<t>, map<k,v> and struct<name:t,...> (field names as they are).
-std::string DescribeTypeName(const arrow::DataType& type) {
-  switch (type.id()) {
-    case arrow::Type::LIST:
-    case arrow::Type::LARGE_LIST:
-    case arrow::Type::FIXED_SIZE_LIST:
-      return "array<" +
-             DescribeTypeName(*static_cast<const arrow::BaseListType&>(type).value_type()) + ">";
-    case arrow::Type::MAP: {
-      const auto& map = static_cast<const arrow::MapType&>(type);
-      return "map<" + DescribeTypeName(*map.key_type()) + "," + DescribeTypeName(*map.item_type()) +
-             ">";
-    }
-    case arrow::Type::STRUCT: {
-      std::string out = "struct<";
-      for (int i = 0; i < type.num_fields(); ++i) {
-        if (i > 0) out += ",";
-        out += type.field(i)->name() + ":" + DescribeTypeName(*type.field(i)->type());
-      }
-      return out + ">";
-    }
-    default: return ToLowerAscii(SqlTypeName(type));
-  }
-}
-
 // Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
 // alternatives, matching ignores case. Without a pattern every name matches.
 class NamePattern {
@@ -406,6 +380,11 @@ class SessionImpl : public Session {
   }
 
   Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeTable& describe, SourcePosition) {
+    if (describe.table.parts.size() == 1) {
+      if (const TempView* view = catalogs_.FindTempView(describe.table.parts[0])) {
+        return RunDescribeTempView(describe, *view, Context());
+      }
+    }
     ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(describe.table, &catalogs_));
     const auto& [name, table] = loaded;
     arrow::StringBuilder col_names, types, comments;

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis_error.h"
 #include "analysis/query_binder.h"
+#include "arrow/api.h"
 #include "catalog/identifiers.h"
 #include "main/command_results.h"
 #include "main/commands.h"
@@ -102,6 +103,10 @@ CommandResult RunCreateView(const sql::CreateView& create, const CommandContext&
   TempView view;
   ARROW_ASSIGN_OR_RAISE(view.columns, ViewColumns(create, *plan));
   for (const auto& field : plan->output) view.query_columns.push_back(field.display);
+  view.comments.resize(view.columns.size());
+  for (size_t i = 0; i < create.columns.size() && i < view.comments.size(); ++i) {
+    view.comments[i] = create.columns[i].second;
+  }
   view.query_text = create.query_text;
   view.catalog = catalogs->current_catalog();
   ARROW_ASSIGN_OR_RAISE(view.namespace_path, catalogs->CurrentNamespace());
@@ -119,6 +124,40 @@ CommandResult RunCreateView(const sql::CreateView& create, const CommandContext&
     return bound.status();
   }
   return EmptyResult();
+}
+
+CommandResult RunDescribeTempView(const sql::DescribeTable& describe, const TempView& view,
+                                  const CommandContext& context) {
+  const std::string& name = describe.table.parts[0];
+  ARROW_ASSIGN_OR_RAISE(auto read, sql::ParseStatement("SELECT * FROM " + QuoteIdentifier(name)));
+  ARROW_ASSIGN_OR_RAISE(auto plan,
+                        BindSelect(std::get<sql::SelectStatement>(read.node), context.catalogs));
+  arrow::StringBuilder names, types, comments;
+  auto add = [&](const std::string& a, const std::string& b, const std::string& c) -> Status {
+    ARROW_RETURN_NOT_OK(names.Append(a));
+    ARROW_RETURN_NOT_OK(types.Append(b));
+    return c.empty() ? comments.AppendNull() : comments.Append(c);
+  };
+  for (size_t i = 0; i < plan->output.size(); ++i) {
+    const auto& field = plan->output[i];
+    ARROW_RETURN_NOT_OK(add(field.display, DescribeTypeName(*field.type),
+                            i < view.comments.size() ? view.comments[i] : ""));
+  }
+  if (describe.extended) {
+    ARROW_RETURN_NOT_OK(add("", "", ""));
+    ARROW_RETURN_NOT_OK(add("# Detailed Table Information", "", ""));
+    ARROW_RETURN_NOT_OK(add("Table", name, ""));
+    ARROW_RETURN_NOT_OK(add("Type", "VIEW", ""));
+    ARROW_RETURN_NOT_OK(add("View Text", view.query_text, ""));
+  }
+  std::vector<std::shared_ptr<arrow::Array>> columns(3);
+  ARROW_RETURN_NOT_OK(names.Finish(&columns[0]));
+  ARROW_RETURN_NOT_OK(types.Finish(&columns[1]));
+  ARROW_RETURN_NOT_OK(comments.Finish(&columns[2]));
+  auto schema = arrow::schema({arrow::field("col_name", arrow::utf8(), false),
+                               arrow::field("data_type", arrow::utf8(), false),
+                               arrow::field("comment", arrow::utf8(), true)});
+  return arrow::Table::Make(schema, columns);
 }
 
 CommandResult RunDropView(const sql::DropView& drop, const CommandContext& context) {
