@@ -30,13 +30,6 @@ using nlohmann::json;
 
 constexpr char kNamespaceMetadataFile[] = ".namespace.json";
 
-std::string Lower(std::string text) {
-  for (auto& c : text) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return text;
-}
-
 std::string QuotePath(const std::vector<std::string>& path) {
   std::string out;
   for (const auto& part : path) out += (out.empty() ? "" : ".") + QuoteIdentifier(part);

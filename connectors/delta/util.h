@@ -15,6 +15,14 @@
 
 namespace parley::delta {
 
+/// \brief `text` with ASCII letters lower-cased (names and properties match ignoring case).
+inline std::string Lower(std::string text) {
+  for (auto& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return text;
+}
+
 /// \brief Register Arrow's compute kernels (libarrow_compute) once per process. Every entry
 /// point that casts or filters calls it, whether or not the engine has done so.
 Status EnsureComputeInitialized();

@@ -78,8 +78,7 @@ Result<std::pair<LoadedProcedure, std::string>> LoadCommandProcedure(const sql::
                          call.table->pos);
   }
   ARROW_RETURN_NOT_OK(procedure.status());
-  LoadedProcedure out{procedures, std::move(ident), std::move(procedure).ValueUnsafe(), ""};
-  out.display_name = ProcedureDisplayName(*catalog, out.ident);
+  LoadedProcedure out{procedures, std::move(ident), std::move(procedure).ValueUnsafe()};
   return std::make_pair(std::move(out), QuoteMultipartIdentifier(table_parts));
 }
 
@@ -259,7 +258,7 @@ Result<LoadedProcedure> LoadProcedureForName(const sql::QualifiedName& name,
     return procedure.status();
   }
   return LoadedProcedure{std::move(procedures), std::move(resolved.ident),
-                         std::move(procedure).ValueUnsafe(), std::move(display_name)};
+                         std::move(procedure).ValueUnsafe()};
 }
 
 Result<BoundCall> BindCall(const sql::Call& call, SourcePosition pos, CatalogManager* catalogs) {

@@ -20,8 +20,6 @@ struct LoadedProcedure {
   std::shared_ptr<ProcedureCatalog> catalog;
   Identifier ident;
   std::shared_ptr<UnboundProcedure> procedure;
-  /// `catalog`.`ns`.`name`, for messages.
-  std::string display_name;
 };
 
 /// \brief A CALL ready to run.

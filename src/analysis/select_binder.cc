@@ -13,15 +13,6 @@
 
 namespace parley {
 
-std::string QuotedParts(const std::vector<std::string>& parts) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += '.';
-    out += QuoteIdentifier(parts[i]);
-  }
-  return out;
-}
-
 bool ContainsAggregate(const sql::Expr& expr) {
   if (expr.kind == sql::ExprKind::kFunction && expr.name_parts.size() == 1 && !expr.window &&
       IsAggregateFunction(expr.name_parts[0])) {

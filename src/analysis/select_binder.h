@@ -25,8 +25,6 @@
 
 namespace parley {
 
-/// \brief The quoted parts of a name, joined by dots: `a`.`b`.
-std::string QuotedParts(const std::vector<std::string>& parts);
 /// \brief Whether `expr` calls an aggregate function (outside a window).
 bool ContainsAggregate(const sql::Expr& expr);
 /// \brief DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN unless `condition` (bound from `expr`) is a

@@ -12,6 +12,7 @@
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
+#include "parley/connector/procedure.h"
 
 namespace parley {
 
@@ -143,18 +144,18 @@ Status SelectBinder::ExpandStar(const sql::Expr& star, PlanNode* project) {
       return AnalysisError("INVALID_USAGE_OF_STAR_OR_REGEX",
                            "Invalid usage of '*' in a SELECT without FROM.", star.pos);
     }
-    return AnalysisError(
-        "CANNOT_RESOLVE_STAR_EXPAND",
-        fmt::format("Cannot resolve {}.* given input columns [{}].", QuotedParts(star.name_parts),
-                    [&] {
-                      std::string names;
-                      for (const auto& c : scope_) {
-                        if (!names.empty()) names += ", ";
-                        names += QuoteIdentifier(c.name);
-                      }
-                      return names;
-                    }()),
-        star.pos);
+    return AnalysisError("CANNOT_RESOLVE_STAR_EXPAND",
+                         fmt::format("Cannot resolve {}.* given input columns [{}].",
+                                     QuoteMultipartIdentifier(star.name_parts),
+                                     [&] {
+                                       std::string names;
+                                       for (const auto& c : scope_) {
+                                         if (!names.empty()) names += ", ";
+                                         names += QuoteIdentifier(c.name);
+                                       }
+                                       return names;
+                                     }()),
+                         star.pos);
   }
   return Status::OK();
 }

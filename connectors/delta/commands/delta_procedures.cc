@@ -2,11 +2,10 @@
 // (delta_commands.h).
 #include "connectors/delta/commands/delta_procedures.h"
 
-#include <cctype>
-
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "connectors/delta/commands/delta_commands.h"
+#include "connectors/delta/util.h"
 
 namespace parley::delta {
 namespace {
@@ -100,11 +99,6 @@ class DeltaProcedure : public UnboundProcedure, public BoundProcedure {
   ProcedureSpec spec_;
   ProcedureTableLoader load_;
 };
-
-std::string Lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 bool IsSystem(const std::vector<std::string>& namespace_path) {
   return namespace_path.size() == 1 && Lower(namespace_path[0]) == "system";

@@ -68,11 +68,6 @@ bool IsInteger(const std::string& text) {
          text.size() < 19;
 }
 
-std::string Lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 bool HasType(const arrow::DataType& type, arrow::Type::type id, bool needs_no_zone) {
   if (type.id() == id &&
       (!needs_no_zone || static_cast<const arrow::TimestampType&>(type).timezone().empty())) {
