@@ -4,11 +4,13 @@
 // old rows (killed before the driver's commit point) or the old and the new rows (killed inside
 // the commit, after its point of no return), never a part of the new rows or any row twice;
 // staged files the dead process left behind must not be read, and the next write removes them.
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -32,8 +34,32 @@ struct ChildResult {
   std::string output;
 };
 
+// A child still running after this long is hung: it is killed and its run fails.
+constexpr auto kChildDeadline = std::chrono::seconds(120);
+
+// Read the child's output from `fd` until it closes it (true), or kill `pid` at the deadline
+// (false; the output then ends with a line saying so).
+bool ReadUntilExitOrDeadline(int fd, pid_t pid, std::string* output) {
+  const auto deadline = std::chrono::steady_clock::now() + kChildDeadline;
+  char buffer[4096];
+  while (true) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd ready{fd, POLLIN, 0};
+    if (left.count() <= 0 || poll(&ready, 1, static_cast<int>(left.count())) == 0) {
+      kill(pid, SIGKILL);
+      output->append("\n[the child was still running after its deadline and was killed]\n");
+      return false;
+    }
+    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n <= 0) return true;
+    output->append(buffer, n);
+  }
+}
+
 // Run the parley CLI with `args` and `extra_env` ("KEY=value") added to this process's
-// environment, capturing stdout and stderr.
+// environment, capturing stdout and stderr. A run past kChildDeadline counts as neither killed
+// nor exited.
 ChildResult RunParley(const std::vector<std::string>& args,
                       const std::vector<std::string>& extra_env = {}) {
   ChildResult result;
@@ -59,13 +85,11 @@ ChildResult RunParley(const std::vector<std::string>& args,
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[1]);
   if (spawned == 0) {
-    char buffer[4096];
-    ssize_t n;
-    while ((n = read(pipe_fds[0], buffer, sizeof(buffer))) > 0) result.output.append(buffer, n);
+    const bool hung = !ReadUntilExitOrDeadline(pipe_fds[0], pid, &result.output);
     int status = 0;
     waitpid(pid, &status, 0);
-    result.killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.killed = !hung && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    result.exit_code = !hung && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   close(pipe_fds[0]);
   return result;
