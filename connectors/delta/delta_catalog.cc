@@ -18,6 +18,7 @@
 #include "connectors/delta/log/values.h"
 #include "connectors/delta/table_state.h"
 #include "connectors/delta/util.h"
+#include "connectors/delta/view_files.h"
 #include "connectors/delta/write/alter.h"
 #include "connectors/delta/write/create.h"
 #include "connectors/delta/write/write.h"
@@ -127,6 +128,7 @@ bool IsPathIdentifier(const Identifier& ident) {
 }
 
 class DeltaCatalog : public StagingTableCatalog,
+                     public RelationCatalog,
                      public SupportsNamespaces,
                      public SupportsPathIdentifiers,
                      public ProcedureCatalog {
@@ -157,6 +159,90 @@ class DeltaCatalog : public StagingTableCatalog,
   }
   Result<std::vector<Identifier>> ListProcedures(const std::vector<std::string>& ns) override {
     return DeltaProcedureNames(ns);
+  }
+
+  // ---- Views (view_files.h): a file per view in the namespace directory
+
+  Result<std::vector<Identifier>> ListViews(const std::vector<std::string>& ns) override {
+    ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExists(ns));
+    if (!exists) return SchemaNotFound(ns);
+    std::vector<Identifier> out;
+    ARROW_ASSIGN_OR_RAISE(auto entries, ListDirectory(NamespaceDir(ns)));
+    for (const auto& entry : entries) {
+      std::string name;
+      if (entry.type() == arrow::fs::FileType::File && IsViewFileName(entry.base_name(), &name)) {
+        out.push_back({ns, name});
+      }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Identifier& a, const Identifier& b) { return a.name < b.name; });
+    return out;
+  }
+
+  Result<ViewInfo> LoadView(const Identifier& ident) override {
+    ARROW_ASSIGN_OR_RAISE(std::string file, ViewFile(ident));
+    if (!PathExists(*filesystem_, file)) return TableNotFound(Display(ident));
+    return ReadViewFile(*filesystem_, file, Display(ident));
+  }
+
+  Status CreateView(const Identifier& ident, const ViewInfo& info) override {
+    ARROW_ASSIGN_OR_RAISE(std::string file, ViewFile(ident));
+    ARROW_ASSIGN_OR_RAISE(Located located, Locate(ident, nullptr));
+    ARROW_RETURN_NOT_OK(EnsureNamespaceFor(ident));
+    if (PathExists(*filesystem_, file) || TableExistsAt(located)) {
+      return TableAlreadyExists(Display(ident));
+    }
+    return WriteViewFile(*filesystem_, file, info);
+  }
+
+  Status ReplaceView(const Identifier& ident, const ViewInfo& info) override {
+    ARROW_ASSIGN_OR_RAISE(std::string file, ViewFile(ident));
+    if (!PathExists(*filesystem_, file)) return TableNotFound(Display(ident));
+    return WriteViewFile(*filesystem_, file, info);
+  }
+
+  Result<bool> DropView(const Identifier& ident) override {
+    ARROW_ASSIGN_OR_RAISE(std::string file, ViewFile(ident));
+    if (!PathExists(*filesystem_, file)) return false;
+    ARROW_RETURN_NOT_OK(filesystem_->DeleteFile(file));
+    return true;
+  }
+
+  Status RenameView(const Identifier& from, const Identifier& to) override {
+    ARROW_ASSIGN_OR_RAISE(std::string source, ViewFile(from));
+    ARROW_ASSIGN_OR_RAISE(std::string target, ViewFile(to));
+    if (!PathExists(*filesystem_, source)) return TableNotFound(Display(from));
+    ARROW_ASSIGN_OR_RAISE(Located located, Locate(to, nullptr));
+    if (source != target && (PathExists(*filesystem_, target) || TableExistsAt(located))) {
+      return TableAlreadyExists(Display(to));
+    }
+    ARROW_RETURN_NOT_OK(EnsureNamespaceFor(to));
+    return filesystem_->Move(source, target);
+  }
+
+  Result<Relation> LoadRelation(const Identifier& ident) override {
+    if (!IsPathIdentifier(ident)) {
+      ARROW_ASSIGN_OR_RAISE(std::string file, ViewFile(ident));
+      if (PathExists(*filesystem_, file)) {
+        ARROW_ASSIGN_OR_RAISE(ViewInfo view, ReadViewFile(*filesystem_, file, Display(ident)));
+        return Relation{nullptr, std::move(view)};
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto table, LoadTable(ident));
+    return Relation{std::move(table), std::nullopt};
+  }
+
+  Result<std::vector<RelationSummary>> ListRelationSummaries(
+      const std::vector<std::string>& ns) override {
+    ARROW_ASSIGN_OR_RAISE(auto tables, ListTables(ns));
+    ARROW_ASSIGN_OR_RAISE(auto views, ListViews(ns));
+    std::vector<RelationSummary> out;
+    for (auto& ident : tables) out.push_back({std::move(ident), RelationSummary::Kind::kTable});
+    for (auto& ident : views) out.push_back({std::move(ident), RelationSummary::Kind::kView});
+    std::sort(out.begin(), out.end(), [](const RelationSummary& a, const RelationSummary& b) {
+      return Lower(a.ident.name) < Lower(b.ident.name);
+    });
+    return out;
   }
 
   // ---- Tables
@@ -218,6 +304,7 @@ class DeltaCatalog : public StagingTableCatalog,
                                              const TableInfo& info) override {
     ARROW_ASSIGN_OR_RAISE(Located located, Locate(ident, &info));
     ARROW_RETURN_NOT_OK(EnsureNamespaceFor(ident));
+    ARROW_RETURN_NOT_OK(CheckNoViewNamed(ident));
     if (!located.pointer.empty() && PathExists(*filesystem_, located.pointer)) {
       return TableAlreadyExists(located.display);
     }
@@ -281,6 +368,7 @@ class DeltaCatalog : public StagingTableCatalog,
         PathExists(*filesystem_, target.pointer)) {
       return TableAlreadyExists(target.display);
     }
+    ARROW_RETURN_NOT_OK(CheckNoViewNamed(to));
     ARROW_RETURN_NOT_OK(EnsureNamespaceFor(to));
     if (source.external) {
       ARROW_RETURN_NOT_OK(filesystem_->Move(source.pointer, target.pointer + ".tmp"));
@@ -364,8 +452,9 @@ class DeltaCatalog : public StagingTableCatalog,
                           "The feature is not supported: Drop the default database `default`.");
     }
     ARROW_ASSIGN_OR_RAISE(auto tables, ListTables(ns));
+    ARROW_ASSIGN_OR_RAISE(auto views, ListViews(ns));
     ARROW_ASSIGN_OR_RAISE(auto children, ListNamespaces(ns));
-    if (!cascade && (!tables.empty() || !children.empty())) {
+    if (!cascade && (!tables.empty() || !views.empty() || !children.empty())) {
       return InvalidError("SCHEMA_NOT_EMPTY",
                           "Cannot drop a schema " + QuotePath(ns) +
                               " because it contains objects. Use DROP SCHEMA ... CASCADE to drop "
@@ -471,6 +560,31 @@ class DeltaCatalog : public StagingTableCatalog,
       located.pointer.clear();
     }
     return located;
+  }
+
+  // The view file of `ident` (a catalog name, not a path).
+  Result<std::string> ViewFile(const Identifier& ident) const {
+    if (IsPathIdentifier(ident)) {
+      return InvalidError(
+          "UNSUPPORTED_FEATURE.TABLE_OPERATION",
+          "A view cannot be named by a path: delta." + QuoteIdentifier(ident.name) + ".");
+    }
+    for (const auto& part : ident.namespace_path) ARROW_RETURN_NOT_OK(CheckName(part));
+    ARROW_RETURN_NOT_OK(CheckName(ident.name));
+    return ViewFilePath(NamespaceDir(ident.namespace_path), Lower(ident.name));
+  }
+
+  // A table and a view never share a name: TABLE_OR_VIEW_ALREADY_EXISTS when a view has it.
+  Status CheckNoViewNamed(const Identifier& ident) const {
+    if (IsPathIdentifier(ident)) return Status::OK();
+    ARROW_ASSIGN_OR_RAISE(std::string file, ViewFile(ident));
+    return PathExists(*filesystem_, file) ? TableAlreadyExists(Display(ident)) : Status::OK();
+  }
+
+  // Whether a table (managed, or registered external) is at `located`.
+  bool TableExistsAt(const Located& located) const {
+    if (!located.pointer.empty() && PathExists(*filesystem_, located.pointer)) return true;
+    return !located.external && IsTableDirectory(*filesystem_, RootOf(located.location));
   }
 
   Status EnsureNamespaceFor(const Identifier& ident) {
@@ -659,6 +773,7 @@ Result<std::shared_ptr<StagedTable>> DeltaCatalog::Stage(const Identifier& ident
                                                          const TableInfo& info, StageKind kind) {
   ARROW_ASSIGN_OR_RAISE(Located located, Locate(ident, &info));
   ARROW_RETURN_NOT_OK(EnsureNamespaceFor(ident));
+  ARROW_RETURN_NOT_OK(CheckNoViewNamed(ident));
   const std::string root = RootOf(located.location);
   bool exists =
       IsTableDirectory(*filesystem_, root) &&

@@ -21,41 +21,6 @@ bool StartsWith(const std::vector<std::string>& path, const std::vector<std::str
   return path.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), path.begin());
 }
 
-Status TableNotFound(const Identifier& ident) {
-  return InvalidError("TABLE_OR_VIEW_NOT_FOUND",
-                      "The table or view " + ident.ToString() +
-                          " cannot be found. Verify the spelling and correctness of the schema "
-                          "and catalog.");
-}
-
-Status TableAlreadyExists(const Identifier& ident) {
-  return InvalidError("TABLE_OR_VIEW_ALREADY_EXISTS",
-                      "Cannot create table or view " + ident.ToString() +
-                          " because it already exists. Choose a different name, drop or "
-                          "replace the existing object, or add the IF NOT EXISTS clause to "
-                          "tolerate pre-existing objects.");
-}
-
-Status SchemaNotFound(const std::vector<std::string>& path) {
-  return InvalidError("SCHEMA_NOT_FOUND",
-                      "The schema " + QuotePath(path) +
-                          " cannot be found. Verify the spelling and correctness of the schema "
-                          "and catalog.");
-}
-
-Status InvalidName(const std::string& name) {
-  return InvalidError(
-      "INVALID_SCHEMA_OR_RELATION_NAME",
-      QuoteIdentifier(name) + " is not a valid name for tables/schemas: names must not be empty.");
-}
-
-Status CheckNames(const std::vector<std::string>& path) {
-  for (const auto& part : path) {
-    if (part.empty()) return InvalidName(part);
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 Status MemoryCatalog::Initialize(const std::string& name, const Options& options) {
@@ -152,7 +117,7 @@ Result<std::shared_ptr<Table>> MemoryCatalog::CreateTable(const Identifier& iden
   ARROW_RETURN_NOT_OK(CheckTableInfoLocked(ident, info));
   auto ns = namespaces_.find(PathKey(ident.namespace_path));
   TableKey key{ns->first, ToLowerAscii(ident.name)};
-  if (tables_.count(key) > 0) return TableAlreadyExists(ident);
+  if (tables_.count(key) > 0 || views_.count(key) > 0) return TableAlreadyExists(ident);
   Identifier stored{ns->second.path, ident.name};
   auto table = std::make_shared<MemoryTable>(DisplayNameLocked(stored), info);
   tables_.emplace(std::move(key), TableEntry{std::move(stored), table});
@@ -221,6 +186,7 @@ Result<std::shared_ptr<StagedTable>> MemoryCatalog::Stage(const Identifier& iden
   ARROW_RETURN_NOT_OK(CheckTableInfoLocked(ident, info));
   auto ns = namespaces_.find(PathKey(ident.namespace_path));
   bool exists = tables_.count({ns->first, ToLowerAscii(ident.name)}) > 0;
+  if (views_.count({ns->first, ToLowerAscii(ident.name)}) > 0) return TableAlreadyExists(ident);
   if (kind == StageKind::kCreate && exists) return TableAlreadyExists(ident);
   if (kind == StageKind::kReplace && !exists) return TableNotFound(ident);
   Identifier stored{ns->second.path, ident.name};
@@ -250,6 +216,7 @@ Status MemoryCatalog::PublishStaged(const Identifier& ident, const TableInfo& in
   auto ns = namespaces_.find(PathKey(ident.namespace_path));
   TableKey key{ns->first, ToLowerAscii(ident.name)};
   bool exists = tables_.count(key) > 0;
+  if (views_.count(key) > 0) return TableAlreadyExists(ident);
   if (kind == StageKind::kCreate && exists) return TableAlreadyExists(ident);
   if (kind == StageKind::kReplace && !exists) return TableNotFound(ident);
   tables_.insert_or_assign(std::move(key), TableEntry{ident, staged});
@@ -271,7 +238,9 @@ Status MemoryCatalog::RenameTable(const Identifier& from, const Identifier& to) 
   if (ns == namespaces_.end()) return SchemaNotFound(to.namespace_path);
   TableKey to_key{ns->first, ToLowerAscii(to.name)};
   // A rename that only changes the case of the name targets the table itself.
-  if (to_key != from_key && tables_.count(to_key) > 0) return TableAlreadyExists(to);
+  if (to_key != from_key && (tables_.count(to_key) > 0 || views_.count(to_key) > 0)) {
+    return TableAlreadyExists(to);
+  }
 
   TableEntry entry = std::move(source->second);
   tables_.erase(source);
@@ -347,7 +316,9 @@ Result<bool> MemoryCatalog::DropNamespace(const std::vector<std::string>& namesp
     return ns.first.size() > key.size() && in_subtree(ns.first);
   });
   bool has_tables = std::any_of(tables_.begin(), tables_.end(),
-                                [&](const auto& table) { return in_subtree(table.first.first); });
+                                [&](const auto& table) { return in_subtree(table.first.first); }) ||
+                    std::any_of(views_.begin(), views_.end(),
+                                [&](const auto& view) { return in_subtree(view.first.first); });
   if (!cascade && (has_children || has_tables)) {
     return InvalidError("SCHEMA_NOT_EMPTY",
                         "Cannot drop a schema " + QuotePath(namespace_path) +
@@ -355,6 +326,7 @@ Result<bool> MemoryCatalog::DropNamespace(const std::vector<std::string>& namesp
                             "the schema and all its objects.");
   }
   std::erase_if(tables_, [&](const auto& table) { return in_subtree(table.first.first); });
+  std::erase_if(views_, [&](const auto& view) { return in_subtree(view.first.first); });
   std::erase_if(namespaces_, [&](const auto& ns) { return in_subtree(ns.first); });
   return true;
 }

@@ -42,11 +42,14 @@
 #include "memory_changelog.h"
 #include "memory_table.h"
 #include "parley/connector/catalog.h"
+#include "parley/connector/view.h"
 
 namespace parley::memory {
 
 /// \brief The `memory` catalog plugin. Construct, then call Initialize() before anything else.
-class MemoryCatalog : public StagingTableCatalog, public SupportsNamespaces {
+class MemoryCatalog : public StagingTableCatalog,
+                      public RelationCatalog,
+                      public SupportsNamespaces {
  public:
   /// \brief Record the catalog name and create the default namespace (see file comment for
   /// `default-namespace`). Other options are ignored.
@@ -121,6 +124,20 @@ class MemoryCatalog : public StagingTableCatalog, public SupportsNamespaces {
   Status AlterNamespace(const std::vector<std::string>& namespace_path,
                         const std::vector<NamespaceChange>& changes) override;
 
+  /// \brief Views (memory_views.cc): kept as ViewInfo beside the tables, in the same name
+  /// space, until the catalog goes. Errors as ViewCatalog says, plus SCHEMA_NOT_FOUND and
+  /// INVALID_SCHEMA_OR_RELATION_NAME.
+  Result<std::vector<Identifier>> ListViews(
+      const std::vector<std::string>& namespace_path) override;
+  Result<ViewInfo> LoadView(const Identifier& ident) override;
+  Status CreateView(const Identifier& ident, const ViewInfo& info) override;
+  Status ReplaceView(const Identifier& ident, const ViewInfo& info) override;
+  Result<bool> DropView(const Identifier& ident) override;
+  Status RenameView(const Identifier& from, const Identifier& to) override;
+  Result<Relation> LoadRelation(const Identifier& ident) override;
+  Result<std::vector<RelationSummary>> ListRelationSummaries(
+      const std::vector<std::string>& namespace_path) override;
+
   /// \brief Append rows to a table; see MemoryTable::AppendData for the checks.
   /// Errors: TABLE_OR_VIEW_NOT_FOUND, INCOMPATIBLE_DATA_FOR_TABLE.*.
   /// REQUIRES: data != nullptr.
@@ -170,7 +187,12 @@ class MemoryCatalog : public StagingTableCatalog, public SupportsNamespaces {
   std::vector<std::string> default_namespace_;                     // guarded by mutex_
   std::map<std::vector<std::string>, NamespaceEntry> namespaces_;  // guarded; lower-cased key
   std::map<TableKey, TableEntry> tables_;                          // guarded by mutex_
-  std::map<TableKey, MemoryChangelogData> changelogs_;             // guarded by mutex_
+  struct ViewEntry {
+    Identifier ident;  // as created
+    ViewInfo info;
+  };
+  std::map<TableKey, ViewEntry> views_;                 // guarded by mutex_
+  std::map<TableKey, MemoryChangelogData> changelogs_;  // guarded by mutex_
 };
 
 /// \brief Create an uninitialized `memory` catalog; the engine registers this factory under

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "parley/connector/status.h"
+#include "parley/connector/types.h"
 
 namespace parley::memory {
 
@@ -41,6 +42,43 @@ inline std::string QuotePath(const std::vector<std::string>& path) {
     out += QuoteIdentifier(part);
   }
   return out.empty() ? QuoteIdentifier("") : out;
+}
+
+// Errors about names, worded as Spark words them.
+
+inline Status TableNotFound(const Identifier& ident) {
+  return InvalidError("TABLE_OR_VIEW_NOT_FOUND",
+                      "The table or view " + ident.ToString() +
+                          " cannot be found. Verify the spelling and correctness of the schema "
+                          "and catalog.");
+}
+
+inline Status TableAlreadyExists(const Identifier& ident) {
+  return InvalidError("TABLE_OR_VIEW_ALREADY_EXISTS",
+                      "Cannot create table or view " + ident.ToString() +
+                          " because it already exists. Choose a different name, drop or "
+                          "replace the existing object, or add the IF NOT EXISTS clause to "
+                          "tolerate pre-existing objects.");
+}
+
+inline Status SchemaNotFound(const std::vector<std::string>& path) {
+  return InvalidError("SCHEMA_NOT_FOUND",
+                      "The schema " + QuotePath(path) +
+                          " cannot be found. Verify the spelling and correctness of the schema "
+                          "and catalog.");
+}
+
+inline Status InvalidName(const std::string& name) {
+  return InvalidError(
+      "INVALID_SCHEMA_OR_RELATION_NAME",
+      QuoteIdentifier(name) + " is not a valid name for tables/schemas: names must not be empty.");
+}
+
+inline Status CheckNames(const std::vector<std::string>& path) {
+  for (const auto& part : path) {
+    if (part.empty()) return InvalidName(part);
+  }
+  return Status::OK();
 }
 
 }  // namespace parley::memory

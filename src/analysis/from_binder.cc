@@ -22,9 +22,27 @@
 namespace parley {
 namespace {
 
-// The temporary views being expanded on this thread, outermost first: a view met again is a
-// cycle (RECURSIVE_VIEW).
+// The views being expanded on this thread (as their errors name them), outermost first: a view
+// met again is a cycle (RECURSIVE_VIEW).
 thread_local std::vector<std::string> expanding_views;
+
+// While a persistent view's query is bound: where the temporary views it reads are listed.
+thread_local std::vector<std::string>* temp_view_references = nullptr;
+
+// How many persistent views are being expanded on this thread: inside one, names never resolve
+// to temporary views (a session's temporary view must not change a stored view's meaning).
+thread_local int persistent_view_depth = 0;
+
+class PersistentExpansion {
+ public:
+  explicit PersistentExpansion(bool persistent) : persistent_(persistent) {
+    persistent_view_depth += persistent_ ? 1 : 0;
+  }
+  ~PersistentExpansion() { persistent_view_depth -= persistent_ ? 1 : 0; }
+
+ private:
+  bool persistent_;
+};
 
 class ViewExpansion {
  public:
@@ -189,82 +207,94 @@ class FromBinder {
     return relation;
   }
 
-  // A reference to a temporary view: its query bound again in the catalog and namespace it was
-  // created in, its columns named as the view names them.
-  Result<BoundRelation> BindTempView(const sql::FromItem& item, const TempView& view) {
-    const std::string& name = item.name.parts[0];
+  // A view's query bound again in the catalog, namespace and settings it was created with. Its
+  // columns are those of its creation: taken by name from what the query returns now and cast
+  // to the recorded types (Spark's schema compensation), so a column the tables gained since is
+  // left out and one they lost is INCOMPATIBLE_VIEW_SCHEMA_CHANGE. `display` names the view in
+  // errors; `qualifier` qualifies its columns.
+  Result<BoundRelation> BindView(const sql::FromItem& item, const ViewInfo& view,
+                                 const std::string& display, std::vector<std::string> qualifier,
+                                 bool persistent) {
     if (item.changes || item.time_travel) {
       return AnalysisError(
           item.changes ? "UNSUPPORTED_FEATURE.CHANGE_DATA_CAPTURE_ON_RELATION"
                        : "UNSUPPORTED_FEATURE.TIME_TRAVEL",
-          fmt::format("The feature is not supported: {} on the temporary view {}, which is not "
-                      "a catalog table.",
-                      item.changes ? "change data capture" : "time travel", QuoteIdentifier(name)),
+          fmt::format("The feature is not supported: {} on the view {}, which is not a table.",
+                      item.changes ? "change data capture" : "time travel", display),
           item.pos);
     }
-    for (const auto& outer : expanding_views) {
-      if (!EqualsIgnoreCase(outer, name)) continue;
-      std::string cycle;
-      bool in_cycle = false;
-      for (const auto& view_name : expanding_views) {
-        in_cycle = in_cycle || EqualsIgnoreCase(view_name, name);
-        if (in_cycle) cycle += QuoteIdentifier(view_name) + " -> ";
-      }
-      return AnalysisError("RECURSIVE_VIEW",
-                           fmt::format("Recursive view {} detected (cycle: {}{}).",
-                                       QuoteIdentifier(name), cycle, QuoteIdentifier(name)),
-                           item.pos);
-    }
+    ARROW_RETURN_NOT_OK(CheckNotExpanding(display, item.pos));
     ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(view.query_text));
     const auto* query = std::get_if<sql::SelectStatement>(&statement.node);
-    if (query == nullptr) return Status::Invalid("the view ", name, " holds no query");
+    if (query == nullptr) return Status::Invalid("the view ", display, " holds no query");
     BoundRelation relation;
     {
-      ViewExpansion expansion(name);
-      CatalogManager::CurrentOverride current(catalogs_, view.catalog, view.namespace_path);
+      ViewExpansion expansion(display);
+      PersistentExpansion scope(persistent);
+      CatalogManager::CurrentOverride current(catalogs_, view.current_catalog,
+                                              view.current_namespace, view.sql_configs);
       ARROW_ASSIGN_OR_RAISE(relation.plan, BindSelect(*query, catalogs_, nullptr));
     }
-    // The view's columns are the query's columns of its creation, by name: a column its tables
-    // gained since is left out, one they lost is an error.
     const auto& output = relation.plan->output;
     auto project = std::make_shared<PlanNode>();
     project->kind = PlanNode::Kind::kProject;
     project->children = {relation.plan};
-    for (size_t i = 0; i < view.query_columns.size(); ++i) {
-      const std::string& wanted = view.query_columns[i];
+    for (size_t i = 0; i < view.query_column_names.size() && i < view.columns.size(); ++i) {
+      const std::string& wanted = view.query_column_names[i];
       auto found = std::find_if(output.begin(), output.end(), [&](const OutputField& field) {
         return EqualsIgnoreCase(field.display, wanted);
       });
       if (found == output.end()) {
-        std::vector<std::string> actual;
-        for (const auto& field : output) actual.push_back(QuoteIdentifier(field.display));
+        std::string unquoted = display;
+        std::erase(unquoted, '`');
         return AnalysisError(
             "INCOMPATIBLE_VIEW_SCHEMA_CHANGE",
             fmt::format("The SQL query of view {} has an incompatible schema change and column {} "
-                        "cannot be resolved. Expected 1 columns named {} but got [{}].",
-                        QuoteIdentifier(name), QuoteIdentifier(wanted), QuoteIdentifier(wanted),
-                        fmt::join(actual, ", ")),
+                        "cannot be resolved. Expected 1 columns named {} but got [].\nPlease try "
+                        "to re-create the view by running: CREATE OR REPLACE VIEW {} AS {}.",
+                        display, wanted, wanted, unquoted, view.query_text),
             item.pos);
       }
+      const Column& column = view.columns[i];
+      BoundExprPtr value = MakeColumnRef(found->name, found->display, found->type);
       OutputField field = *found;
-      field.display = view.columns[i];
-      project->exprs.push_back(MakeColumnRef(found->name, found->display, found->type));
+      field.display = column.name;
+      if (column.type != nullptr && !found->type->Equals(*column.type)) {
+        value = MakeCall("CAST", {value}, column.type);
+        field.type = column.type;
+      }
+      project->exprs.push_back(std::move(value));
       project->output.push_back(field);
     }
     relation.plan = project;
     for (const auto& field : project->output) {
-      relation.scope.push_back({{name}, field.display, field.name, field.type});
+      relation.scope.push_back({qualifier, field.display, field.name, field.type});
     }
     return relation;
+  }
+
+  // RECURSIVE_VIEW when the view `display` is being expanded already (it reaches itself).
+  static Status CheckNotExpanding(const std::string& display, SourcePosition pos) {
+    auto outer =
+        std::find_if(expanding_views.begin(), expanding_views.end(),
+                     [&](const std::string& name) { return EqualsIgnoreCase(name, display); });
+    if (outer == expanding_views.end()) return Status::OK();
+    std::string cycle;
+    for (auto it = outer; it != expanding_views.end(); ++it) cycle += *it + " -> ";
+    return AnalysisError(
+        "RECURSIVE_VIEW",
+        fmt::format("Recursive view {} detected (cycle: {}{}).", display, cycle, display), pos);
   }
 
   Result<BoundRelation> BindTable(const sql::FromItem& item) {
     if (ctes_ != nullptr && item.name.parts.size() == 1) {
       if (const CteScope* found = ctes_->Find(item.name.parts[0])) return BindCte(item, *found);
     }
-    if (item.name.parts.size() == 1) {
+    if (item.name.parts.size() == 1 && persistent_view_depth == 0) {
       if (const TempView* view = catalogs_->FindTempView(item.name.parts[0])) {
-        return BindTempView(item, *view);
+        if (temp_view_references != nullptr) temp_view_references->push_back(item.name.parts[0]);
+        return BindView(item, *view, QuoteIdentifier(item.name.parts[0]), {item.name.parts[0]},
+                        /*persistent=*/false);
       }
     }
     if (item.changes && item.time_travel) {
@@ -277,8 +307,17 @@ class FromBinder {
                          catalogs_);
     }
     ARROW_ASSIGN_OR_RAISE(
-        auto loaded,
-        LoadTableForName(item.name, catalogs_, item.time_travel ? &*item.time_travel : nullptr));
+        auto found,
+        LoadRelationForName(item.name, catalogs_, item.time_travel ? &*item.time_travel : nullptr));
+    if (found.view) {
+      std::vector<std::string> qualifier = {found.name.catalog->name()};
+      for (const auto& part : found.name.ident.namespace_path) qualifier.push_back(part);
+      qualifier.push_back(found.name.ident.name);
+      return BindView(item, *found.view, found.name.ToString(), std::move(qualifier),
+                      /*persistent=*/true);
+    }
+    std::pair<ResolvedName, std::shared_ptr<Table>> loaded{std::move(found.name),
+                                                           std::move(found.table)};
     ARROW_RETURN_NOT_OK(CheckBatchRead(loaded.first, *loaded.second, item.name.pos));
     auto node = std::make_shared<PlanNode>();
     node->kind = PlanNode::Kind::kScan;
@@ -546,6 +585,17 @@ BoundRelation RenameApart(BoundRelation relation, const std::set<std::string>& t
 Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs,
                                    const CteScope* ctes) {
   return FromBinder(catalogs, ctes).Bind(item);
+}
+
+ViewDefinitionScope::ViewDefinitionScope(std::string display, std::vector<std::string>* temp_views)
+    : outer_temp_views_(temp_view_references) {
+  expanding_views.push_back(std::move(display));
+  temp_view_references = temp_views;
+}
+
+ViewDefinitionScope::~ViewDefinitionScope() {
+  expanding_views.pop_back();
+  temp_view_references = outer_temp_views_;
 }
 
 }  // namespace parley

@@ -39,4 +39,19 @@ BoundRelation RenameApart(BoundRelation relation, const std::set<std::string>& t
 Result<BoundRelation> BindFromItem(const sql::FromItem& item, CatalogManager* catalogs,
                                    const CteScope* ctes = nullptr);
 
+/// \brief While alive, binding on this thread treats the view `display` (as errors name it) as
+/// being expanded, so a query that reaches it is RECURSIVE_VIEW, and lists the temporary views
+/// the bound queries read in `temp_views` (when not null). Used to check a view's new query
+/// before it is stored. Scopes nest.
+class ViewDefinitionScope {
+ public:
+  ViewDefinitionScope(std::string display, std::vector<std::string>* temp_views);
+  ~ViewDefinitionScope();
+  ViewDefinitionScope(const ViewDefinitionScope&) = delete;
+  ViewDefinitionScope& operator=(const ViewDefinitionScope&) = delete;
+
+ private:
+  std::vector<std::string>* outer_temp_views_;
+};
+
 }  // namespace parley

@@ -91,6 +91,52 @@ Result<ResolvedName> ResolveNameForRead(const sql::QualifiedName& name, CatalogM
   return resolved;
 }
 
+Result<LoadedRelation> LoadRelationForName(const sql::QualifiedName& name, CatalogManager* catalogs,
+                                           const sql::TimeTravel* time_travel) {
+  if (catalogs->PathProvider(name.parts) == nullptr) {
+    ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, ResolveNameForRead(name, catalogs));
+    if (auto* relations = dynamic_cast<RelationCatalog*>(resolved.catalog.get())) {
+      if (time_travel != nullptr) {
+        ARROW_ASSIGN_OR_RAISE(bool is_view, relations->ViewExists(resolved.ident));
+        if (is_view) {
+          return AnalysisError("UNSUPPORTED_FEATURE.TIME_TRAVEL",
+                               fmt::format("The feature is not supported: time travel on the "
+                                           "view {}, which is not a table.",
+                                           resolved.ToString()),
+                               time_travel->pos);
+        }
+      } else {
+        auto relation = relations->LoadRelation(resolved.ident);
+        if (!relation.ok()) {
+          std::string condition = ErrorCondition(relation.status());
+          if (condition == "TABLE_OR_VIEW_NOT_FOUND" || condition == "SCHEMA_NOT_FOUND") {
+            return TableNotFound(name);
+          }
+          return relation.status();
+        }
+        return LoadedRelation{std::move(resolved), std::move(relation->table),
+                              std::move(relation->view)};
+      }
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(name, catalogs, time_travel));
+  return LoadedRelation{std::move(loaded.first), std::move(loaded.second), std::nullopt};
+}
+
+Status ExpectTableNotView(const ResolvedName& name, std::string_view operation, bool use_alter_view,
+                          SourcePosition pos) {
+  auto* views = dynamic_cast<ViewCatalog*>(name.catalog.get());
+  if (views == nullptr) return Status::OK();
+  ARROW_ASSIGN_OR_RAISE(bool is_view, views->ViewExists(name.ident));
+  if (!is_view) return Status::OK();
+  return AnalysisError(
+      use_alter_view ? "EXPECT_TABLE_NOT_VIEW.USE_ALTER_VIEW"
+                     : "EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE",
+      fmt::format("'{}' expects a table but {} is a view.{}", operation, name.ToString(),
+                  use_alter_view ? " Please use ALTER VIEW instead." : ""),
+      pos);
+}
+
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
     const sql::QualifiedName& name, CatalogManager* catalogs, const sql::TimeTravel* time_travel) {
   std::optional<std::string> travel_value;

@@ -59,4 +59,21 @@ Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
     const sql::QualifiedName& name, CatalogManager* catalogs,
     const sql::TimeTravel* time_travel = nullptr);
 
+/// \brief What a name read in a query is: a table, or a view of a RelationCatalog.
+struct LoadedRelation {
+  ResolvedName name;
+  std::shared_ptr<Table> table;  // null for a view
+  std::optional<ViewInfo> view;
+};
+
+/// \brief As LoadTableForName, except that in a RelationCatalog a view's name loads the view
+/// (in the same round trip). Time travel on a view is UNSUPPORTED_FEATURE.TIME_TRAVEL.
+Result<LoadedRelation> LoadRelationForName(const sql::QualifiedName& name, CatalogManager* catalogs,
+                                           const sql::TimeTravel* time_travel = nullptr);
+
+/// \brief OK unless `name` is a view of its catalog: then EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE
+/// (or .USE_ALTER_VIEW) naming `operation` ("INSERT", "ALTER TABLE ... ADD COLUMNS").
+Status ExpectTableNotView(const ResolvedName& name, std::string_view operation, bool use_alter_view,
+                          SourcePosition pos);
+
 }  // namespace parley

@@ -65,6 +65,7 @@ Result<std::shared_ptr<CatalogPlugin>> CatalogManager::FormatCatalog(const std::
   const auto* factory = registry_.Find(name);
   if (factory == nullptr) return nullptr;
   std::shared_ptr<CatalogPlugin> catalog = (*factory)();
+  ARROW_RETURN_NOT_OK(CheckRelationCatalogRule(*catalog, name));
   ARROW_RETURN_NOT_OK(catalog->Initialize(name, CatalogOptions(name)));
   format_catalogs_[name] = catalog;
   return catalog;
@@ -94,17 +95,32 @@ std::vector<std::string> CatalogManager::TempViewNames() const {
 }
 
 CatalogManager::CurrentOverride::CurrentOverride(CatalogManager* manager, std::string catalog,
-                                                 std::vector<std::string> namespace_path)
+                                                 std::vector<std::string> namespace_path,
+                                                 const std::map<std::string, std::string>& conf)
     : manager_(manager),
       catalog_(manager->current_catalog_),
       namespace_(manager->current_namespace_) {
   manager_->current_catalog_ = std::move(catalog);
   manager_->current_namespace_ = std::move(namespace_path);
+  for (const auto& [key, value] : conf) {
+    const auto& set = manager_->conf_->explicit_values();
+    auto before = set.find(key);
+    replaced_conf_.emplace_back(
+        key, before == set.end() ? std::nullopt : std::optional<std::string>(before->second));
+    manager_->conf_->Set(key, value);
+  }
 }
 
 CatalogManager::CurrentOverride::~CurrentOverride() {
   manager_->current_catalog_ = std::move(catalog_);
   manager_->current_namespace_ = std::move(namespace_);
+  for (auto it = replaced_conf_.rbegin(); it != replaced_conf_.rend(); ++it) {
+    if (it->second) {
+      manager_->conf_->Set(it->first, *it->second);
+    } else {
+      manager_->conf_->Unset(it->first);
+    }
+  }
 }
 
 Options CatalogManager::CatalogOptions(const std::string& name) const {
@@ -139,12 +155,14 @@ Result<std::shared_ptr<CatalogPlugin>> CatalogManager::Catalog(const std::string
                                     "connector nor a shared library path.",
                                     *plugin, QuoteIdentifier(name)));
   }
+  ARROW_RETURN_NOT_OK(CheckRelationCatalogRule(*catalog, name));
   ARROW_RETURN_NOT_OK(catalog->Initialize(name, CatalogOptions(name)));
   catalogs_[name] = catalog;
   return catalog;
 }
 
 Status CatalogManager::Register(const std::string& name, std::shared_ptr<CatalogPlugin> catalog) {
+  ARROW_RETURN_NOT_OK(CheckRelationCatalogRule(*catalog, name));
   ARROW_RETURN_NOT_OK(catalog->Initialize(name, CatalogOptions(name)));
   registered_[name] = std::move(catalog);
   return Status::OK();

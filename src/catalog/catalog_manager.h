@@ -17,6 +17,7 @@
 #include "catalog/resolved_name.h"
 #include "catalog/sql_conf.h"
 #include "parley/connector/catalog.h"
+#include "parley/connector/view.h"
 
 namespace parley {
 
@@ -43,20 +44,10 @@ class PluginRegistry {
 Result<std::shared_ptr<CatalogPlugin>> LoadPluginLibrary(const std::string& catalog_name,
                                                          const std::string& path);
 
-/// \brief A temporary view: the session's, gone with it. Its query is kept as written and bound
-/// again each time the view is read, in the catalog and namespace current when it was created.
-struct TempView {
-  std::string query_text;
-  std::string catalog;
-  std::vector<std::string> namespace_path;
-  /// The view's column names (its column list, else the query's), in order.
-  std::vector<std::string> columns;
-  /// The comment of each column ("" for none), as the column list gave them.
-  std::vector<std::string> comments;
-  /// The names of the query's columns when the view was created: a read takes these by name
-  /// from what the query returns then (columns added to its tables since are left out).
-  std::vector<std::string> query_columns;
-};
+/// \brief A temporary view: the session's, gone with it. Kept as a catalog keeps a view (its
+/// query as written, bound again each time it is read, in the catalog and namespace current
+/// when it was created).
+using TempView = ViewInfo;
 
 class CatalogManager {
  public:
@@ -102,12 +93,14 @@ class CatalogManager {
   bool DropTempView(const std::string& name);
   /// \brief Names of the temporary views, sorted.
   std::vector<std::string> TempViewNames() const;
-  /// \brief Make `catalog` and `namespace_path` current until the returned guard is destroyed,
-  /// which restores what was current (binding a view in the namespace it was created in).
+  /// \brief Make `catalog` and `namespace_path` current, and the settings `conf` set, until the
+  /// guard is destroyed, which restores what was current and set (binding a view as it was
+  /// created).
   class CurrentOverride {
    public:
     CurrentOverride(CatalogManager* manager, std::string catalog,
-                    std::vector<std::string> namespace_path);
+                    std::vector<std::string> namespace_path,
+                    const std::map<std::string, std::string>& conf = {});
     ~CurrentOverride();
     CurrentOverride(const CurrentOverride&) = delete;
     CurrentOverride& operator=(const CurrentOverride&) = delete;
@@ -116,6 +109,8 @@ class CatalogManager {
     CatalogManager* manager_;
     std::optional<std::string> catalog_;
     std::optional<std::vector<std::string>> namespace_;
+    // The settings overridden, with the value each had before (nullopt: unset).
+    std::vector<std::pair<std::string, std::optional<std::string>>> replaced_conf_;
   };
 
   /// \brief Resolve a namespace name (SHOW TABLES IN x): catalog plus namespace path.

@@ -1,6 +1,9 @@
 // Command results as Arrow tables.
 #include "main/command_results.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "arrow/array/builder_binary.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
@@ -49,6 +52,24 @@ std::string DescribeTypeName(const arrow::DataType& type) {
     }
     default: return ToLowerAscii(SqlTypeName(type));
   }
+}
+
+std::string QuoteIfNeeded(const std::string& name) {
+  bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  }) && !std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+  return plain ? name : QuoteIdentifier(name);
+}
+
+std::string QuoteSqlString(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "'";
 }
 
 }  // namespace parley

@@ -21,6 +21,12 @@ Result<std::shared_ptr<arrow::Table>> StringTable(const std::vector<std::string>
 /// types as array<t>, map<k,v> and struct<name:t,...>.
 std::string DescribeTypeName(const arrow::DataType& type);
 
+/// \brief An identifier as Spark prints it in DDL: backquoted only when it is not a plain word.
+std::string QuoteIfNeeded(const std::string& name);
+
+/// \brief A string literal as Spark prints it in DDL: in single quotes, `'` and `\` escaped.
+std::string QuoteSqlString(const std::string& text);
+
 /// \brief The empty result of a command that prints nothing (no columns, no rows).
 std::shared_ptr<arrow::Table> EmptyResult();
 

@@ -72,18 +72,34 @@ CommandResult RunCall(const sql::Call& call, SourcePosition pos, const CommandCo
 /// UNSUPPORTED_FEATURE.EXPLAIN_COMMAND: it would run the procedure.
 Result<std::string> ExplainCall(const sql::Call& call, SourcePosition pos, sql::ExplainMode mode,
                                 const CommandContext& context);
-/// \brief CREATE [OR REPLACE] TEMPORARY VIEW (view_commands.cc): the query is bound once to
-/// check it; TEMP_TABLE_OR_VIEW_ALREADY_EXISTS, INVALID_TEMP_OBJ_QUALIFIER,
-/// CREATE_VIEW_COLUMN_ARITY_MISMATCH.*, COLUMN_ALREADY_EXISTS, RECURSIVE_VIEW, and Spark's error
-/// for IF NOT EXISTS. Persistent and global temporary views are NOT_IMPLEMENTED yet.
+/// \brief CREATE [OR REPLACE] [TEMPORARY] VIEW (view_commands.cc): the query is bound once to
+/// check it. A temporary view goes to the session, a persistent one to the ViewCatalog of its
+/// name. Errors: TEMP_TABLE_OR_VIEW_ALREADY_EXISTS, INVALID_TEMP_OBJ_QUALIFIER,
+/// TABLE_OR_VIEW_ALREADY_EXISTS, EXPECT_VIEW_NOT_TABLE.NO_ALTERNATIVE (OR REPLACE of a table),
+/// CREATE_VIEW_WITH_IF_NOT_EXISTS_AND_REPLACE, MISSING_CATALOG_ABILITY.VIEWS,
+/// CREATE_VIEW_COLUMN_ARITY_MISMATCH.*, COLUMN_ALREADY_EXISTS, RECURSIVE_VIEW,
+/// INVALID_TEMP_OBJ_REFERENCE, CREATE_PERMANENT_VIEW_WITHOUT_ALIAS, and Spark's error for a
+/// temporary view with IF NOT EXISTS. Global temporary views are NOT_IMPLEMENTED yet.
 CommandResult RunCreateView(const sql::CreateView& create, const CommandContext& context);
-/// \brief DESCRIBE [EXTENDED] of the temporary view `view` named by `describe`: its columns as a
-/// read returns them, with their comments; EXTENDED adds the view's text.
-CommandResult RunDescribeTempView(const sql::DescribeTable& describe, const TempView& view,
-                                  const CommandContext& context);
-/// \brief DROP VIEW [IF EXISTS]: a temporary view; WRONG_COMMAND_FOR_OBJECT_TYPE for a table,
-/// TABLE_OR_VIEW_NOT_FOUND for nothing (unless IF EXISTS).
+/// \brief ALTER VIEW ... AS (a temporary or persistent view), RENAME TO, SET / UNSET
+/// TBLPROPERTIES (persistent views). Errors: EXPECT_VIEW_NOT_TABLE.* for a table,
+/// EXPECT_PERMANENT_VIEW_NOT_TEMP, TABLE_OR_VIEW_NOT_FOUND, and those of CREATE VIEW's query.
+CommandResult RunAlterView(const sql::AlterView& alter, const CommandContext& context);
+/// \brief DROP VIEW [IF EXISTS]: a temporary or persistent view; WRONG_COMMAND_FOR_OBJECT_TYPE
+/// for a table, TABLE_OR_VIEW_NOT_FOUND for nothing (unless IF EXISTS).
 CommandResult RunDropView(const sql::DropView& drop, const CommandContext& context);
+/// \brief The persistent view `name` names, if a ViewCatalog has one by that name.
+Result<std::optional<std::pair<ResolvedName, ViewInfo>>> FindPersistentView(
+    const sql::QualifiedName& name, CatalogManager* catalogs);
+/// \brief DESCRIBE [EXTENDED] of a view: its columns, types and comments; EXTENDED adds the
+/// details of a persistent one (`persistent`, null for a temporary view), as Spark lists them.
+CommandResult RunDescribeView(const sql::DescribeTable& describe, const ViewInfo& view,
+                              const ResolvedName* persistent);
+/// \brief SHOW CREATE TABLE of a persistent view: the CREATE VIEW statement that makes it.
+CommandResult RunShowCreateView(const ResolvedName& name, const ViewInfo& view);
+/// \brief SHOW TBLPROPERTIES of a persistent view (its comment is not a property).
+CommandResult RunShowViewProperties(const ResolvedName& name, const ViewInfo& view,
+                                    const std::optional<std::string>& key);
 /// \brief SHOW PROCEDURES [IN ns]: catalog, namespace, schema, procedure_name, by name.
 CommandResult RunShowProcedures(const sql::ShowProcedures& show, SourcePosition pos,
                                 const CommandContext& context);

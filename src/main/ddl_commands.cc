@@ -5,6 +5,7 @@
 
 #include "analysis/analysis_error.h"
 #include "analysis/expression_binder.h"
+#include "analysis/query_binder.h"
 #include "analysis/types.h"
 #include "arrow/array/builder_binary.h"
 #include "arrow/table.h"
@@ -41,6 +42,27 @@ Result<ResolvedTable> ResolveForDdl(const sql::QualifiedName& name, CatalogManag
   ARROW_ASSIGN_OR_RAISE(auto resolved, catalogs->ResolveTableName(name.parts));
   ARROW_ASSIGN_OR_RAISE(auto* catalog, AsTableCatalog(resolved.catalog.get(), name.pos));
   return ResolvedTable{std::move(resolved), catalog};
+}
+
+// How Spark names an ALTER TABLE action in EXPECT_TABLE_NOT_VIEW, and whether it points to
+// ALTER VIEW instead (the actions ALTER VIEW has).
+std::string AlterTableOperation(sql::AlterTableKind kind) {
+  switch (kind) {
+    case sql::AlterTableKind::kAddColumns: return "ALTER TABLE ... ADD COLUMNS";
+    case sql::AlterTableKind::kDropColumns: return "ALTER TABLE ... DROP COLUMNS";
+    case sql::AlterTableKind::kRenameColumn: return "ALTER TABLE ... RENAME COLUMN";
+    case sql::AlterTableKind::kAlterColumn: return "ALTER TABLE ... ALTER COLUMN";
+    case sql::AlterTableKind::kSetProperties: return "ALTER TABLE ... SET TBLPROPERTIES";
+    case sql::AlterTableKind::kUnsetProperties: return "ALTER TABLE ... UNSET TBLPROPERTIES";
+    case sql::AlterTableKind::kRenameTable: return "ALTER TABLE";
+    case sql::AlterTableKind::kSetLocation: return "ALTER TABLE ... SET LOCATION ...";
+  }
+  return "ALTER TABLE";
+}
+
+bool UsesAlterView(sql::AlterTableKind kind) {
+  return kind == sql::AlterTableKind::kSetProperties ||
+         kind == sql::AlterTableKind::kUnsetProperties || kind == sql::AlterTableKind::kRenameTable;
 }
 
 // Load a table for a DDL command; a missing table is reported by its written name.
@@ -219,16 +241,6 @@ Status CheckNamespaceProperties(const sql::PropertyList& properties, SourcePosit
   return Status::OK();
 }
 
-// An identifier as Spark prints it in DDL: backquoted only when it is not a plain word.
-std::string QuoteIfNeeded(const std::string& name) {
-  bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  }) && !std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c));
-  });
-  return plain ? name : QuoteIdentifier(name);
-}
-
 bool IsReservedProperty(const std::string& key) {
   return key == kPropProvider || key == kPropLocation || key == kPropComment || key == kPropOwner ||
          key == kPropExternal;
@@ -389,15 +401,6 @@ Result<std::vector<TableChange>> ChangesFor(const sql::AlterTable& alter, const 
   return changes;
 }
 
-std::string Quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "'";
-}
-
 }  // namespace
 
 Result<TableInfo> TableInfoFor(const sql::CreateTable& create,
@@ -456,8 +459,14 @@ CommandResult RunCreateTable(const sql::CreateTable& create, const CommandContex
 }
 
 CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& context) {
-  // As Spark's, DROP TABLE of a temporary view's name drops the view.
+  // As Spark's, DROP TABLE of a view's name drops the view.
   if (drop.name.parts.size() == 1 && context.catalogs->DropTempView(drop.name.parts[0])) {
+    return EmptyResult();
+  }
+  ARROW_ASSIGN_OR_RAISE(auto view, FindPersistentView(drop.name, context.catalogs));
+  if (view) {
+    ARROW_RETURN_NOT_OK(
+        dynamic_cast<ViewCatalog&>(*view->first.catalog).DropView(view->first.ident).status());
     return EmptyResult();
   }
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(drop.name, context.catalogs));
@@ -469,6 +478,8 @@ CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& con
 
 CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& context) {
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(alter.name, context.catalogs));
+  ARROW_RETURN_NOT_OK(ExpectTableNotView(target.name, AlterTableOperation(alter.kind),
+                                         UsesAlterView(alter.kind), alter.name.pos));
   ARROW_ASSIGN_OR_RAISE(auto table, LoadForDdl(target, alter.name));
   if (alter.kind == sql::AlterTableKind::kRenameTable) {
     Identifier to;
@@ -567,6 +578,15 @@ CommandResult RunDescribeNamespace(const sql::DescribeNamespace& describe,
 }
 
 CommandResult RunShowCreateTable(const sql::ShowCreateTable& show, const CommandContext& context) {
+  if (show.name.parts.size() == 1 && context.catalogs->FindTempView(show.name.parts[0])) {
+    return AnalysisError("EXPECT_PERMANENT_VIEW_NOT_TEMP",
+                         fmt::format("'SHOW CREATE TABLE' expects a permanent view but {} is a "
+                                     "temp view.",
+                                     QuoteIdentifier(show.name.parts[0])),
+                         show.name.pos);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto view, FindPersistentView(show.name, context.catalogs));
+  if (view) return RunShowCreateView(view->first, view->second);
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(show.name, context.catalogs));
   ARROW_ASSIGN_OR_RAISE(auto loaded, LoadForDdl(target, show.name));
   const Table& table = *loaded;
@@ -585,7 +605,7 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show, const Command
                                         : ToUpperAscii(column.char_varchar));
     if (!column.nullable) ddl += " NOT NULL";
     if (column.default_value) ddl += " DEFAULT " + *column.default_value;
-    if (!column.comment.empty()) ddl += " COMMENT " + Quote(column.comment);
+    if (!column.comment.empty()) ddl += " COMMENT " + QuoteSqlString(column.comment);
     ddl += i + 1 < columns.size() ? ",\n" : ")\n";
   }
   if (auto it = properties.find(kPropProvider); it != properties.end()) {
@@ -594,8 +614,8 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show, const Command
   std::vector<std::string> options;
   for (const auto& [key, value] : properties) {
     if (key.rfind(kOptionPrefix, 0) == 0) {
-      options.push_back("  " + Quote(key.substr(std::string(kOptionPrefix).size())) + " = " +
-                        Quote(value));
+      options.push_back("  " + QuoteSqlString(key.substr(std::string(kOptionPrefix).size())) +
+                        " = " + QuoteSqlString(value));
     }
   }
   if (!options.empty()) ddl += fmt::format("OPTIONS (\n{})\n", fmt::join(options, ",\n"));
@@ -612,15 +632,15 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show, const Command
     ddl += fmt::format("PARTITIONED BY ({})\n", fmt::join(parts, ", "));
   }
   if (auto it = properties.find(kPropLocation); it != properties.end()) {
-    ddl += "LOCATION " + Quote(it->second) + "\n";
+    ddl += "LOCATION " + QuoteSqlString(it->second) + "\n";
   }
   if (auto it = properties.find(kPropComment); it != properties.end()) {
-    ddl += "COMMENT " + Quote(it->second) + "\n";
+    ddl += "COMMENT " + QuoteSqlString(it->second) + "\n";
   }
   std::vector<std::string> user_properties;
   for (const auto& [key, value] : properties) {
     if (!IsReservedProperty(key) && key.rfind(kOptionPrefix, 0) != 0) {
-      user_properties.push_back("  " + Quote(key) + " = " + Quote(value));
+      user_properties.push_back("  " + QuoteSqlString(key) + " = " + QuoteSqlString(value));
     }
   }
   if (!user_properties.empty()) {
@@ -631,6 +651,8 @@ CommandResult RunShowCreateTable(const sql::ShowCreateTable& show, const Command
 
 CommandResult RunShowTblProperties(const sql::ShowTblProperties& show,
                                    const CommandContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto view, FindPersistentView(show.name, context.catalogs));
+  if (view) return RunShowViewProperties(view->first, view->second, show.key);
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(show.name, context.catalogs));
   ARROW_ASSIGN_OR_RAISE(auto loaded, LoadForDdl(target, show.name));
   auto properties = loaded->properties();

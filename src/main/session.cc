@@ -251,6 +251,9 @@ class SessionImpl : public Session {
   Result<std::shared_ptr<arrow::Table>> Run(const sql::CreateView& create, SourcePosition) {
     return RunCreateView(create, Context());
   }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::AlterView& alter, SourcePosition) {
+    return RunAlterView(alter, Context());
+  }
   Result<std::shared_ptr<arrow::Table>> Run(const sql::DropView& drop, SourcePosition) {
     return RunDropView(drop, Context());
   }
@@ -351,17 +354,25 @@ class SessionImpl : public Session {
     arrow::StringBuilder namespaces, names;
     arrow::BooleanBuilder temporary;
     NamePattern pattern(show.pattern);
-    // SHOW TABLES lists the namespace's tables, SHOW VIEWS its views (Parley's catalogs keep
-    // none yet); both then list the session's temporary views, with no namespace.
-    if (!show.views) {
+    // SHOW TABLES lists the namespace's tables and views, SHOW VIEWS its views; both then list
+    // the session's temporary views, with no namespace.
+    auto append = [&](const Identifier& ident) -> Status {
+      if (!pattern.Matches(ident.name)) return Status::OK();
+      ARROW_RETURN_NOT_OK(namespaces.Append(JoinNamespace(ident.namespace_path)));
+      ARROW_RETURN_NOT_OK(names.Append(ident.name));
+      return temporary.Append(false);
+    };
+    auto* relations = dynamic_cast<RelationCatalog*>(catalog.get());
+    if (!show.views && relations != nullptr) {
+      ARROW_ASSIGN_OR_RAISE(auto summaries, relations->ListRelationSummaries(ns));
+      for (const auto& summary : summaries) ARROW_RETURN_NOT_OK(append(summary.ident));
+    } else if (!show.views) {
       ARROW_ASSIGN_OR_RAISE(auto* tables, AsTableCatalog(catalog.get(), pos));
       ARROW_ASSIGN_OR_RAISE(auto idents, tables->ListTables(ns));
-      for (const auto& ident : idents) {
-        if (!pattern.Matches(ident.name)) continue;
-        ARROW_RETURN_NOT_OK(namespaces.Append(JoinNamespace(ident.namespace_path)));
-        ARROW_RETURN_NOT_OK(names.Append(ident.name));
-        ARROW_RETURN_NOT_OK(temporary.Append(false));
-      }
+      for (const auto& ident : idents) ARROW_RETURN_NOT_OK(append(ident));
+    } else if (auto* views = dynamic_cast<ViewCatalog*>(catalog.get())) {
+      ARROW_ASSIGN_OR_RAISE(auto idents, views->ListViews(ns));
+      for (const auto& ident : idents) ARROW_RETURN_NOT_OK(append(ident));
     }
     for (const auto& view : catalogs_.TempViewNames()) {
       if (!pattern.Matches(view)) continue;
@@ -382,9 +393,11 @@ class SessionImpl : public Session {
   Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeTable& describe, SourcePosition) {
     if (describe.table.parts.size() == 1) {
       if (const TempView* view = catalogs_.FindTempView(describe.table.parts[0])) {
-        return RunDescribeTempView(describe, *view, Context());
+        return RunDescribeView(describe, *view, nullptr);
       }
     }
+    ARROW_ASSIGN_OR_RAISE(auto view, FindPersistentView(describe.table, &catalogs_));
+    if (view) return RunDescribeView(describe, view->second, &view->first);
     ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(describe.table, &catalogs_));
     const auto& [name, table] = loaded;
     arrow::StringBuilder col_names, types, comments;

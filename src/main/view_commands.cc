@@ -1,5 +1,7 @@
-// Views as statements: CREATE [OR REPLACE] TEMPORARY VIEW and DROP VIEW. A temporary view lives
-// in the session's CatalogManager; reading one binds its query again (analysis/from_binder.cc).
+// Views as statements: CREATE [OR REPLACE] [TEMPORARY] VIEW, ALTER VIEW, DROP VIEW, and the
+// DESCRIBE, SHOW CREATE TABLE and SHOW TBLPROPERTIES of a view. A temporary view lives in the
+// session's CatalogManager, a persistent one in its catalog (a ViewCatalog); both are kept as
+// ViewInfo, and reading one binds its query again (analysis/from_binder.cc).
 #include <fmt/format.h>
 
 #include <set>
@@ -7,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "analysis/analysis_error.h"
+#include "analysis/from_binder.h"
 #include "analysis/query_binder.h"
 #include "arrow/api.h"
 #include "catalog/identifiers.h"
@@ -17,6 +20,8 @@
 namespace parley {
 namespace {
 
+constexpr const char* kCommentProperty = "comment";
+
 std::string QuotedList(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& name : names) out += (out.empty() ? "" : ", ") + QuoteIdentifier(name);
@@ -25,24 +30,22 @@ std::string QuotedList(const std::vector<std::string>& names) {
 
 // The view's column names: its column list, checked against the query's columns, else the
 // query's own names; each name once.
-Result<std::vector<std::string>> ViewColumns(const sql::CreateView& create, const PlanNode& query) {
+Result<std::vector<std::string>> ViewColumnNames(const std::vector<std::string>& declared,
+                                                 const PlanNode& query, const std::string& display,
+                                                 SourcePosition pos) {
   std::vector<std::string> data;
   for (const auto& field : query.output) data.push_back(field.display);
-  std::vector<std::string> columns = data;
-  if (!create.columns.empty()) {
-    columns.clear();
-    for (const auto& [name, comment] : create.columns) columns.push_back(name);
-    if (columns.size() != data.size()) {
-      const bool too_many = data.size() > columns.size();
-      return AnalysisError(
-          too_many ? "CREATE_VIEW_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS"
-                   : "CREATE_VIEW_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
-          fmt::format("Cannot create view {}, the reason is {} data columns:\nView columns: "
-                      "{}.\nData columns: {}.",
-                      QuoteIdentifier(create.name.parts.back()),
-                      too_many ? "too many" : "not enough", QuotedList(columns), QuotedList(data)),
-          create.name.pos);
-    }
+  std::vector<std::string> columns = declared.empty() ? data : declared;
+  if (columns.size() != data.size()) {
+    const bool too_many = data.size() > columns.size();
+    return AnalysisError(
+        too_many ? "CREATE_VIEW_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS"
+                 : "CREATE_VIEW_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
+        fmt::format("Cannot create view {}, the reason is {} data columns:\nView columns: "
+                    "{}.\nData columns: {}.",
+                    display, too_many ? "too many" : "not enough", QuotedList(columns),
+                    QuotedList(data)),
+        pos);
   }
   std::set<std::string> seen;
   for (const auto& column : columns) {
@@ -52,24 +55,96 @@ Result<std::vector<std::string>> ViewColumns(const sql::CreateView& create, cons
           fmt::format("The column {} already exists. Choose another name or rename the existing "
                       "column.",
                       QuoteIdentifier(column)),
-          create.name.pos);
+          pos);
     }
   }
   return columns;
 }
 
-}  // namespace
-
-CommandResult RunCreateView(const sql::CreateView& create, const CommandContext& context) {
-  CatalogManager* catalogs = context.catalogs;
-  if (!create.temporary || create.global) {
-    return AnalysisError("NOT_IMPLEMENTED",
-                         fmt::format("{} views are not implemented yet: create {} as a "
-                                     "TEMPORARY VIEW.",
-                                     create.global ? "Global temporary" : "Persistent",
-                                     QuoteIdentifier(create.name.parts.back())),
-                         create.name.pos);
+// A persistent view names each computed column: CREATE_PERMANENT_VIEW_WITHOUT_ALIAS for a
+// select item that is neither a column, a literal nor aliased (its generated name would change
+// with the engine's naming rules).
+Status CheckAliases(const sql::SelectStatement& query, const std::string& display) {
+  if (query.kind != sql::QueryKind::kSelect) return Status::OK();
+  for (const auto& item : query.items) {
+    if (!item.alias.empty() || item.expr == nullptr) continue;
+    const auto kind = item.expr->kind;
+    if (kind == sql::ExprKind::kColumn || kind == sql::ExprKind::kStar ||
+        kind == sql::ExprKind::kLiteral) {
+      continue;
+    }
+    return AnalysisError("CREATE_PERMANENT_VIEW_WITHOUT_ALIAS",
+                         fmt::format("Not allowed to create the permanent view {} without "
+                                     "explicitly assigning an alias for the expression \"{}\".",
+                                     display, item.expr->source_text),
+                         item.expr->pos);
   }
+  return Status::OK();
+}
+
+// The SQL settings a view keeps: the spark.sql.* ones the session set, except the catalogs'.
+std::map<std::string, std::string> CapturedConfigs(const SqlConf& conf) {
+  std::map<std::string, std::string> captured;
+  for (const auto& [key, value] : conf.explicit_values()) {
+    if (key.rfind("spark.sql.", 0) != 0 || key.rfind(kCatalogKeyPrefix, 0) == 0 ||
+        key == kDefaultCatalogKey) {
+      continue;
+    }
+    captured[key] = value;
+  }
+  return captured;
+}
+
+// Bind `query` as the new query of the view `display` and describe the view it makes: the
+// columns (`declared` names and comments, or the query's), the current catalog, namespace and
+// settings. A query that reaches the view itself is RECURSIVE_VIEW; a persistent view's query
+// may not read a temporary view (INVALID_TEMP_OBJ_REFERENCE).
+Result<ViewInfo> DefineView(const sql::SelectStatement& query, const std::string& query_text,
+                            const std::vector<std::pair<std::string, std::string>>& declared,
+                            const std::string& display, bool persistent, SourcePosition pos,
+                            const CommandContext& context) {
+  CatalogManager* catalogs = context.catalogs;
+  std::vector<std::string> temp_views;
+  PlanNodePtr plan;
+  {
+    ViewDefinitionScope scope(display, persistent ? &temp_views : nullptr);
+    ARROW_ASSIGN_OR_RAISE(plan, BindSelect(query, catalogs));
+  }
+  if (!temp_views.empty()) {
+    return AnalysisError(
+        "INVALID_TEMP_OBJ_REFERENCE",
+        fmt::format("Cannot create the persistent object {} of the type VIEW because it "
+                    "references to the temporary object {} of the type VIEW. Please make the "
+                    "temporary object {} persistent, or make the persistent object {} "
+                    "temporary.",
+                    display, QuoteIdentifier(temp_views[0]), QuoteIdentifier(temp_views[0]),
+                    display),
+        pos);
+  }
+  if (persistent) ARROW_RETURN_NOT_OK(CheckAliases(query, display));
+  std::vector<std::string> declared_names;
+  for (const auto& [name, comment] : declared) declared_names.push_back(name);
+  ARROW_ASSIGN_OR_RAISE(auto names, ViewColumnNames(declared_names, *plan, display, pos));
+  ViewInfo info;
+  info.query_text = query_text;
+  info.current_catalog = catalogs->current_catalog();
+  ARROW_ASSIGN_OR_RAISE(info.current_namespace, catalogs->CurrentNamespace());
+  if (persistent) info.sql_configs = CapturedConfigs(*context.conf);
+  for (size_t i = 0; i < plan->output.size(); ++i) {
+    const auto& field = plan->output[i];
+    Column column;
+    column.name = names[i];
+    column.type = field.type;
+    column.nullable = field.nullable;
+    if (i < declared.size()) column.comment = declared[i].second;
+    info.columns.push_back(std::move(column));
+    info.query_column_names.push_back(field.display);
+  }
+  return info;
+}
+
+CommandResult CreateTempView(const sql::CreateView& create, const CommandContext& context) {
+  CatalogManager* catalogs = context.catalogs;
   if (create.if_not_exists) {
     return AnalysisError("_LEGACY_ERROR_TEMP_0053",
                          "It is not allowed to define a TEMPORARY view with IF NOT EXISTS.",
@@ -98,72 +173,196 @@ CommandResult RunCreateView(const sql::CreateView& create, const CommandContext&
                                      QuoteIdentifier(name)),
                          create.name.pos);
   }
-  // The query is bound now, so that a view that cannot be read is never created.
-  ARROW_ASSIGN_OR_RAISE(auto plan, BindSelect(*create.query, catalogs));
-  TempView view;
-  ARROW_ASSIGN_OR_RAISE(view.columns, ViewColumns(create, *plan));
-  for (const auto& field : plan->output) view.query_columns.push_back(field.display);
-  view.comments.resize(view.columns.size());
-  for (size_t i = 0; i < create.columns.size() && i < view.comments.size(); ++i) {
-    view.comments[i] = create.columns[i].second;
-  }
-  view.query_text = create.query_text;
-  view.catalog = catalogs->current_catalog();
-  ARROW_ASSIGN_OR_RAISE(view.namespace_path, catalogs->CurrentNamespace());
-  // A replacement may close a cycle through other views: read it once, and put the old view
-  // back when that fails.
-  std::optional<TempView> previous = catalogs->PutTempView(name, std::move(view));
-  ARROW_ASSIGN_OR_RAISE(auto read, sql::ParseStatement("SELECT * FROM " + QuoteIdentifier(name)));
-  auto bound = BindSelect(std::get<sql::SelectStatement>(read.node), catalogs);
-  if (!bound.ok()) {
-    if (previous) {
-      catalogs->PutTempView(name, std::move(*previous));
-    } else {
-      catalogs->DropTempView(name);
-    }
-    return bound.status();
-  }
+  ARROW_ASSIGN_OR_RAISE(
+      auto view, DefineView(*create.query, create.query_text, create.columns, QuoteIdentifier(name),
+                            /*persistent=*/false, create.name.pos, context));
+  catalogs->PutTempView(name, std::move(view));
   return EmptyResult();
 }
 
-CommandResult RunDescribeTempView(const sql::DescribeTable& describe, const TempView& view,
-                                  const CommandContext& context) {
-  const std::string& name = describe.table.parts[0];
-  ARROW_ASSIGN_OR_RAISE(auto read, sql::ParseStatement("SELECT * FROM " + QuoteIdentifier(name)));
-  ARROW_ASSIGN_OR_RAISE(auto plan,
-                        BindSelect(std::get<sql::SelectStatement>(read.node), context.catalogs));
-  arrow::StringBuilder names, types, comments;
-  auto add = [&](const std::string& a, const std::string& b, const std::string& c) -> Status {
-    ARROW_RETURN_NOT_OK(names.Append(a));
-    ARROW_RETURN_NOT_OK(types.Append(b));
-    return c.empty() ? comments.AppendNull() : comments.Append(c);
-  };
-  for (size_t i = 0; i < plan->output.size(); ++i) {
-    const auto& field = plan->output[i];
-    ARROW_RETURN_NOT_OK(add(field.display, DescribeTypeName(*field.type),
-                            i < view.comments.size() ? view.comments[i] : ""));
+// The catalog of a persistent view's name, as a ViewCatalog: MISSING_CATALOG_ABILITY.VIEWS when
+// it keeps no views.
+Result<std::pair<ResolvedName, ViewCatalog*>> ResolveViewName(const sql::QualifiedName& name,
+                                                              CatalogManager* catalogs) {
+  ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, catalogs->ResolveTableName(name.parts));
+  auto* views = dynamic_cast<ViewCatalog*>(resolved.catalog.get());
+  if (views == nullptr) {
+    return AnalysisError("MISSING_CATALOG_ABILITY.VIEWS",
+                         fmt::format("Catalog {} does not support views.",
+                                     QuoteIdentifier(resolved.catalog->name())),
+                         name.pos);
   }
-  if (describe.extended) {
-    ARROW_RETURN_NOT_OK(add("", "", ""));
-    ARROW_RETURN_NOT_OK(add("# Detailed Table Information", "", ""));
-    ARROW_RETURN_NOT_OK(add("Table", name, ""));
-    ARROW_RETURN_NOT_OK(add("Type", "VIEW", ""));
-    ARROW_RETURN_NOT_OK(add("View Text", view.query_text, ""));
+  return std::make_pair(std::move(resolved), views);
+}
+
+// Whether a table has the name (a TableCatalog that cannot find it says no).
+Result<bool> TableHasName(const ResolvedName& name) {
+  auto* tables = dynamic_cast<TableCatalog*>(name.catalog.get());
+  if (tables == nullptr) return false;
+  return tables->TableExists(name.ident);
+}
+
+Status ViewNotTable(const ResolvedName& name, std::string_view operation, bool use_alter_table,
+                    SourcePosition pos) {
+  return AnalysisError(
+      use_alter_table ? "EXPECT_VIEW_NOT_TABLE.USE_ALTER_TABLE"
+                      : "EXPECT_VIEW_NOT_TABLE.NO_ALTERNATIVE",
+      fmt::format("The table {} does not support {}.{}", name.ToString(), operation,
+                  use_alter_table ? " Please use ALTER TABLE instead." : ""),
+      pos);
+}
+
+CommandResult CreatePersistentView(const sql::CreateView& create, const CommandContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto target, ResolveViewName(create.name, context.catalogs));
+  auto& [name, views] = target;
+  if (create.replace && create.if_not_exists) {
+    return AnalysisError("CREATE_VIEW_WITH_IF_NOT_EXISTS_AND_REPLACE",
+                         fmt::format("CREATE VIEW {} with both IF NOT EXISTS and REPLACE is not "
+                                     "allowed.",
+                                     name.ToString()),
+                         create.name.pos);
   }
-  std::vector<std::shared_ptr<arrow::Array>> columns(3);
-  ARROW_RETURN_NOT_OK(names.Finish(&columns[0]));
-  ARROW_RETURN_NOT_OK(types.Finish(&columns[1]));
-  ARROW_RETURN_NOT_OK(comments.Finish(&columns[2]));
-  auto schema = arrow::schema({arrow::field("col_name", arrow::utf8(), false),
-                               arrow::field("data_type", arrow::utf8(), false),
-                               arrow::field("comment", arrow::utf8(), true)});
-  return arrow::Table::Make(schema, columns);
+  ARROW_ASSIGN_OR_RAISE(bool view_exists, views->ViewExists(name.ident));
+  ARROW_ASSIGN_OR_RAISE(bool table_exists, TableHasName(name));
+  if ((view_exists || table_exists) && create.if_not_exists) return EmptyResult();
+  if (table_exists && create.replace) {
+    return ViewNotTable(name, "CREATE OR REPLACE VIEW", false, create.name.pos);
+  }
+  if ((view_exists && !create.replace) || table_exists) {
+    return AnalysisError("TABLE_OR_VIEW_ALREADY_EXISTS",
+                         fmt::format("Cannot create table or view {} because it already exists. "
+                                     "Choose a different name, drop or replace the existing "
+                                     "object, or add the IF NOT EXISTS clause to tolerate "
+                                     "pre-existing objects.",
+                                     name.ToString()),
+                         create.name.pos);
+  }
+  ARROW_ASSIGN_OR_RAISE(
+      auto info, DefineView(*create.query, create.query_text, create.columns, name.ToString(),
+                            /*persistent=*/true, create.name.pos, context));
+  for (const auto& [key, value] : create.properties) info.properties[key] = value;
+  if (create.comment) info.properties[kCommentProperty] = *create.comment;
+  ARROW_RETURN_NOT_OK(view_exists ? views->ReplaceView(name.ident, info)
+                                  : views->CreateView(name.ident, info));
+  return EmptyResult();
+}
+
+// The persistent view `name` names, for ALTER VIEW: EXPECT_VIEW_NOT_TABLE.* when a table has
+// the name, TABLE_OR_VIEW_NOT_FOUND when nothing does.
+Result<std::tuple<ResolvedName, ViewCatalog*, ViewInfo>> LoadViewForAlter(
+    const sql::AlterView& alter, const CommandContext& context) {
+  ARROW_ASSIGN_OR_RAISE(auto target, ResolveViewName(alter.name, context.catalogs));
+  auto& [name, views] = target;
+  auto info = views->LoadView(name.ident);
+  if (info.ok()) return std::make_tuple(name, views, std::move(info).ValueUnsafe());
+  if (ErrorCondition(info.status()) != "TABLE_OR_VIEW_NOT_FOUND") return info.status();
+  ARROW_ASSIGN_OR_RAISE(bool table_exists, TableHasName(name));
+  if (table_exists) {
+    if (alter.kind == sql::AlterViewKind::kQuery) {
+      return ViewNotTable(name, "ALTER VIEW ... AS", false, alter.name.pos);
+    }
+    return ViewNotTable(name, "ALTER VIEW", true, alter.name.pos);
+  }
+  return TableNotFound(alter.name);
+}
+
+std::vector<std::string> QualifierOf(const ResolvedName& name) {
+  std::vector<std::string> parts = {name.catalog->name()};
+  for (const auto& part : name.ident.namespace_path) parts.push_back(part);
+  parts.push_back(name.ident.name);
+  return parts;
+}
+
+// The name a view is shown under in DDL: namespace and name in the session catalog (as Spark
+// prints them), with the catalog elsewhere.
+std::string DdlName(const ResolvedName& name) {
+  std::vector<std::string> parts;
+  if (name.catalog->name() != kSessionCatalogName) parts.push_back(name.catalog->name());
+  for (const auto& part : name.ident.namespace_path) parts.push_back(part);
+  parts.push_back(name.ident.name);
+  std::vector<std::string> quoted;
+  for (const auto& part : parts) quoted.push_back(QuoteIfNeeded(part));
+  return fmt::format("{}", fmt::join(quoted, "."));
+}
+
+}  // namespace
+
+CommandResult RunCreateView(const sql::CreateView& create, const CommandContext& context) {
+  if (create.global) {
+    return AnalysisError("NOT_IMPLEMENTED",
+                         fmt::format("Global temporary views are not implemented yet: create {} "
+                                     "as a TEMPORARY VIEW.",
+                                     QuoteIdentifier(create.name.parts.back())),
+                         create.name.pos);
+  }
+  return create.temporary ? CreateTempView(create, context) : CreatePersistentView(create, context);
+}
+
+CommandResult RunAlterView(const sql::AlterView& alter, const CommandContext& context) {
+  if (alter.name.parts.size() == 1 && context.catalogs->FindTempView(alter.name.parts[0])) {
+    const std::string& name = alter.name.parts[0];
+    if (alter.kind != sql::AlterViewKind::kQuery) {
+      return AnalysisError("EXPECT_PERMANENT_VIEW_NOT_TEMP",
+                           fmt::format("'ALTER VIEW' expects a permanent view but {} is a temp "
+                                       "view.",
+                                       QuoteIdentifier(name)),
+                           alter.name.pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto view,
+                          DefineView(*alter.query, alter.query_text, {}, QuoteIdentifier(name),
+                                     /*persistent=*/false, alter.name.pos, context));
+    context.catalogs->PutTempView(name, std::move(view));
+    return EmptyResult();
+  }
+  ARROW_ASSIGN_OR_RAISE(auto loaded, LoadViewForAlter(alter, context));
+  auto& [name, views, info] = loaded;
+  switch (alter.kind) {
+    case sql::AlterViewKind::kQuery: {
+      ARROW_ASSIGN_OR_RAISE(auto redefined,
+                            DefineView(*alter.query, alter.query_text, {}, name.ToString(),
+                                       /*persistent=*/true, alter.name.pos, context));
+      redefined.properties = info.properties;
+      ARROW_RETURN_NOT_OK(views->ReplaceView(name.ident, redefined));
+      return EmptyResult();
+    }
+    case sql::AlterViewKind::kRename: {
+      Identifier to{name.ident.namespace_path, alter.new_name.parts.back()};
+      if (alter.new_name.parts.size() > 1) {
+        ARROW_ASSIGN_OR_RAISE(auto resolved,
+                              context.catalogs->ResolveTableName(alter.new_name.parts));
+        if (resolved.catalog != name.catalog) {
+          return AnalysisError("UNSUPPORTED_FEATURE.TABLE_OPERATION",
+                               "The feature is not supported: renaming a view into another "
+                               "catalog.",
+                               alter.new_name.pos);
+        }
+        to = resolved.ident;
+      }
+      ARROW_RETURN_NOT_OK(views->RenameView(name.ident, to));
+      return EmptyResult();
+    }
+    case sql::AlterViewKind::kSetProperties:
+      for (const auto& [key, value] : alter.properties) info.properties[key] = value;
+      break;
+    case sql::AlterViewKind::kUnsetProperties:
+      for (const auto& key : alter.property_keys) info.properties.erase(key);
+      break;
+  }
+  ARROW_RETURN_NOT_OK(views->ReplaceView(name.ident, info));
+  return EmptyResult();
 }
 
 CommandResult RunDropView(const sql::DropView& drop, const CommandContext& context) {
   CatalogManager* catalogs = context.catalogs;
   if (drop.name.parts.size() == 1 && catalogs->DropTempView(drop.name.parts[0])) {
     return EmptyResult();
+  }
+  if (catalogs->PathProvider(drop.name.parts) == nullptr) {
+    ARROW_ASSIGN_OR_RAISE(ResolvedName name, ResolveNameForRead(drop.name, catalogs));
+    if (auto* views = dynamic_cast<ViewCatalog*>(name.catalog.get())) {
+      ARROW_ASSIGN_OR_RAISE(bool dropped, views->DropView(name.ident));
+      if (dropped) return EmptyResult();
+    }
   }
   auto table = LoadTableForName(drop.name, catalogs);
   if (table.ok()) {
@@ -176,6 +375,124 @@ CommandResult RunDropView(const sql::DropView& drop, const CommandContext& conte
   if (ErrorCondition(table.status()) != "TABLE_OR_VIEW_NOT_FOUND") return table.status();
   if (drop.if_exists) return EmptyResult();
   return table.status();
+}
+
+Result<std::optional<std::pair<ResolvedName, ViewInfo>>> FindPersistentView(
+    const sql::QualifiedName& name, CatalogManager* catalogs) {
+  using Found = std::optional<std::pair<ResolvedName, ViewInfo>>;
+  if (catalogs->PathProvider(name.parts) != nullptr) return Found();
+  auto resolved = ResolveNameForRead(name, catalogs);
+  if (!resolved.ok()) return Found();
+  auto* views = dynamic_cast<ViewCatalog*>(resolved->catalog.get());
+  if (views == nullptr) return Found();
+  auto info = views->LoadView(resolved->ident);
+  if (!info.ok()) {
+    if (ErrorCondition(info.status()) == "TABLE_OR_VIEW_NOT_FOUND") return Found();
+    return info.status();
+  }
+  return Found(std::make_pair(std::move(resolved).ValueUnsafe(), std::move(info).ValueUnsafe()));
+}
+
+CommandResult RunDescribeView(const sql::DescribeTable& describe, const ViewInfo& view,
+                              const ResolvedName* persistent) {
+  arrow::StringBuilder names, types, comments;
+  auto add = [&](const std::string& a, const std::string& b,
+                 const std::optional<std::string>& c) -> Status {
+    ARROW_RETURN_NOT_OK(names.Append(a));
+    ARROW_RETURN_NOT_OK(types.Append(b));
+    return c ? comments.Append(*c) : comments.AppendNull();
+  };
+  for (const auto& column : view.columns) {
+    ARROW_RETURN_NOT_OK(
+        add(column.name, DescribeTypeName(*column.type),
+            column.comment.empty() ? std::nullopt : std::optional<std::string>(column.comment)));
+  }
+  // As Spark's, EXTENDED adds the details of a persistent view only.
+  if (describe.extended && persistent != nullptr) {
+    auto detail = [&](const std::string& key, const std::string& value) {
+      return add(key, value, "");
+    };
+    std::vector<std::string> output_columns;
+    for (const auto& name : view.query_column_names)
+      output_columns.push_back(QuoteIdentifier(name));
+    std::vector<std::string> properties;
+    for (const auto& [key, value] : view.properties) {
+      if (key != kCommentProperty) properties.push_back(key + "=" + value);
+    }
+    std::vector<std::string> context_parts = {view.current_catalog};
+    for (const auto& part : view.current_namespace) context_parts.push_back(part);
+    ARROW_RETURN_NOT_OK(detail("", ""));
+    ARROW_RETURN_NOT_OK(detail("# Detailed Table Information", ""));
+    ARROW_RETURN_NOT_OK(detail("Catalog", persistent->catalog->name()));
+    ARROW_RETURN_NOT_OK(
+        detail("Database", fmt::format("{}", fmt::join(persistent->ident.namespace_path, "."))));
+    ARROW_RETURN_NOT_OK(detail("Table", persistent->ident.name));
+    ARROW_RETURN_NOT_OK(detail("Type", "VIEW"));
+    if (auto it = view.properties.find(kCommentProperty); it != view.properties.end()) {
+      ARROW_RETURN_NOT_OK(detail("Comment", it->second));
+    }
+    ARROW_RETURN_NOT_OK(detail("View Text", view.query_text));
+    ARROW_RETURN_NOT_OK(detail("View Original Text", view.query_text));
+    ARROW_RETURN_NOT_OK(detail("View Schema Mode", "COMPENSATION"));
+    ARROW_RETURN_NOT_OK(
+        detail("View Catalog and Namespace", fmt::format("{}", fmt::join(context_parts, "."))));
+    ARROW_RETURN_NOT_OK(
+        detail("View Query Output Columns", fmt::format("[{}]", fmt::join(output_columns, ", "))));
+    if (!properties.empty()) {
+      ARROW_RETURN_NOT_OK(
+          detail("Table Properties", fmt::format("[{}]", fmt::join(properties, ", "))));
+    }
+  }
+  std::vector<std::shared_ptr<arrow::Array>> columns(3);
+  ARROW_RETURN_NOT_OK(names.Finish(&columns[0]));
+  ARROW_RETURN_NOT_OK(types.Finish(&columns[1]));
+  ARROW_RETURN_NOT_OK(comments.Finish(&columns[2]));
+  auto schema = arrow::schema({arrow::field("col_name", arrow::utf8(), false),
+                               arrow::field("data_type", arrow::utf8(), false),
+                               arrow::field("comment", arrow::utf8(), true)});
+  return arrow::Table::Make(schema, columns);
+}
+
+CommandResult RunShowCreateView(const ResolvedName& name, const ViewInfo& view) {
+  std::vector<std::string> columns;
+  for (const auto& column : view.columns) {
+    std::string line = "  " + QuoteIfNeeded(column.name);
+    if (!column.comment.empty()) line += " COMMENT " + QuoteSqlString(column.comment);
+    columns.push_back(std::move(line));
+  }
+  std::string ddl =
+      fmt::format("CREATE VIEW {} (\n{})\n", DdlName(name), fmt::join(columns, ",\n"));
+  if (auto it = view.properties.find(kCommentProperty); it != view.properties.end()) {
+    ddl += "COMMENT " + QuoteSqlString(it->second) + "\n";
+  }
+  std::vector<std::string> properties;
+  for (const auto& [key, value] : view.properties) {
+    if (key != kCommentProperty) {
+      properties.push_back("  " + QuoteSqlString(key) + " = " + QuoteSqlString(value));
+    }
+  }
+  if (!properties.empty()) {
+    ddl += fmt::format("TBLPROPERTIES (\n{})\n", fmt::join(properties, ",\n"));
+  }
+  ddl += "WITH SCHEMA COMPENSATION\nAS " + view.query_text + "\n";
+  return StringTable({"createtab_stmt"}, {{ddl}});
+}
+
+CommandResult RunShowViewProperties(const ResolvedName& name, const ViewInfo& view,
+                                    const std::optional<std::string>& key) {
+  StringRows rows;
+  if (key) {
+    auto it = view.properties.find(*key);
+    rows.push_back({*key, it != view.properties.end() && *key != kCommentProperty
+                              ? it->second
+                              : fmt::format("Table {} does not have property: {}",
+                                            fmt::join(QualifierOf(name), "."), *key)});
+  } else {
+    for (const auto& [property, value] : view.properties) {
+      if (property != kCommentProperty) rows.push_back({property, value});
+    }
+  }
+  return StringTable({"key", "value"}, rows);
 }
 
 }  // namespace parley

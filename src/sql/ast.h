@@ -526,7 +526,7 @@ struct Statement {
                SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable, CreateNamespace,
                DropNamespace, AlterNamespace, ShowCreateTable, ShowTblProperties, Insert,
                TruncateTable, DescribeNamespace, Call, ShowProcedures, DescribeProcedure,
-               CreateView, DropView, DeleteFrom, Update, Merge>
+               CreateView, AlterView, DropView, DeleteFrom, Update, Merge>
       node;
 };
 

@@ -74,6 +74,27 @@ struct CreateView {
   std::string query_text;
 };
 
+/// \brief What one ALTER VIEW statement does.
+enum class AlterViewKind {
+  kQuery,            // AS query: `query`, `query_text`
+  kRename,           // RENAME TO name: `new_name`
+  kSetProperties,    // SET TBLPROPERTIES (...): `properties`
+  kUnsetProperties,  // UNSET TBLPROPERTIES [IF EXISTS] (k, ...): `property_keys`, `if_exists`
+};
+
+/// \brief ALTER VIEW name {AS query | RENAME TO name | SET TBLPROPERTIES (...) |
+/// UNSET TBLPROPERTIES [IF EXISTS] (...)}.
+struct AlterView {
+  QualifiedName name;
+  AlterViewKind kind = AlterViewKind::kQuery;
+  std::unique_ptr<SelectStatement> query;
+  std::string query_text;
+  QualifiedName new_name;
+  PropertyList properties;
+  std::vector<std::string> property_keys;
+  bool if_exists = false;
+};
+
 /// \brief DROP VIEW [IF EXISTS] name.
 struct DropView {
   QualifiedName name;

@@ -454,6 +454,7 @@ Result<Statement> Parser::ParseDrop(const Mark& start) {
 }
 
 Result<Statement> Parser::ParseAlter(const Mark& start) {
+  if (AcceptWord("VIEW")) return ParseAlterView(start);
   if (AcceptWord("TABLE")) {
     AlterTable alter;
     ARROW_ASSIGN_OR_RAISE(alter.name, ParseQualifiedName());
@@ -475,6 +476,35 @@ Result<Statement> Parser::ParseAlter(const Mark& start) {
     ARROW_ASSIGN_OR_RAISE(alter.properties, ParsePropertyList(PropertyValues::kRequired));
   } else if (AcceptWord("LOCATION")) {
     ARROW_ASSIGN_OR_RAISE(alter.location, ParseStringLiteral());
+  } else {
+    return Unexpected();
+  }
+  return Statement{start.pos, std::move(alter)};
+}
+
+Result<Statement> Parser::ParseAlterView(const Mark& start) {
+  AlterView alter;
+  ARROW_ASSIGN_OR_RAISE(alter.name, ParseQualifiedName());
+  if (AcceptWord("AS")) {
+    alter.kind = AlterViewKind::kQuery;
+    const Mark query_start = Here();
+    ARROW_ASSIGN_OR_RAISE(SelectStatement query, ParseQuery());
+    alter.query_text = std::string(SourceFrom(query_start));
+    alter.query = std::make_unique<SelectStatement>(std::move(query));
+  } else if (AcceptWord("RENAME")) {
+    RETURN_NOT_OK(ExpectWord("TO"));
+    alter.kind = AlterViewKind::kRename;
+    ARROW_ASSIGN_OR_RAISE(alter.new_name, ParseQualifiedName());
+  } else if (AcceptWord("SET")) {
+    RETURN_NOT_OK(ExpectWord("TBLPROPERTIES"));
+    alter.kind = AlterViewKind::kSetProperties;
+    ARROW_ASSIGN_OR_RAISE(alter.properties, ParsePropertyList(PropertyValues::kRequired));
+  } else if (AcceptWord("UNSET")) {
+    RETURN_NOT_OK(ExpectWord("TBLPROPERTIES"));
+    alter.kind = AlterViewKind::kUnsetProperties;
+    alter.if_exists = AcceptIfExists();
+    ARROW_ASSIGN_OR_RAISE(PropertyList keys, ParsePropertyList(PropertyValues::kForbidden));
+    for (auto& [key, value] : keys) alter.property_keys.push_back(std::move(key));
   } else {
     return Unexpected();
   }

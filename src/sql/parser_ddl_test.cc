@@ -381,9 +381,22 @@ TEST(ParserCreateViewTest, ViewsWithTheirClauses) {
   ASSERT_OK_AND_ASSIGN(Statement drop, ParseStatement("DROP VIEW IF EXISTS db.v"));
   EXPECT_TRUE(std::get<DropView>(drop.node).if_exists);
   EXPECT_EQ(std::get<DropView>(drop.node).name.parts, (std::vector<std::string>{"db", "v"}));
+  ASSERT_OK_AND_ASSIGN(Statement as, ParseStatement("ALTER VIEW db.v AS SELECT a FROM t"));
+  EXPECT_EQ(std::get<AlterView>(as.node).kind, AlterViewKind::kQuery);
+  EXPECT_EQ(std::get<AlterView>(as.node).query_text, "SELECT a FROM t");
+  ASSERT_OK_AND_ASSIGN(Statement rename, ParseStatement("ALTER VIEW v RENAME TO db.w"));
+  EXPECT_EQ(std::get<AlterView>(rename.node).new_name.parts, (std::vector<std::string>{"db", "w"}));
+  ASSERT_OK_AND_ASSIGN(Statement set, ParseStatement("ALTER VIEW v SET TBLPROPERTIES ('k'='v')"));
+  EXPECT_EQ(std::get<AlterView>(set.node).properties.size(), 1u);
+  ASSERT_OK_AND_ASSIGN(Statement unset,
+                       ParseStatement("ALTER VIEW v UNSET TBLPROPERTIES IF EXISTS ('k', 'j')"));
+  EXPECT_TRUE(std::get<AlterView>(unset.node).if_exists);
+  EXPECT_EQ(std::get<AlterView>(unset.node).property_keys, (std::vector<std::string>{"k", "j"}));
   for (const char* text :
        {"CREATE VIEW v", "CREATE VIEW v SELECT 1", "CREATE GLOBAL VIEW v AS SELECT 1",
-        "CREATE TEMPORARY VIEW v (a,) AS SELECT 1", "DROP VIEW"}) {
+        "CREATE TEMPORARY VIEW v (a,) AS SELECT 1", "DROP VIEW", "ALTER VIEW v",
+        "ALTER VIEW v RENAME w", "ALTER VIEW v SET ('k'='v')",
+        "ALTER VIEW v ADD COLUMNS (a INT)"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }
@@ -593,11 +606,11 @@ TEST(ParserAlterTableTest, UnknownActions) {
             "== SQL (line 1, column 29) ==\n"
             "ALTER TABLE t ALTER COLUMN a\n"
             "                            ^");
-  for (std::string text : {"ALTER TABLE t", "ALTER TABLE t ALTER COLUMN a SET",
-                           "ALTER TABLE t ALTER COLUMN a DROP NULL", "ALTER TABLE t ALTER a RENAME",
-                           "ALTER TABLE t ADD PARTITION (p = 1)", "ALTER TABLE t SET LOCATION",
-                           "ALTER TABLE t SET TBLPROPERTIES", "ALTER TABLE t ALTER a TYPE",
-                           "ALTER VIEW v RENAME TO w", "ALTER t"}) {
+  for (std::string text :
+       {"ALTER TABLE t", "ALTER TABLE t ALTER COLUMN a SET",
+        "ALTER TABLE t ALTER COLUMN a DROP NULL", "ALTER TABLE t ALTER a RENAME",
+        "ALTER TABLE t ADD PARTITION (p = 1)", "ALTER TABLE t SET LOCATION",
+        "ALTER TABLE t SET TBLPROPERTIES", "ALTER TABLE t ALTER a TYPE", "ALTER t"}) {
     SCOPED_TRACE(text);
     ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement(text));
   }

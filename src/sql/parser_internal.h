@@ -151,6 +151,7 @@ class Parser {
   Result<Statement> ParseAlter(const Mark& start);
   // The action of ALTER TABLE, after the table's name.
   Status ParseAlterTableAction(AlterTable* alter);
+  Result<Statement> ParseAlterView(const Mark& start);
   // The action of ALTER TABLE t ALTER|CHANGE [COLUMN] c, after the column's name.
   Status ParseAlterColumnAction(AlterColumnChange* change);
   // SHOW CREATE TABLE after CREATE, and SHOW TBLPROPERTIES after TBLPROPERTIES.

@@ -164,7 +164,7 @@ class StagedTable : public Table {
 /// \brief Catalog mix-in for atomic CREATE TABLE AS SELECT and REPLACE TABLE [AS SELECT]: the
 /// engine stages the table, writes the query's rows into it, then commits (or aborts on any
 /// failure, leaving no new table, or the old one).
-class StagingTableCatalog : public TableCatalog {
+class StagingTableCatalog : public virtual TableCatalog {
  public:
   /// \brief Stage a new table; TABLE_OR_VIEW_ALREADY_EXISTS when the name is taken.
   virtual Result<std::shared_ptr<StagedTable>> StageCreate(const Identifier& ident,
