@@ -71,7 +71,8 @@ Status MemoryCatalog::RenameView(const Identifier& from, const Identifier& to) {
 Result<Relation> MemoryCatalog::LoadRelation(const Identifier& ident) {
   std::lock_guard<std::mutex> lock(mutex_);
   TableKey key{PathKey(ident.namespace_path), ToLowerAscii(ident.name)};
-  if (auto view = views_.find(key); view != views_.end()) return Relation{nullptr, view->second.info};
+  if (auto view = views_.find(key); view != views_.end())
+    return Relation{nullptr, view->second.info};
   ARROW_ASSIGN_OR_RAISE(auto table, FindTableLocked(ident));
   return Relation{std::move(table), std::nullopt};
 }

@@ -19,12 +19,11 @@ Status CheckRelationCatalogRule(const CatalogPlugin& catalog, const std::string&
   if (!tables || !views || dynamic_cast<const RelationCatalog*>(&catalog) != nullptr) {
     return Status::OK();
   }
-  return InvalidError(
-      "INVALID_CATALOG_IMPLEMENTATION",
-      fmt::format("The catalog {} implements TableCatalog and ViewCatalog but not "
-                  "RelationCatalog: a catalog of tables and views must implement "
-                  "RelationCatalog, so that one identifier space holds both.",
-                  QuoteIdentifier(name)));
+  return InvalidError("INVALID_CATALOG_IMPLEMENTATION",
+                      fmt::format("The catalog {} implements TableCatalog and ViewCatalog but not "
+                                  "RelationCatalog: a catalog of tables and views must implement "
+                                  "RelationCatalog, so that one identifier space holds both.",
+                                  QuoteIdentifier(name)));
 }
 
 }  // namespace parley

@@ -104,12 +104,24 @@ class LoweredPlanStream : public PlanStream {
 
  private:
   // The next batch of the sink, null at the end; an error (with its Spark condition) ends too.
+  // A plan that failed ends the stream with its error even when its sink was never closed: an
+  // error inside one of Acero's task-group tasks (a hash join probing the batches it queued)
+  // can lose the task, and the abort that would close the sink then never completes.
   Result<std::optional<cp::ExecBatch>> Take() {
     if (ended_ || output_ == nullptr) return std::nullopt;
-    auto next = output_().result();
-    ended_ = !next.ok() || !next->has_value();
-    if (!next.ok()) return ToSparkError(next.status());
-    return std::move(next).ValueUnsafe();
+    auto next = output_();
+    auto finished = acero_plan_->finished();
+    constexpr double kPollSeconds = 0.05;
+    while (!next.Wait(kPollSeconds)) {
+      if (finished.is_finished() && !finished.status().ok()) {
+        ended_ = true;
+        return ToSparkError(finished.status());
+      }
+    }
+    auto taken = next.result();
+    ended_ = !taken.ok() || !taken->has_value();
+    if (!taken.ok()) return ToSparkError(taken.status());
+    return std::move(taken).ValueUnsafe();
   }
 
   ScanRunOptions options_;

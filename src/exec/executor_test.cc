@@ -311,6 +311,45 @@ TEST_F(ExecutorTest, PlanStreamClosedWhileAHashJoinEmitsReturns) {
   }
 }
 
+// An error raised above a hash join while it probes the batches it queued before its build
+// side was ready fails inside one of Acero's task-group tasks, and Acero's abort then never
+// closes the plan's sink. A streamed plan still ends: its next batch is the error, as soon as
+// the plan has finished, and Close() returns.
+TEST_F(ExecutorTest, PlanStreamEndsWhenAnErrorAboveAJoinLeavesItsSinkOpen) {
+  auto probe_batches = AddManyBatchTable(catalog_.get(), "probe", 4, 25);
+  std::promise<void> gate;
+  testing::TestTableOptions gated;
+  gated.partitions = 1;
+  gated.read_gate = gate.get_future().share();
+  catalog_->AddTable("build", testing::MakeIntTable({"a"}, {{1, 2, 3}}), gated);
+  ASSERT_OK_AND_ASSIGN(auto plan,
+                       NegotiatedPlan("SELECT 1 / (p.a - b.a) AS q FROM tc.default.probe p "
+                                      "JOIN tc.default.build b ON p.a = b.a",
+                                      &catalogs_));
+  ScanRunOptions options;
+  options.runtime_filter_max_build_rows = 0;
+  ASSERT_OK_AND_ASSIGN(auto stream, ExecutePlanStream(plan, options));
+  // Every probe batch is read (and queued by the join) before the build side has its rows.
+  for (int i = 0; i < 500 && probe_batches->load() < 100; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  gate.set_value();
+  auto ended = std::async(std::launch::async, [&stream] {
+    Status status;
+    while (status.ok()) {
+      auto batch = stream->Next();
+      if (!batch.ok()) status = batch.status();
+      if (batch.ok() && *batch == nullptr) break;
+    }
+    Status closed = stream->Close();
+    return status.ok() ? closed : status;
+  });
+  ASSERT_EQ(ended.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+      << "the streamed plan never ended";
+  EXPECT_EQ(ErrorCondition(ended.get()), "DIVIDE_BY_ZERO");
+}
+
 // Aggregations read their scans unordered: results over many small batches are exact, and a
 // task's error (here the filter's, inside the tasks) still fails the query with its condition.
 TEST_F(ExecutorTest, AggregatesOverUnorderedScans) {

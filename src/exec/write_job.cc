@@ -391,9 +391,7 @@ Result<WriteJobResult> RunJob(Write* write, WriteInput* input, std::optional<int
     int attempt = s.launched++;
     int64_t task_id = next_task_id++;
     if (attempt == 0) s.first_start = Clock::now();
-    ++s.running;
-    ++running;
-    ++result.attempts;
+    // Counted as running once submitted: an attempt the pool refused never reports back.
     ARROW_ASSIGN_OR_RAISE(
         auto future, pool->Submit([&job, rows = s.rows, partition, attempt, task_id] {
           AttemptOutcome outcome = RunAttempt(&job, *rows, partition, attempt, task_id);
@@ -402,6 +400,9 @@ Result<WriteJobResult> RunJob(Write* write, WriteInput* input, std::optional<int
           job.changed.notify_all();
         }));
     (void)future;
+    ++s.running;
+    ++running;
+    ++result.attempts;
     return Status::OK();
   };
   auto fail = [&](Status status) {

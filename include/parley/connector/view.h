@@ -75,8 +75,8 @@ class ViewCatalog : public virtual CatalogPlugin {
 
 /// \brief What a name in a RelationCatalog is: a table or a view.
 struct Relation {
-  std::shared_ptr<Table> table;   // set for a table
-  std::optional<ViewInfo> view;   // set for a view
+  std::shared_ptr<Table> table;  // set for a table
+  std::optional<ViewInfo> view;  // set for a view
 };
 
 /// \brief One entry of RelationCatalog::ListRelationSummaries.
