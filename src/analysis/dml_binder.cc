@@ -136,7 +136,8 @@ struct Target {
 
 Result<Target> BindTarget(const sql::QualifiedName& name, const std::string& alias,
                           RowLevelCommand command, CatalogManager* catalogs) {
-  ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(name, catalogs));
+  ARROW_ASSIGN_OR_RAISE(auto loaded,
+                        LoadTableForCommand(name, catalogs, RowLevelCommandName(command)));
   Target target;
   target.plan.command = command;
   target.plan.target_name = loaded.first;

@@ -137,6 +137,19 @@ Status ExpectTableNotView(const ResolvedName& name, std::string_view operation, 
       pos);
 }
 
+Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForCommand(
+    const sql::QualifiedName& name, CatalogManager* catalogs, std::string_view operation) {
+  auto loaded = LoadTableForName(name, catalogs);
+  if (loaded.ok() || ErrorCondition(loaded.status()) != "TABLE_OR_VIEW_NOT_FOUND" ||
+      catalogs->PathProvider(name.parts) != nullptr) {
+    return loaded;
+  }
+  auto resolved = ResolveNameForRead(name, catalogs);
+  if (!resolved.ok()) return loaded;
+  ARROW_RETURN_NOT_OK(ExpectTableNotView(*resolved, operation, /*use_alter_view=*/false, name.pos));
+  return loaded;
+}
+
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForName(
     const sql::QualifiedName& name, CatalogManager* catalogs, const sql::TimeTravel* time_travel) {
   std::optional<std::string> travel_value;

@@ -71,6 +71,12 @@ struct LoadedRelation {
 Result<LoadedRelation> LoadRelationForName(const sql::QualifiedName& name, CatalogManager* catalogs,
                                            const sql::TimeTravel* time_travel = nullptr);
 
+/// \brief LoadTableForName for a command that needs a table (`operation`: "INSERT",
+/// "TRUNCATE TABLE"): a view's name is EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE, not
+/// TABLE_OR_VIEW_NOT_FOUND.
+Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForCommand(
+    const sql::QualifiedName& name, CatalogManager* catalogs, std::string_view operation);
+
 /// \brief OK unless `name` is a view of its catalog: then EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE
 /// (or .USE_ALTER_VIEW) naming `operation` ("INSERT", "ALTER TABLE ... ADD COLUMNS").
 Status ExpectTableNotView(const ResolvedName& name, std::string_view operation, bool use_alter_view,

@@ -180,7 +180,7 @@ Status MissingCapability(const ResolvedName& name, std::string_view operation,
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTarget(const sql::Insert& insert,
                                                                    const PlanNodePtr& query,
                                                                    CatalogManager* catalogs) {
-  auto loaded = LoadTableForName(insert.table, catalogs);
+  auto loaded = LoadTableForCommand(insert.table, catalogs, "INSERT");
   if (loaded.ok()) return loaded;
   auto provider = catalogs->PathProvider(insert.table.parts);
   if (provider == nullptr || !provider->SupportsExternalMetadata()) return loaded.status();
@@ -294,7 +294,7 @@ Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs
   PlanNodePtr query;
   std::pair<ResolvedName, std::shared_ptr<Table>> target;
   if (values_with_defaults) {
-    ARROW_ASSIGN_OR_RAISE(target, LoadTableForName(insert.table, catalogs));
+    ARROW_ASSIGN_OR_RAISE(target, LoadTableForCommand(insert.table, catalogs, "INSERT"));
   } else {
     ARROW_ASSIGN_OR_RAISE(query, BindSelect(*insert.query, catalogs));
     ARROW_ASSIGN_OR_RAISE(target, LoadTarget(insert, query, catalogs));

@@ -269,7 +269,8 @@ std::string UnquotedLiteral(const std::string& text) {
 
 CommandResult RunTruncateTable(const sql::TruncateTable& truncate, const CommandContext& context) {
   const SourcePosition pos = truncate.name.pos;
-  ARROW_ASSIGN_OR_RAISE(auto loaded, LoadTableForName(truncate.name, context.catalogs));
+  ARROW_ASSIGN_OR_RAISE(auto loaded,
+                        LoadTableForCommand(truncate.name, context.catalogs, "TRUNCATE TABLE"));
   auto& [name, table] = loaded;
   if (truncate.partition_spec.empty()) {
     if (auto* truncatable = dynamic_cast<TruncatableTable*>(table.get())) {

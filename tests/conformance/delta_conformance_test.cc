@@ -1,11 +1,12 @@
-// Delta tables of the warehouse catalog pass the write conformance kit, and its procedures the
-// procedure conformance kit.
+// Delta tables of the warehouse catalog pass the write conformance kit, its procedures the
+// procedure conformance kit, and its views the view conformance kit.
 #include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
 
 #include "conformance/procedure_conformance.h"
+#include "conformance/view_conformance.h"
 #include "conformance/write_conformance.h"
 #include "connectors/delta/delta_catalog.h"
 #include "parley/connector/procedure.h"
@@ -52,6 +53,26 @@ ProcedureSubject DeltaProcedures() {
 }
 
 PARLEY_INSTANTIATE_PROCEDURE_CONFORMANCE(Delta, DeltaProcedures);
+
+// The warehouses of the view checks, removed when the process ends.
+struct ViewWarehouses {
+  ~ViewWarehouses() { std::filesystem::remove_all(root); }
+  std::filesystem::path root = std::filesystem::temp_directory_path() /
+                               ("parley-delta-view-conformance-" + std::to_string(::getpid()));
+};
+
+// Views in a warehouse of their own.
+ViewSubject DeltaViews() {
+  static ViewWarehouses warehouses;
+  static std::atomic<int> counter{0};
+  const auto dir = warehouses.root / std::to_string(counter++);
+  std::filesystem::remove_all(dir);
+  auto plugin = delta::MakeDeltaCatalog();
+  EXPECT_OK(plugin->Initialize("spark_catalog", {{"warehouse", dir.string()}}));
+  return {std::dynamic_pointer_cast<ViewCatalog>(plugin), {"default"}};
+}
+
+PARLEY_INSTANTIATE_VIEW_CONFORMANCE(Delta, DeltaViews);
 
 }  // namespace
 }  // namespace parley::conformance

@@ -1,4 +1,6 @@
-// The memory catalog's tables pass the write conformance kit.
+// The memory catalog's tables pass the write conformance kit, and its views the view
+// conformance kit.
+#include "conformance/view_conformance.h"
 #include "conformance/write_conformance.h"
 #include "connectors/memory/memory_catalog.h"
 
@@ -19,6 +21,14 @@ class MemoryConnector : public WritableConnector {
 };
 
 PARLEY_INSTANTIATE_WRITE_CONFORMANCE(Memory, [] { return std::make_unique<MemoryConnector>(); });
+
+ViewSubject MemoryViews() {
+  auto catalog = std::make_shared<memory::MemoryCatalog>();
+  EXPECT_TRUE(catalog->Initialize("conformance", {}).ok());
+  return {catalog, {"default"}};
+}
+
+PARLEY_INSTANTIATE_VIEW_CONFORMANCE(Memory, MemoryViews);
 
 }  // namespace
 }  // namespace parley::conformance
