@@ -17,6 +17,7 @@
 #include "arrow/type_fwd.h"
 #include "arrow/util/cancel.h"
 #include "parley/connector/catalog.h"
+#include "parley/connector/function.h"
 #include "parley/connector/status.h"
 #include "parley/source_text.h"
 
@@ -112,6 +113,13 @@ class Session {
   /// Initialize() is called with the `spark.sql.catalog.<name>.*` options.
   virtual Status RegisterCatalog(const std::string& name,
                                  std::shared_ptr<CatalogPlugin> catalog) = 0;
+
+  /// \brief Register a temporary function of this session: SQL calls it as `name(args)` (a
+  /// built-in function of the same name comes first, as in Spark), replacing any earlier one
+  /// of that name. The function is bound at each call to the call's argument types and must
+  /// then be a ScalarFunction (evaluated a batch at a time on Arrow arrays).
+  virtual Status RegisterFunction(const std::string& name,
+                                  std::shared_ptr<UnboundFunction> function) = 0;
 
   /// \brief Look up a catalog by name, loading it from configuration on first use.
   virtual Result<std::shared_ptr<CatalogPlugin>> Catalog(const std::string& name) = 0;

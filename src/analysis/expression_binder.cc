@@ -9,6 +9,7 @@
 #include "analysis/analysis_error.h"
 #include "analysis/cast_rules.h"
 #include "analysis/name_suggestions.h"
+#include "analysis/routine_binder.h"
 #include "analysis/types.h"
 #include "analysis/window_binder.h"
 #include "arrow/scalar.h"
@@ -517,6 +518,15 @@ class Binder {
         call.args.push_back(arg);
       }
       return (*rule)(call);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto routine, FindRoutine(expr));
+    if (routine != nullptr) {
+      std::vector<BoundExprPtr> args;
+      for (const auto& child : expr.children) {
+        ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
+        args.push_back(std::move(arg));
+      }
+      return BindRoutineCall(expr, *routine, std::move(args));
     }
     return AnalysisError(
         "UNRESOLVED_ROUTINE",

@@ -94,6 +94,16 @@ std::vector<std::string> CatalogManager::TempViewNames() const {
   return names;
 }
 
+std::shared_ptr<UnboundFunction> CatalogManager::FindTempFunction(const std::string& name) const {
+  auto it = temp_functions_.find(ToLowerAscii(name));
+  return it == temp_functions_.end() ? nullptr : it->second;
+}
+
+void CatalogManager::PutTempFunction(const std::string& name,
+                                     std::shared_ptr<UnboundFunction> function) {
+  temp_functions_[ToLowerAscii(name)] = std::move(function);
+}
+
 CatalogManager::CurrentOverride::CurrentOverride(CatalogManager* manager, std::string catalog,
                                                  std::vector<std::string> namespace_path,
                                                  const std::map<std::string, std::string>& conf)

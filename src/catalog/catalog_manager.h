@@ -17,6 +17,7 @@
 #include "catalog/resolved_name.h"
 #include "catalog/sql_conf.h"
 #include "parley/connector/catalog.h"
+#include "parley/connector/function.h"
 #include "parley/connector/view.h"
 
 namespace parley {
@@ -93,6 +94,11 @@ class CatalogManager {
   bool DropTempView(const std::string& name);
   /// \brief Names of the temporary views, sorted.
   std::vector<std::string> TempViewNames() const;
+  /// \brief The temporary function `name` (matched ignoring case), or nullptr.
+  std::shared_ptr<UnboundFunction> FindTempFunction(const std::string& name) const;
+  /// \brief Add or replace the temporary function `name`.
+  void PutTempFunction(const std::string& name, std::shared_ptr<UnboundFunction> function);
+
   /// \brief Make `catalog` and `namespace_path` current, and the settings `conf` set, until the
   /// guard is destroyed, which restores what was current and set (binding a view as it was
   /// created).
@@ -129,8 +135,9 @@ class CatalogManager {
   std::map<std::string, std::shared_ptr<CatalogPlugin>> catalogs_;
   std::map<std::string, std::shared_ptr<CatalogPlugin>> registered_;
   std::map<std::string, std::shared_ptr<CatalogPlugin>> format_catalogs_;
-  // Temporary views by lower-cased name.
+  // Temporary views and functions by lower-cased name.
   std::map<std::string, TempView> temp_views_;
+  std::map<std::string, std::shared_ptr<UnboundFunction>> temp_functions_;
   std::optional<std::string> current_catalog_;
   std::optional<std::vector<std::string>> current_namespace_;
 };

@@ -19,6 +19,7 @@
 #include "exec/scalar_subquery_value.h"
 #include "functions/function_registry.h"
 #include "kernels/conditional_kernels.h"
+#include "kernels/connector_function.h"
 #include "kernels/expression_kernels.h"
 
 namespace parley {
@@ -218,6 +219,10 @@ Result<cp::Expression> LowerCall(const BoundExpr& expr) {
   for (const auto& arg : evaluated.args) {
     ARROW_ASSIGN_OR_RAISE(auto lowered, LowerExpression(*arg));
     args.push_back(std::move(lowered));
+  }
+  if (expr.connector_function != nullptr) {
+    return cp::call(kConnectorFunction, std::move(args),
+                    ConnectorFunctionOptions(expr.connector_function));
   }
   if (expr.function == "TRY" || expr.function == "TRY_CAST") {
     std::string function = expr.function == "TRY" ? evaluated.function : "CAST";

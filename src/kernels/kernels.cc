@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "kernels/conditional_kernels.h"
+#include "kernels/connector_function.h"
 #include "kernels/expression_kernels.h"
 #include "kernels/kernel_support.h"
 
@@ -27,6 +28,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
     if (status.ok()) status = RegisterConditionalKernels();
+    if (status.ok()) status = RegisterConnectorFunction();
   });
   return status;
 }

@@ -11,6 +11,7 @@
 #include "analysis/analysis_error.h"
 #include "analysis/changes_binder.h"
 #include "analysis/query_binder.h"
+#include "analysis/routine_binder.h"
 #include "arrow/array/builder_binary.h"
 #include "arrow/array/builder_primitive.h"
 #include "arrow/record_batch.h"
@@ -144,6 +145,16 @@ class SessionImpl : public Session {
     return catalogs_.Register(name, std::move(catalog));
   }
 
+  Status RegisterFunction(const std::string& name,
+                          std::shared_ptr<UnboundFunction> function) override {
+    if (name.empty() || function == nullptr) {
+      return InvalidError("INVALID_SCHEMA_OR_RELATION_NAME",
+                          "A temporary function needs a name and a function.");
+    }
+    catalogs_.PutTempFunction(name, std::move(function));
+    return Status::OK();
+  }
+
   Result<std::shared_ptr<CatalogPlugin>> Catalog(const std::string& name) override {
     return catalogs_.Catalog(name);
   }
@@ -182,10 +193,12 @@ class SessionImpl : public Session {
 
   Result<std::shared_ptr<arrow::Table>> Execute(const sql::Statement& statement) {
     StatementClock clock;
+    RoutineScope routines(&catalogs_);
     return std::visit([&](const auto& node) { return Run(node, statement.pos); }, statement.node);
   }
 
   Result<PlanNodePtr> PlanQuery(const sql::SelectStatement& select) {
+    RoutineScope routines(&catalogs_);
     ARROW_ASSIGN_OR_RAISE(auto plan, BindSelect(select, &catalogs_));
     return NegotiatePushdown(plan, PushdownOptionsFor(conf_));
   }

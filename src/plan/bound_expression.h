@@ -17,6 +17,7 @@
 
 namespace parley {
 
+class ScalarFunction;
 struct BoundExpr;
 using BoundExprPtr = std::shared_ptr<const BoundExpr>;
 
@@ -36,6 +37,8 @@ struct BoundExpr {
   std::string function;
   std::vector<BoundExprPtr> args;
   bool has_else = false;
+  /// kCall of a connector's function: the bound function (`function` is then its name).
+  std::shared_ptr<const ScalarFunction> connector_function;
 
   /// \brief SQL-like rendering for EXPLAIN, e.g. `(i > 6)`.
   std::string ToString() const;

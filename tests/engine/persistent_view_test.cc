@@ -46,8 +46,9 @@ TEST_F(PersistentViewTest, AViewOutlivesItsSession) {
     ASSERT_OK(session->Sql("CREATE TABLE sales.orders (id INT, amount INT)").status());
     ASSERT_OK(session->Sql("INSERT INTO sales.orders VALUES (1, 10), (2, 20), (3, 30)").status());
     ASSERT_OK(session->Sql("USE sales").status());
-    ASSERT_OK(session->Sql("CREATE VIEW big (id COMMENT 'order id', amount) COMMENT 'large' AS "
-                           "SELECT id, amount FROM orders WHERE amount > 15")
+    ASSERT_OK(session
+                  ->Sql("CREATE VIEW big (id COMMENT 'order id', amount) COMMENT 'large' AS "
+                        "SELECT id, amount FROM orders WHERE amount > 15")
                   .status());
   }
   EXPECT_TRUE(fs::exists(warehouse_ / "sales" / ".big.view"));
@@ -55,8 +56,7 @@ TEST_F(PersistentViewTest, AViewOutlivesItsSession) {
   // Read from another namespace: `orders` still means sales.orders.
   EXPECT_EQ(testing::SessionRows(session.get(), "SELECT id FROM sales.big ORDER BY id"),
             (Rows{"2", "3"}));
-  EXPECT_EQ(testing::SessionRows(session.get(), "SHOW VIEWS IN sales"),
-            (Rows{"sales,big,false"}));
+  EXPECT_EQ(testing::SessionRows(session.get(), "SHOW VIEWS IN sales"), (Rows{"sales,big,false"}));
   EXPECT_EQ(testing::SessionRows(session.get(), "DESCRIBE sales.big"),
             (Rows{"id,int,order id", "amount,int,NULL"}));
   ASSERT_OK(session->Sql("DROP VIEW sales.big").status());

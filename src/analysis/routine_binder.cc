@@ -1,0 +1,84 @@
+// Binding calls of temporary and catalog functions (routine_binder.h).
+#include "analysis/routine_binder.h"
+
+#include <fmt/format.h>
+
+#include "analysis/analysis_error.h"
+#include "arrow/type.h"
+#include "catalog/identifiers.h"
+
+namespace parley {
+namespace {
+
+thread_local CatalogManager* routine_catalogs = nullptr;
+
+// The function the name means, or null when none has it.
+Result<std::shared_ptr<UnboundFunction>> FindFunction(const sql::Expr& call,
+                                                      CatalogManager* catalogs) {
+  const auto& parts = call.name_parts;
+  if (parts.size() == 1) {
+    if (auto temporary = catalogs->FindTempFunction(parts[0])) return temporary;
+  }
+  auto resolved = catalogs->ResolveTableName(parts);
+  if (!resolved.ok()) return nullptr;
+  auto* functions = dynamic_cast<FunctionCatalog*>(resolved->catalog.get());
+  if (functions == nullptr) return nullptr;
+  auto loaded = functions->LoadFunction(resolved->ident);
+  if (!loaded.ok()) {
+    if (loaded.status().IsKeyError()) return nullptr;
+    return loaded.status();
+  }
+  return loaded;
+}
+
+}  // namespace
+
+RoutineScope::RoutineScope(CatalogManager* catalogs) : outer_(routine_catalogs) {
+  routine_catalogs = catalogs;
+}
+
+RoutineScope::~RoutineScope() { routine_catalogs = outer_; }
+
+Result<std::shared_ptr<UnboundFunction>> FindRoutine(const sql::Expr& call) {
+  if (routine_catalogs == nullptr) return nullptr;
+  return FindFunction(call, routine_catalogs);
+}
+
+Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, UnboundFunction& unbound,
+                                     std::vector<BoundExprPtr> args) {
+  arrow::FieldVector fields;
+  for (size_t i = 0; i < args.size(); ++i) {
+    fields.push_back(arrow::field("param" + std::to_string(i), args[i]->type));
+  }
+  auto bound = unbound.Bind(*arrow::schema(std::move(fields)));
+  if (!bound.ok()) return bound.status();
+  auto scalar = std::dynamic_pointer_cast<const ScalarFunction>(*bound);
+  if (scalar == nullptr) {
+    return AnalysisError("NOT_IMPLEMENTED",
+                         fmt::format("The function {} is not a scalar function; only scalar "
+                                     "connector functions can be called yet.",
+                                     call.source_text),
+                         call.pos);
+  }
+  const auto input_types = scalar->input_types();
+  if (input_types.size() != args.size() || scalar->result_type() == nullptr) {
+    return AnalysisError("CONNECTOR_CONTRACT_VIOLATION.FUNCTION_INPUT_TYPES",
+                         fmt::format("The function {} bound to {} arguments declares {} input "
+                                     "types{}.",
+                                     scalar->name(), args.size(), input_types.size(),
+                                     scalar->result_type() == nullptr ? " and no result type"
+                                                                      : ""),
+                         call.pos);
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i]->type->Equals(*input_types[i])) {
+      args[i] = MakeCall("CAST", {args[i]}, input_types[i]);
+    }
+  }
+  auto expr = std::make_shared<BoundExpr>(*MakeCall(scalar->name(), std::move(args),
+                                                    scalar->result_type()));
+  expr->connector_function = std::move(scalar);
+  return expr;
+}
+
+}  // namespace parley

@@ -1,0 +1,40 @@
+// Calls of functions that are not built in: a session's temporary functions and the functions
+// of a catalog (parley/connector/function.h), resolved as Spark resolves routines: a one-part
+// name is a built-in, else a temporary function, else a function of the current catalog and
+// namespace; a longer name is resolved as a table name is (catalog.ns.f, ns.f).
+#pragma once
+
+#include <vector>
+
+#include "catalog/catalog_manager.h"
+#include "plan/bound_expression.h"
+#include "sql/ast.h"
+
+namespace parley {
+
+/// \brief While alive, calls bound on this thread resolve non-built-in functions through
+/// `catalogs`. Scopes nest; without one such calls are UNRESOLVED_ROUTINE.
+class RoutineScope {
+ public:
+  explicit RoutineScope(CatalogManager* catalogs);
+  ~RoutineScope();
+  RoutineScope(const RoutineScope&) = delete;
+  RoutineScope& operator=(const RoutineScope&) = delete;
+
+ private:
+  CatalogManager* outer_;
+};
+
+/// \brief The temporary or catalog function the name of `call` (no built-in's) means, or null
+/// when none has it (the caller reports UNRESOLVED_ROUTINE). Errors: the catalog's, other than
+/// its KeyError for a name it does not have.
+Result<std::shared_ptr<UnboundFunction>> FindRoutine(const sql::Expr& call);
+
+/// \brief `call` of `function` with its bound `args`: the function bound to the arguments'
+/// types, each argument cast to its input type. Errors: the function's own from Bind,
+/// NOT_IMPLEMENTED for a function that binds to something other than a ScalarFunction,
+/// CONNECTOR_CONTRACT_VIOLATION.FUNCTION_INPUT_TYPES for input types that do not match.
+Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, UnboundFunction& function,
+                                     std::vector<BoundExprPtr> args);
+
+}  // namespace parley
