@@ -520,13 +520,13 @@ class Binder {
       return (*rule)(call);
     }
     ARROW_ASSIGN_OR_RAISE(auto routine, FindRoutine(expr));
-    if (routine != nullptr) {
+    if (routine.function != nullptr) {
       std::vector<BoundExprPtr> args;
       for (const auto& child : expr.children) {
         ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
         args.push_back(std::move(arg));
       }
-      return BindRoutineCall(expr, *routine, std::move(args));
+      return BindRoutineCall(expr, routine, std::move(args));
     }
     return AnalysisError(
         "UNRESOLVED_ROUTINE",

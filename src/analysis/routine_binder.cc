@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+
 #include "analysis/analysis_error.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
@@ -11,24 +13,30 @@ namespace parley {
 namespace {
 
 thread_local CatalogManager* routine_catalogs = nullptr;
+// Numbers the calls of functions that are not deterministic.
+std::atomic<int64_t> nondeterministic_calls{0};
 
-// The function the name means, or null when none has it.
-Result<std::shared_ptr<UnboundFunction>> FindFunction(const sql::Expr& call,
-                                                      CatalogManager* catalogs) {
+// The function the name means, or a null one when none has it.
+Result<Routine> FindFunction(const sql::Expr& call, CatalogManager* catalogs) {
   const auto& parts = call.name_parts;
   if (parts.size() == 1) {
-    if (auto temporary = catalogs->FindTempFunction(parts[0])) return temporary;
+    if (auto temporary = catalogs->FindTempFunction(parts[0])) {
+      return Routine{std::move(temporary), ToLowerAscii(parts[0])};
+    }
   }
   auto resolved = catalogs->ResolveTableName(parts);
-  if (!resolved.ok()) return nullptr;
+  if (!resolved.ok()) return Routine{};
   auto* functions = dynamic_cast<FunctionCatalog*>(resolved->catalog.get());
-  if (functions == nullptr) return nullptr;
+  if (functions == nullptr) return Routine{};
   auto loaded = functions->LoadFunction(resolved->ident);
   if (!loaded.ok()) {
-    if (loaded.status().IsKeyError()) return nullptr;
+    if (loaded.status().IsKeyError()) return Routine{};
     return loaded.status();
   }
-  return loaded;
+  std::string qualified = resolved->catalog->name();
+  for (const auto& part : resolved->ident.namespace_path) qualified += "." + part;
+  qualified += "." + resolved->ident.name;
+  return Routine{std::move(loaded).ValueUnsafe(), std::move(qualified)};
 }
 
 }  // namespace
@@ -39,18 +47,18 @@ RoutineScope::RoutineScope(CatalogManager* catalogs) : outer_(routine_catalogs) 
 
 RoutineScope::~RoutineScope() { routine_catalogs = outer_; }
 
-Result<std::shared_ptr<UnboundFunction>> FindRoutine(const sql::Expr& call) {
-  if (routine_catalogs == nullptr) return nullptr;
+Result<Routine> FindRoutine(const sql::Expr& call) {
+  if (routine_catalogs == nullptr) return Routine{};
   return FindFunction(call, routine_catalogs);
 }
 
-Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, UnboundFunction& unbound,
+Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, const Routine& routine,
                                      std::vector<BoundExprPtr> args) {
   arrow::FieldVector fields;
   for (size_t i = 0; i < args.size(); ++i) {
     fields.push_back(arrow::field("param" + std::to_string(i), args[i]->type));
   }
-  auto bound = unbound.Bind(*arrow::schema(std::move(fields)));
+  auto bound = routine.function->Bind(*arrow::schema(std::move(fields)));
   if (!bound.ok()) return bound.status();
   auto scalar = std::dynamic_pointer_cast<const ScalarFunction>(*bound);
   if (scalar == nullptr) {
@@ -66,8 +74,7 @@ Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, UnboundFunction& unb
                          fmt::format("The function {} bound to {} arguments declares {} input "
                                      "types{}.",
                                      scalar->name(), args.size(), input_types.size(),
-                                     scalar->result_type() == nullptr ? " and no result type"
-                                                                      : ""),
+                                     scalar->result_type() == nullptr ? " and no result type" : ""),
                          call.pos);
   }
   for (size_t i = 0; i < args.size(); ++i) {
@@ -75,8 +82,10 @@ Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, UnboundFunction& unb
       args[i] = MakeCall("CAST", {args[i]}, input_types[i]);
     }
   }
-  auto expr = std::make_shared<BoundExpr>(*MakeCall(scalar->name(), std::move(args),
-                                                    scalar->result_type()));
+  std::string name = routine.qualified_name;
+  if (!scalar->deterministic()) name += "#" + std::to_string(++nondeterministic_calls);
+  auto expr = std::make_shared<BoundExpr>(
+      *MakeCall(std::move(name), std::move(args), scalar->result_type()));
   expr->connector_function = std::move(scalar);
   return expr;
 }

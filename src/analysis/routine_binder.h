@@ -25,16 +25,25 @@ class RoutineScope {
   CatalogManager* outer_;
 };
 
-/// \brief The temporary or catalog function the name of `call` (no built-in's) means, or null
-/// when none has it (the caller reports UNRESOLVED_ROUTINE). Errors: the catalog's, other than
-/// its KeyError for a name it does not have.
-Result<std::shared_ptr<UnboundFunction>> FindRoutine(const sql::Expr& call);
+/// \brief A function found for a call: the function, and the name that tells it from every
+/// other (a temporary function's own, a catalog function's catalog.ns.name).
+struct Routine {
+  std::shared_ptr<UnboundFunction> function;
+  std::string qualified_name;
+};
 
-/// \brief `call` of `function` with its bound `args`: the function bound to the arguments'
-/// types, each argument cast to its input type. Errors: the function's own from Bind,
-/// NOT_IMPLEMENTED for a function that binds to something other than a ScalarFunction,
+/// \brief The temporary or catalog function the name of `call` (no built-in's) means; a null
+/// function when none has it (the caller reports UNRESOLVED_ROUTINE). Errors: the catalog's,
+/// other than its KeyError for a name it does not have.
+Result<Routine> FindRoutine(const sql::Expr& call);
+
+/// \brief `call` of `routine` with its bound `args`: the function bound to the arguments'
+/// types, each argument cast to its input type, named by the routine's qualified name (a
+/// function that is not deterministic also by a number of its own, so that no two of its calls
+/// are taken for one). Errors: the function's own from Bind, NOT_IMPLEMENTED for a function
+/// that binds to something other than a ScalarFunction,
 /// CONNECTOR_CONTRACT_VIOLATION.FUNCTION_INPUT_TYPES for input types that do not match.
-Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, UnboundFunction& function,
+Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, const Routine& routine,
                                      std::vector<BoundExprPtr> args);
 
 }  // namespace parley

@@ -67,21 +67,20 @@ Status Exec(cp::KernelContext* context, const cp::ExecSpan& batch, cp::ExecResul
       args.push_back(value.array.ToArray());
     } else {
       ARROW_ASSIGN_OR_RAISE(auto array, arrow::MakeArrayFromScalar(*value.scalar, batch.length,
-                                                                    context->memory_pool()));
+                                                                   context->memory_pool()));
       args.push_back(std::move(array));
     }
   }
   ARROW_ASSIGN_OR_RAISE(auto result, function.Invoke(args, batch.length));
   if (result == nullptr || result->length() != batch.length ||
       !result->type()->Equals(*function.result_type())) {
-    return MakeError(
-        arrow::StatusCode::Invalid, "CONNECTOR_CONTRACT_VIOLATION.FUNCTION_RESULT",
-        fmt::format("The function {} returned {} where {} rows of {} were expected.",
-                    function.name(),
-                    result == nullptr ? std::string("nothing")
-                                      : fmt::format("{} rows of {}", result->length(),
-                                                    result->type()->ToString()),
-                    batch.length, function.result_type()->ToString()));
+    return MakeError(arrow::StatusCode::Invalid, "CONNECTOR_CONTRACT_VIOLATION.FUNCTION_RESULT",
+                     fmt::format("The function {} returned {} where {} rows of {} were expected.",
+                                 function.name(),
+                                 result == nullptr ? std::string("nothing")
+                                                   : fmt::format("{} rows of {}", result->length(),
+                                                                 result->type()->ToString()),
+                                 batch.length, function.result_type()->ToString()));
   }
   out->value = result->data();
   return Status::OK();
@@ -89,12 +88,12 @@ Status Exec(cp::KernelContext* context, const cp::ExecSpan& batch, cp::ExecResul
 
 Status Register() {
   static const ConnectorFunctionOptions kDefault;
-  auto function = std::make_shared<cp::ScalarFunction>(
-      kConnectorFunction, cp::Arity::VarArgs(0), cp::FunctionDoc::Empty(), &kDefault);
-  cp::ScalarKernel kernel(cp::KernelSignature::Make({cp::InputType::Any()},
-                                                    cp::OutputType(ResultType),
-                                                    /*is_varargs=*/true),
-                          Exec, Init);
+  auto function = std::make_shared<cp::ScalarFunction>(kConnectorFunction, cp::Arity::VarArgs(0),
+                                                       cp::FunctionDoc::Empty(), &kDefault);
+  cp::ScalarKernel kernel(
+      cp::KernelSignature::Make({cp::InputType::Any()}, cp::OutputType(ResultType),
+                                /*is_varargs=*/true),
+      Exec, Init);
   kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
   kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
   ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));

@@ -118,22 +118,23 @@ class ConnectorFunctionTest : public ::testing::Test {
 };
 
 TEST_F(ConnectorFunctionTest, TemporaryFunctionIsCalledOnWholeBatches) {
-  EXPECT_EQ(testing::SessionRows(session_.get(),
-                                 "SELECT sum(times(a, 2)) FROM tc.default.t"),
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT sum(times(a, 2)) FROM tc.default.t"),
             (Rows{"39800"}));
   // 200 rows in batches of 25: one call per batch, not per row.
   EXPECT_GT(calls_->load(), 0);
   EXPECT_LE(calls_->load(), 8 * 2);
   // INT arguments are cast to the declared BIGINT; a literal argument too.
-  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT times(3, 4), TIMES(a, b) FROM "
-                                                 "tc.default.t WHERE a = 5"),
+  EXPECT_EQ(testing::SessionRows(session_.get(),
+                                 "SELECT times(3, 4), TIMES(a, b) FROM "
+                                 "tc.default.t WHERE a = 5"),
             (Rows{"12,10"}));
 }
 
 TEST_F(ConnectorFunctionTest, CatalogFunctionsInWhereAndGroupBy) {
-  EXPECT_EQ(testing::SessionRows(session_.get(),
-                                 "SELECT count(*) FROM tc.default.t WHERE tc.math.times(a, b) > 300"),
-            (Rows{"16"}));
+  EXPECT_EQ(
+      testing::SessionRows(session_.get(),
+                           "SELECT count(*) FROM tc.default.t WHERE tc.math.times(a, b) > 300"),
+      (Rows{"16"}));
   EXPECT_EQ(testing::SessionRows(session_.get(),
                                  "SELECT tc.math.times(b, 10) AS k, count(*) FROM tc.default.t "
                                  "GROUP BY tc.math.times(b, 10) ORDER BY k"),
@@ -141,6 +142,20 @@ TEST_F(ConnectorFunctionTest, CatalogFunctionsInWhereAndGroupBy) {
   // With the catalog current, ns.f names it.
   ASSERT_OK(session_->Sql("USE tc.default").status());
   EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT math.times(7, 6)"), (Rows{"42"}));
+}
+
+// A call is named by the function it resolved to, so that two functions of one short name (a
+// temporary one and a catalog's) are never taken for each other when plans are compared.
+TEST_F(ConnectorFunctionTest, CallsAreNamedByTheFunctionTheyResolvedTo) {
+  auto plan = testing::SessionRows(
+      session_.get(),
+      "EXPLAIN SELECT times(a, 2) AS x, tc.math.times(a, 2) AS y FROM tc.default.t");
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_NE(plan[0].find("[times(CAST(a AS BIGINT), CAST(2 AS BIGINT)) AS x"), std::string::npos)
+      << plan[0];
+  EXPECT_NE(plan[0].find("tc.math.times(CAST(a AS BIGINT), CAST(2 AS BIGINT)) AS y"),
+            std::string::npos)
+      << plan[0];
 }
 
 TEST_F(ConnectorFunctionTest, Errors) {

@@ -7,6 +7,7 @@
 
 #include "parley/connector/plugin.h"
 #include "parley/connector/status.h"
+#include "range_functions.h"
 #include "range_tables.h"
 
 namespace parley::example {
@@ -80,6 +81,19 @@ Result<std::vector<std::vector<std::string>>> RangeCatalog::ListNamespaces(
 
 Result<bool> RangeCatalog::NamespaceExists(const std::vector<std::string>& namespace_path) {
   return IsDefaultNamespace(namespace_path);
+}
+
+Result<std::vector<Identifier>> RangeCatalog::ListFunctions(
+    const std::vector<std::string>& namespace_path) {
+  if (!IsDefaultNamespace(namespace_path)) return SchemaNotFound(namespace_path);
+  return std::vector<Identifier>{Identifier{{std::string(kNamespace)}, "scale"}};
+}
+
+Result<std::shared_ptr<UnboundFunction>> RangeCatalog::LoadFunction(const Identifier& ident) {
+  if (IsDefaultNamespace(ident.namespace_path) && EqualsIgnoreCase(ident.name, "scale")) {
+    return MakeScaleFunction();
+  }
+  return Status::KeyError("The function ", ident.ToString(), " does not exist.");
 }
 
 }  // namespace parley::example

@@ -3,9 +3,10 @@
 // Built as its own shared library (libparley_example_range.so) that links only the public
 // connector API, and loaded with `spark.sql.catalog.<name>=<path to the .so>`. It serves one
 // namespace, `default`, holding two read-only tables that reproduce Steps 1 and 2 of Spark's
-// "Building a Connector" guide (range_tables.h): `simple` and `filtered`. Names match ignoring
-// ASCII case. It creates, drops and renames nothing: those TableCatalog and SupportsNamespaces
-// methods keep their UNSUPPORTED_FEATURE defaults.
+// "Building a Connector" guide (range_tables.h): `simple` and `filtered`, and one function,
+// `scale` (range_functions.h). Names match ignoring ASCII case. It creates, drops and renames
+// nothing: those TableCatalog and SupportsNamespaces methods keep their UNSUPPORTED_FEATURE
+// defaults.
 //
 // Thread-safety: after Initialize() the catalog is immutable, so any method may be called from
 // several threads at once.
@@ -16,11 +17,12 @@
 #include <vector>
 
 #include "parley/connector/catalog.h"
+#include "parley/connector/function.h"
 
 namespace parley::example {
 
 /// \brief The example catalog: namespace `default` with tables `simple` and `filtered`.
-class RangeCatalog : public TableCatalog, public SupportsNamespaces {
+class RangeCatalog : public TableCatalog, public SupportsNamespaces, public FunctionCatalog {
  public:
   /// \brief Record the name; the example has no options and ignores any it is given.
   Status Initialize(const std::string& name, const Options& options) override;
@@ -41,6 +43,12 @@ class RangeCatalog : public TableCatalog, public SupportsNamespaces {
       const std::vector<std::string>& parent) override;
   /// \brief True for {"default"} only.
   Result<bool> NamespaceExists(const std::vector<std::string>& namespace_path) override;
+
+  /// \brief [default.scale] for {"default"}; SCHEMA_NOT_FOUND otherwise.
+  Result<std::vector<Identifier>> ListFunctions(
+      const std::vector<std::string>& namespace_path) override;
+  /// \brief `scale`; a KeyError for any other name.
+  Result<std::shared_ptr<UnboundFunction>> LoadFunction(const Identifier& ident) override;
 
  private:
   std::string name_;
