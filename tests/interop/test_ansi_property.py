@@ -29,6 +29,7 @@ import sys
 import pytest
 
 import ansi_cases
+import spark_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -44,35 +45,8 @@ def known_deviations():
         return {line.rstrip("\n") for line in f if line.strip() and not line.startswith("#")}
 
 
-# Spark logs every failed query's plan at ERROR; the cases fail on purpose, so nothing is logged.
-LOG4J = """\
-rootLogger.level = off
-"""
-
-
 def start_spark(work):
-    from pyspark.sql import SparkSession
-
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    log4j = os.path.join(work, "log4j2.properties")
-    with open(log4j, "w") as f:
-        f.write(LOG4J)
-    # The JIT's first tier and no whole-stage code generation: thousands of tiny queries.
-    java_options = f"-XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile=file:{log4j}"
-    spark = (SparkSession.builder.master("local[1]").appName("parley-ansi")
-             .config("spark.driver.extraJavaOptions", java_options)
-             .config("spark.driver.bindAddress", "127.0.0.1")
-             .config("spark.driver.host", "127.0.0.1")
-             .config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.session.timeZone", "UTC")
-             .config("spark.sql.ansi.enabled", "true")
-             .config("spark.sql.shuffle.partitions", "1")
-             .config("spark.sql.codegen.wholeStage", "false")
-             .config("spark.sql.adaptive.enabled", "false")
-             .config("spark.sql.warehouse.dir", os.path.join(work, "warehouse"))
-             .getOrCreate())
-    return spark
+    return spark_session.start_spark(work, "parley-ansi")
 
 
 def failing_cases(slt_path, record_line):

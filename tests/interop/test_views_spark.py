@@ -13,7 +13,7 @@ PARLEY_BUILD_DIR (its --build-dir, default build).
 import os
 import subprocess
 
-import pytest
+import spark_session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -88,27 +88,10 @@ STATEMENTS = [
     "SHOW VIEWS",
 ]
 
-LOG4J = "rootLogger.level = off\n"
-
-
 def spark_answers(work):
-    from pyspark.sql import SparkSession
-
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    log4j = os.path.join(work, "log4j2.properties")
-    with open(log4j, "w") as f:
-        f.write(LOG4J)
-    spark = (SparkSession.builder.master("local[1]").appName("parley-views")
-             .config("spark.driver.extraJavaOptions",
-                     f"-XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile=file:{log4j}")
-             .config("spark.driver.bindAddress", "127.0.0.1")
-             .config("spark.driver.host", "127.0.0.1")
-             .config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.ansi.enabled", "true")
-             .config("spark.sql.shuffle.partitions", "1")
-             .config("spark.sql.warehouse.dir", os.path.join(work, "warehouse"))
-             .getOrCreate())
+    """Spark's answer to each statement, in order: ("rows", [row of cells]) or ("error",
+    condition)."""
+    spark = spark_session.start_spark(work, "parley-views")
     answers = []
     try:
         for statement in STATEMENTS:
