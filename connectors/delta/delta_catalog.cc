@@ -180,6 +180,7 @@ class DeltaCatalog : public StagingTableCatalog,
   }
 
   Result<ViewInfo> LoadView(const Identifier& ident) override {
+    if (IsPathIdentifier(ident)) return TableNotFound("delta." + QuoteIdentifier(ident.name));
     ARROW_ASSIGN_OR_RAISE(std::string file, ViewFile(ident));
     if (!PathExists(*filesystem_, file)) return TableNotFound(Display(ident));
     return ReadViewFile(*filesystem_, file, Display(ident));
@@ -202,6 +203,7 @@ class DeltaCatalog : public StagingTableCatalog,
   }
 
   Result<bool> DropView(const Identifier& ident) override {
+    if (IsPathIdentifier(ident)) return false;
     ARROW_ASSIGN_OR_RAISE(std::string file, ViewFile(ident));
     if (!PathExists(*filesystem_, file)) return false;
     ARROW_RETURN_NOT_OK(filesystem_->DeleteFile(file));

@@ -44,9 +44,9 @@ class ScaleFunction : public UnboundFunction, public ScalarFunction {
       }
       int32_t product;
       if (__builtin_mul_overflow(x.Value(row), k.Value(row), &product)) {
-        return InvalidError("ARITHMETIC_OVERFLOW",
-                            "Overflow in scale(" + std::to_string(x.Value(row)) + ", " +
-                                std::to_string(k.Value(row)) + ").");
+        return InvalidError("ARITHMETIC_OVERFLOW", "Overflow in scale(" +
+                                                       std::to_string(x.Value(row)) + ", " +
+                                                       std::to_string(k.Value(row)) + ").");
       }
       out.UnsafeAppend(product);
     }
