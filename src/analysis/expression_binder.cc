@@ -541,11 +541,15 @@ class Binder {
 
 }  // namespace
 
-bool IsAggregateFunction(const std::string& name) {
+const std::set<std::string>& AggregateFunctionNames() {
   // grouping() and grouping_id() are bound with the aggregates: they too read the grouping.
   static const std::set<std::string> kAggregates = {"count", "sum", "avg",      "mean",
                                                     "min",   "max", "grouping", "grouping_id"};
-  return kAggregates.count(ToLowerAscii(name)) > 0;
+  return kAggregates;
+}
+
+bool IsAggregateFunction(const std::string& name) {
+  return AggregateFunctionNames().count(ToLowerAscii(name)) > 0;
 }
 
 Result<const ScopeColumn*> ResolveColumn(const std::vector<std::string>& name_parts,

@@ -5,6 +5,8 @@
 // nearest names suggested), AMBIGUOUS_REFERENCE, DATATYPE_MISMATCH.*, UNRESOLVED_ROUTINE.
 #pragma once
 
+#include <set>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -49,6 +51,9 @@ struct BindOptions {
   SubqueryHook subquery_hook;
   std::vector<const Scope*> outer_scopes;
 };
+
+/// \brief The names of the aggregate functions (lower case).
+const std::set<std::string>& AggregateFunctionNames();
 
 /// \brief Whether `name` (any case) is an aggregate function.
 bool IsAggregateFunction(const std::string& name);

@@ -64,6 +64,12 @@ Result<int64_t> IntegerConstant(const sql::Expr& expr, const sql::Expr& call) {
 
 }  // namespace
 
+std::set<std::string> WindowOnlyFunctionNames() {
+  std::set<std::string> names = RankingFunctions();
+  names.insert({"lag", "lead"});
+  return names;
+}
+
 bool IsWindowOnlyFunction(const std::string& name) {
   std::string lower = Lower(name);
   return RankingFunctions().count(lower) > 0 || lower == "lag" || lower == "lead";

@@ -9,6 +9,8 @@
 // PRECEDING AND CURRENT ROW with ORDER BY, the whole partition without.
 #pragma once
 
+#include <set>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -22,6 +24,8 @@ namespace parley {
 /// (row_number, rank, lag, ...): a call of it without OVER is
 /// WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE.
 bool IsWindowOnlyFunction(const std::string& name);
+/// \brief The names of the functions that exist only over a window (lower case).
+std::set<std::string> WindowOnlyFunctionNames();
 
 class WindowBinder {
  public:

@@ -99,6 +99,12 @@ std::shared_ptr<UnboundFunction> CatalogManager::FindTempFunction(const std::str
   return it == temp_functions_.end() ? nullptr : it->second;
 }
 
+std::vector<std::string> CatalogManager::TempFunctionNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, function] : temp_functions_) names.push_back(name);
+  return names;
+}
+
 void CatalogManager::PutTempFunction(const std::string& name,
                                      std::shared_ptr<UnboundFunction> function) {
   temp_functions_[ToLowerAscii(name)] = std::move(function);

@@ -96,6 +96,8 @@ class CatalogManager {
   std::vector<std::string> TempViewNames() const;
   /// \brief The temporary function `name` (matched ignoring case), or nullptr.
   std::shared_ptr<UnboundFunction> FindTempFunction(const std::string& name) const;
+  /// \brief Names of the temporary functions (lower case), sorted.
+  std::vector<std::string> TempFunctionNames() const;
   /// \brief Add or replace the temporary function `name`.
   void PutTempFunction(const std::string& name, std::shared_ptr<UnboundFunction> function);
 

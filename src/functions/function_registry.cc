@@ -26,6 +26,12 @@ void FunctionRegistry::AddLowering(const std::string& name, Lowering lowering) {
   lowerings_[name] = std::move(lowering);
 }
 
+std::vector<std::string> FunctionRegistry::Names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, rule] : type_rules_) names.push_back(name);
+  return names;
+}
+
 const TypeRule* FunctionRegistry::FindTypeRule(const std::string& name) const {
   auto it = type_rules_.find(name);
   return it == type_rules_.end() ? nullptr : &it->second;

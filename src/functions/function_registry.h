@@ -53,6 +53,8 @@ class FunctionRegistry {
   /// \brief Register how bound calls named `name` lower.
   void AddLowering(const std::string& name, Lowering lowering);
 
+  /// \brief The names of every function with a type rule, sorted.
+  std::vector<std::string> Names() const;
   /// \brief The type rule for a lower-case name, or nullptr when no function has that name.
   const TypeRule* FindTypeRule(const std::string& name) const;
   /// \brief The lowering of bound calls named `name`, or nullptr.

@@ -72,4 +72,26 @@ std::string QuoteSqlString(const std::string& text) {
   return out + "'";
 }
 
+NamePattern::NamePattern(const std::optional<std::string>& pattern) {
+  if (!pattern) return;
+  std::string regex;
+  for (char c : *pattern) {
+    if (c == '*') {
+      regex += ".*";
+    } else if (c == '|') {
+      regex += '|';
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      regex += c;
+    } else {
+      regex += '\\';
+      regex += c;
+    }
+  }
+  regex_.emplace("(" + regex + ")", std::regex::icase);
+}
+
+bool NamePattern::Matches(const std::string& name) const {
+  return !regex_ || std::regex_match(name, *regex_);
+}
+
 }  // namespace parley

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,17 @@ std::string QuoteIfNeeded(const std::string& name);
 
 /// \brief A string literal as Spark prints it in DDL: in single quotes, `'` and `\` escaped.
 std::string QuoteSqlString(const std::string& text);
+
+/// \brief Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
+/// alternatives, matching ignores case. Without a pattern every name matches.
+class NamePattern {
+ public:
+  explicit NamePattern(const std::optional<std::string>& pattern);
+  bool Matches(const std::string& name) const;
+
+ private:
+  std::optional<std::regex> regex_;
+};
 
 /// \brief The empty result of a command that prints nothing (no columns, no rows).
 std::shared_ptr<arrow::Table> EmptyResult();

@@ -100,6 +100,15 @@ CommandResult RunShowCreateView(const ResolvedName& name, const ViewInfo& view);
 /// \brief SHOW TBLPROPERTIES of a persistent view (its comment is not a property).
 CommandResult RunShowViewProperties(const ResolvedName& name, const ViewInfo& view,
                                     const std::optional<std::string>& key);
+/// \brief SHOW [USER|SYSTEM|ALL] FUNCTIONS [IN ns] [LIKE p] (function_commands.cc): one
+/// `function` column, sorted; SYSTEM lists the built-ins, USER the temporary functions and the
+/// functions of the namespace's FunctionCatalog (catalog.ns.name), ALL both.
+CommandResult RunShowFunctions(const sql::ShowFunctions& show, const CommandContext& context);
+/// \brief DESCRIBE FUNCTION [EXTENDED] name: `function_desc` lines "Function: name" and
+/// "Usage: description" (N/A. for the built-ins, whose usage text Parley does not keep).
+/// UNRESOLVED_ROUTINE for a name nothing has.
+CommandResult RunDescribeFunction(const sql::DescribeFunction& describe,
+                                  const CommandContext& context);
 /// \brief SHOW PROCEDURES [IN ns]: catalog, namespace, schema, procedure_name, by name.
 CommandResult RunShowProcedures(const sql::ShowProcedures& show, SourcePosition pos,
                                 const CommandContext& context);

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 
 #include "analysis/analysis_error.h"
 #include "analysis/changes_binder.h"
@@ -31,33 +30,6 @@
 
 namespace parley {
 namespace {
-
-// Spark's SHOW ... LIKE pattern: '*' matches any run of characters, '|' separates
-// alternatives, matching ignores case. Without a pattern every name matches.
-class NamePattern {
- public:
-  explicit NamePattern(const std::optional<std::string>& pattern) {
-    if (!pattern) return;
-    std::string regex;
-    for (char c : *pattern) {
-      if (c == '*') {
-        regex += ".*";
-      } else if (c == '|') {
-        regex += '|';
-      } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
-        regex += c;
-      } else {
-        regex += '\\';
-        regex += c;
-      }
-    }
-    regex_.emplace("(" + regex + ")", std::regex::icase);
-  }
-  bool Matches(const std::string& name) const { return !regex_ || std::regex_match(name, *regex_); }
-
- private:
-  std::optional<std::regex> regex_;
-};
 
 Status MemoryLimitError(const std::string& key, const std::string& value, SourcePosition pos) {
   return AnalysisError("INVALID_CONF_VALUE.TYPE_MISMATCH",
@@ -275,6 +247,12 @@ class SessionImpl : public Session {
   }
   Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowProcedures& show, SourcePosition pos) {
     return RunShowProcedures(show, pos, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowFunctions& show, SourcePosition) {
+    return RunShowFunctions(show, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeFunction& describe, SourcePosition) {
+    return RunDescribeFunction(describe, Context());
   }
   Result<std::shared_ptr<arrow::Table>> Run(const sql::DescribeProcedure& describe,
                                             SourcePosition) {

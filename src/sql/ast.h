@@ -479,6 +479,20 @@ struct ShowProcedures {
   std::optional<QualifiedName> namespace_name;
 };
 
+/// \brief SHOW [USER|SYSTEM|ALL] FUNCTIONS [(FROM|IN) ns] [[LIKE] 'pattern'].
+struct ShowFunctions {
+  enum class Scope { kUser, kSystem, kAll };
+  Scope scope = Scope::kAll;
+  std::optional<QualifiedName> namespace_name;
+  std::optional<std::string> pattern;
+};
+
+/// \brief DESCRIBE|DESC FUNCTION [EXTENDED] name.
+struct DescribeFunction {
+  QualifiedName function;
+  bool extended = false;
+};
+
 /// \brief DESCRIBE|DESC PROCEDURE name.
 struct DescribeProcedure {
   QualifiedName procedure;
@@ -526,7 +540,8 @@ struct Statement {
                SetConfig, ResetConfig, Explain, CreateTable, DropTable, AlterTable, CreateNamespace,
                DropNamespace, AlterNamespace, ShowCreateTable, ShowTblProperties, Insert,
                TruncateTable, DescribeNamespace, Call, ShowProcedures, DescribeProcedure,
-               CreateView, AlterView, DropView, DeleteFrom, Update, Merge>
+               ShowFunctions, DescribeFunction, CreateView, AlterView, DropView, DeleteFrom, Update,
+               Merge>
       node;
 };
 

@@ -217,6 +217,23 @@ Result<Statement> Parser::ParseShow(const Mark& start) {
   if (AcceptWord("CREATE")) return ParseShowCreateTable(start);
   if (AcceptWord("TBLPROPERTIES")) return ParseShowTblProperties(start);
   if (AcceptWord("PROCEDURES")) return ParseShowProcedures(start);
+  if (PeekWord("FUNCTIONS") ||
+      ((PeekWord("USER") || PeekWord("SYSTEM") || PeekWord("ALL")) && PeekWord("FUNCTIONS", 1))) {
+    ShowFunctions show;
+    if (AcceptWord("USER")) {
+      show.scope = ShowFunctions::Scope::kUser;
+    } else if (AcceptWord("SYSTEM")) {
+      show.scope = ShowFunctions::Scope::kSystem;
+    } else {
+      AcceptWord("ALL");
+    }
+    RETURN_NOT_OK(ExpectWord("FUNCTIONS"));
+    if (AcceptWord("FROM") || AcceptWord("IN")) {
+      ARROW_ASSIGN_OR_RAISE(show.namespace_name, ParseQualifiedName());
+    }
+    ARROW_ASSIGN_OR_RAISE(show.pattern, ParseOptionalPattern());
+    return Statement{start.pos, std::move(show)};
+  }
   if (AcceptWord("CATALOGS")) {
     ShowCatalogs show;
     ARROW_ASSIGN_OR_RAISE(show.pattern, ParseOptionalPattern());
@@ -266,6 +283,16 @@ Result<Statement> Parser::ParseDescribe(const Mark& start) {
   if (PeekWord("PROCEDURE") && !AtStatementEnd(1)) {
     Next();
     return ParseDescribeProcedure(start);
+  }
+  if (PeekWord("FUNCTION") && !AtStatementEnd(1)) {
+    Next();
+    DescribeFunction describe;
+    if (PeekWord("EXTENDED") && !AtStatementEnd(1)) {
+      Next();
+      describe.extended = true;
+    }
+    ARROW_ASSIGN_OR_RAISE(describe.function, ParseQualifiedName());
+    return Statement{start.pos, std::move(describe)};
   }
   // The optional keywords are names when nothing follows them: DESCRIBE extended.
   if (PeekWord("TABLE") && !AtStatementEnd(1)) Next();

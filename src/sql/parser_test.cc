@@ -477,6 +477,25 @@ TEST(ParserCommandTest, CallWithPositionalAndNamedArguments) {
   ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("CALL p(1,)"));
 }
 
+TEST(ParserCommandTest, ShowAndDescribeFunctions) {
+  ASSERT_OK_AND_ASSIGN(Statement all, ParseStatement("SHOW FUNCTIONS"));
+  EXPECT_EQ(std::get<ShowFunctions>(all.node).scope, ShowFunctions::Scope::kAll);
+  ASSERT_OK_AND_ASSIGN(Statement user, ParseStatement("SHOW USER FUNCTIONS IN cat.ns LIKE 'f*'"));
+  const auto& show = std::get<ShowFunctions>(user.node);
+  EXPECT_EQ(show.scope, ShowFunctions::Scope::kUser);
+  EXPECT_EQ(show.namespace_name->parts, (std::vector<std::string>{"cat", "ns"}));
+  EXPECT_EQ(show.pattern, "f*");
+  ASSERT_OK_AND_ASSIGN(Statement system, ParseStatement("SHOW SYSTEM FUNCTIONS 'up*'"));
+  EXPECT_EQ(std::get<ShowFunctions>(system.node).scope, ShowFunctions::Scope::kSystem);
+  ASSERT_OK_AND_ASSIGN(Statement describe, ParseStatement("DESCRIBE FUNCTION EXTENDED cat.ns.f"));
+  EXPECT_TRUE(std::get<DescribeFunction>(describe.node).extended);
+  EXPECT_EQ(std::get<DescribeFunction>(describe.node).function.parts.size(), 3u);
+  // DESCRIBE function: a table named `function`.
+  ASSERT_OK_AND_ASSIGN(Statement table, ParseStatement("DESCRIBE function"));
+  EXPECT_TRUE(std::holds_alternative<DescribeTable>(table.node));
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("SHOW USER"));
+}
+
 TEST(ParserCommandTest, ShowAndDescribeProcedures) {
   ASSERT_OK_AND_ASSIGN(Statement all, ParseStatement("SHOW PROCEDURES"));
   EXPECT_FALSE(std::get<ShowProcedures>(all.node).namespace_name.has_value());

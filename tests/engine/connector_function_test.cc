@@ -69,7 +69,7 @@ class Broken : public ScalarFunction, public UnboundFunction {
   }
 };
 
-// A catalog of tables (the test connector's) that also offers `math.times`.
+// A catalog of tables (the test connector's) that also offers `default.times`.
 class FunctionTestCatalog : public testing::TestCatalog, public FunctionCatalog {
  public:
   explicit FunctionTestCatalog(std::shared_ptr<std::atomic<int>> calls)
@@ -79,11 +79,12 @@ class FunctionTestCatalog : public testing::TestCatalog, public FunctionCatalog 
   }
   std::string name() const override { return testing::TestCatalog::name(); }
   Result<std::vector<Identifier>> ListFunctions(const std::vector<std::string>& ns) override {
-    if (ns == std::vector<std::string>{"math"}) return std::vector<Identifier>{{{"math"}, "times"}};
+    if (ns == std::vector<std::string>{"default"})
+      return std::vector<Identifier>{{{"default"}, "times"}};
     return std::vector<Identifier>{};
   }
   Result<std::shared_ptr<UnboundFunction>> LoadFunction(const Identifier& ident) override {
-    if (ident.namespace_path == std::vector<std::string>{"math"} && ident.name == "times") {
+    if (ident.namespace_path == std::vector<std::string>{"default"} && ident.name == "times") {
       return std::make_shared<Times>(calls_);
     }
     return Status::KeyError("no function ", ident.ToString());
@@ -133,15 +134,15 @@ TEST_F(ConnectorFunctionTest, TemporaryFunctionIsCalledOnWholeBatches) {
 TEST_F(ConnectorFunctionTest, CatalogFunctionsInWhereAndGroupBy) {
   EXPECT_EQ(
       testing::SessionRows(session_.get(),
-                           "SELECT count(*) FROM tc.default.t WHERE tc.math.times(a, b) > 300"),
+                           "SELECT count(*) FROM tc.default.t WHERE tc.default.times(a, b) > 300"),
       (Rows{"16"}));
   EXPECT_EQ(testing::SessionRows(session_.get(),
-                                 "SELECT tc.math.times(b, 10) AS k, count(*) FROM tc.default.t "
-                                 "GROUP BY tc.math.times(b, 10) ORDER BY k"),
+                                 "SELECT tc.default.times(b, 10) AS k, count(*) FROM tc.default.t "
+                                 "GROUP BY tc.default.times(b, 10) ORDER BY k"),
             (Rows{"0,67", "10,67", "20,66"}));
   // With the catalog current, ns.f names it.
   ASSERT_OK(session_->Sql("USE tc.default").status());
-  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT math.times(7, 6)"), (Rows{"42"}));
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT default.times(7, 6)"), (Rows{"42"}));
 }
 
 // A call is named by the function it resolved to, so that two functions of one short name (a
@@ -149,18 +150,29 @@ TEST_F(ConnectorFunctionTest, CatalogFunctionsInWhereAndGroupBy) {
 TEST_F(ConnectorFunctionTest, CallsAreNamedByTheFunctionTheyResolvedTo) {
   auto plan = testing::SessionRows(
       session_.get(),
-      "EXPLAIN SELECT times(a, 2) AS x, tc.math.times(a, 2) AS y FROM tc.default.t");
+      "EXPLAIN SELECT times(a, 2) AS x, tc.default.times(a, 2) AS y FROM tc.default.t");
   ASSERT_EQ(plan.size(), 1u);
   EXPECT_NE(plan[0].find("[times(CAST(a AS BIGINT), CAST(2 AS BIGINT)) AS x"), std::string::npos)
       << plan[0];
-  EXPECT_NE(plan[0].find("tc.math.times(CAST(a AS BIGINT), CAST(2 AS BIGINT)) AS y"),
+  EXPECT_NE(plan[0].find("tc.default.times(CAST(a AS BIGINT), CAST(2 AS BIGINT)) AS y"),
             std::string::npos)
       << plan[0];
 }
 
+TEST_F(ConnectorFunctionTest, ShowAndDescribeFunctions) {
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SHOW USER FUNCTIONS"), (Rows{"broken", "times"}));
+  EXPECT_EQ(testing::SessionRows(session_.get(), "SHOW USER FUNCTIONS IN tc.default"),
+            (Rows{"broken", "tc.default.times", "times"}));
+  EXPECT_EQ(testing::SessionRows(session_.get(), "DESCRIBE FUNCTION times"),
+            (Rows{"Function: times", "Usage: x * k"}));
+  EXPECT_EQ(testing::SessionRows(session_.get(), "DESCRIBE FUNCTION tc.default.times"),
+            (Rows{"Function: tc.default.times", "Usage: x * k"}));
+  ASSERT_RAISES_CONDITION("UNRESOLVED_ROUTINE", session_->Sql("DESCRIBE FUNCTION tc.default.nope"));
+}
+
 TEST_F(ConnectorFunctionTest, Errors) {
   ASSERT_RAISES_CONDITION("UNRESOLVED_ROUTINE", session_->Sql("SELECT nope(1)"));
-  ASSERT_RAISES_CONDITION("UNRESOLVED_ROUTINE", session_->Sql("SELECT tc.math.nope(1)"));
+  ASSERT_RAISES_CONDITION("UNRESOLVED_ROUTINE", session_->Sql("SELECT tc.default.nope(1)"));
   ASSERT_RAISES_CONDITION("WRONG_NUM_ARGS.WITHOUT_SUGGESTION", session_->Sql("SELECT times(1)"));
   // A value that does not cast to the input type fails as the cast does.
   ASSERT_RAISES_CONDITION("CAST_INVALID_INPUT", session_->Sql("SELECT times('x', 1)"));
