@@ -297,6 +297,17 @@ class FromBinder {
                         /*persistent=*/false);
       }
     }
+    if (item.name.parts.size() == 2 && persistent_view_depth == 0 &&
+        EqualsIgnoreCase(item.name.parts[0], catalogs_->GlobalTempDatabase())) {
+      if (auto view = catalogs_->FindGlobalTempView(item.name.parts[1])) {
+        if (temp_view_references != nullptr) temp_view_references->push_back(item.name.parts[1]);
+        return BindView(item, *view,
+                        QuoteIdentifier(catalogs_->GlobalTempDatabase()) + "." +
+                            QuoteIdentifier(item.name.parts[1]),
+                        {item.name.parts[0], item.name.parts[1]}, /*persistent=*/false);
+      }
+      return TableNotFound(item.name);
+    }
     if (item.changes && item.time_travel) {
       return AnalysisError("INVALID_TIME_TRAVEL_SPEC",
                            "A change read (CHANGES FROM ...) cannot also time travel with AS OF.",

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <mutex>
 
 #include "catalog/identifiers.h"
 
@@ -91,6 +92,54 @@ bool CatalogManager::DropTempView(const std::string& name) {
 std::vector<std::string> CatalogManager::TempViewNames() const {
   std::vector<std::string> names;
   for (const auto& [name, view] : temp_views_) names.push_back(name);
+  return names;
+}
+
+namespace {
+
+// The process's global temporary views by lower-cased name, shared by every session.
+struct GlobalTempViews {
+  std::mutex mutex;
+  std::map<std::string, TempView> views;
+};
+
+GlobalTempViews& GlobalViews() {
+  static GlobalTempViews views;
+  return views;
+}
+
+}  // namespace
+
+std::string CatalogManager::GlobalTempDatabase() const {
+  return ToLowerAscii(conf_->Get("spark.sql.globalTempDatabase").value_or("global_temp"));
+}
+
+std::optional<TempView> CatalogManager::FindGlobalTempView(const std::string& name) const {
+  auto& global = GlobalViews();
+  std::lock_guard<std::mutex> lock(global.mutex);
+  auto it = global.views.find(ToLowerAscii(name));
+  if (it == global.views.end()) return std::nullopt;
+  return it->second;
+}
+
+bool CatalogManager::PutGlobalTempView(const std::string& name, TempView view) {
+  auto& global = GlobalViews();
+  std::lock_guard<std::mutex> lock(global.mutex);
+  auto [it, inserted] = global.views.insert_or_assign(ToLowerAscii(name), std::move(view));
+  return !inserted;
+}
+
+bool CatalogManager::DropGlobalTempView(const std::string& name) {
+  auto& global = GlobalViews();
+  std::lock_guard<std::mutex> lock(global.mutex);
+  return global.views.erase(ToLowerAscii(name)) > 0;
+}
+
+std::vector<std::string> CatalogManager::GlobalTempViewNames() const {
+  auto& global = GlobalViews();
+  std::lock_guard<std::mutex> lock(global.mutex);
+  std::vector<std::string> names;
+  for (const auto& [name, view] : global.views) names.push_back(name);
   return names;
 }
 

@@ -94,6 +94,19 @@ class CatalogManager {
   bool DropTempView(const std::string& name);
   /// \brief Names of the temporary views, sorted.
   std::vector<std::string> TempViewNames() const;
+  /// \brief The database of global temporary views (spark.sql.globalTempDatabase, by default
+  /// `global_temp`), lower case.
+  std::string GlobalTempDatabase() const;
+  /// \brief The global temporary view `name` (matched ignoring case), if any. Global temporary
+  /// views are the process's: every session sees the same ones.
+  std::optional<TempView> FindGlobalTempView(const std::string& name) const;
+  /// \brief Add or replace the global temporary view `name`; whether one was replaced.
+  bool PutGlobalTempView(const std::string& name, TempView view);
+  /// \brief Remove the global temporary view `name`; whether there was one.
+  bool DropGlobalTempView(const std::string& name);
+  /// \brief Names of the global temporary views, sorted.
+  std::vector<std::string> GlobalTempViewNames() const;
+
   /// \brief The temporary function `name` (matched ignoring case), or nullptr.
   std::shared_ptr<UnboundFunction> FindTempFunction(const std::string& name) const;
   /// \brief Names of the temporary functions (lower case), sorted.

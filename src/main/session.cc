@@ -335,7 +335,13 @@ class SessionImpl : public Session {
   Result<std::shared_ptr<arrow::Table>> Run(const sql::ShowTables& show, SourcePosition pos) {
     std::shared_ptr<CatalogPlugin> catalog;
     std::vector<std::string> ns;
-    if (show.namespace_name) {
+    // IN global_temp: the global temporary views, then the session's.
+    const bool global_temp =
+        show.namespace_name && show.namespace_name->parts.size() == 1 &&
+        EqualsIgnoreCase(show.namespace_name->parts[0], catalogs_.GlobalTempDatabase());
+    if (global_temp) {
+      // No catalog: only temporary views are listed.
+    } else if (show.namespace_name) {
       ARROW_ASSIGN_OR_RAISE(std::tie(catalog, ns),
                             catalogs_.ResolveNamespace(show.namespace_name->parts));
     } else {
@@ -354,7 +360,14 @@ class SessionImpl : public Session {
       return temporary.Append(false);
     };
     auto* relations = dynamic_cast<RelationCatalog*>(catalog.get());
-    if (!show.views && relations != nullptr) {
+    if (global_temp) {
+      for (const auto& view : catalogs_.GlobalTempViewNames()) {
+        if (!pattern.Matches(view)) continue;
+        ARROW_RETURN_NOT_OK(namespaces.Append(catalogs_.GlobalTempDatabase()));
+        ARROW_RETURN_NOT_OK(names.Append(view));
+        ARROW_RETURN_NOT_OK(temporary.Append(true));
+      }
+    } else if (!show.views && relations != nullptr) {
       ARROW_ASSIGN_OR_RAISE(auto summaries, relations->ListRelationSummaries(ns));
       for (const auto& summary : summaries) ARROW_RETURN_NOT_OK(append(summary.ident));
     } else if (!show.views) {
@@ -385,6 +398,12 @@ class SessionImpl : public Session {
     if (describe.table.parts.size() == 1) {
       if (const TempView* view = catalogs_.FindTempView(describe.table.parts[0])) {
         return RunDescribeView(describe, *view, nullptr);
+      }
+    }
+    if (describe.table.parts.size() == 2 &&
+        EqualsIgnoreCase(describe.table.parts[0], catalogs_.GlobalTempDatabase())) {
+      if (auto global = catalogs_.FindGlobalTempView(describe.table.parts[1])) {
+        return RunDescribeView(describe, *global, nullptr);
       }
     }
     ARROW_ASSIGN_OR_RAISE(auto view, FindPersistentView(describe.table, &catalogs_));

@@ -166,17 +166,26 @@ CommandResult CreateTempView(const sql::CreateView& create, const CommandContext
                          create.name.pos);
   }
   const std::string& name = parts.back();
-  if (catalogs->FindTempView(name) != nullptr && !create.replace) {
+  const bool exists = create.global ? catalogs->FindGlobalTempView(name).has_value()
+                                    : catalogs->FindTempView(name) != nullptr;
+  if (exists && !create.replace) {
     return AnalysisError("TEMP_TABLE_OR_VIEW_ALREADY_EXISTS",
                          fmt::format("Cannot create the temporary view {} because it already "
                                      "exists.",
                                      QuoteIdentifier(name)),
                          create.name.pos);
   }
-  ARROW_ASSIGN_OR_RAISE(
-      auto view, DefineView(*create.query, create.query_text, create.columns, QuoteIdentifier(name),
-                            /*persistent=*/false, create.name.pos, context));
-  catalogs->PutTempView(name, std::move(view));
+  const std::string display =
+      create.global ? QuoteIdentifier(catalogs->GlobalTempDatabase()) + "." + QuoteIdentifier(name)
+                    : QuoteIdentifier(name);
+  ARROW_ASSIGN_OR_RAISE(auto view,
+                        DefineView(*create.query, create.query_text, create.columns, display,
+                                   /*persistent=*/false, create.name.pos, context));
+  if (create.global) {
+    catalogs->PutGlobalTempView(name, std::move(view));
+  } else {
+    catalogs->PutTempView(name, std::move(view));
+  }
   return EmptyResult();
 }
 
@@ -288,14 +297,8 @@ std::string DdlName(const ResolvedName& name) {
 }  // namespace
 
 CommandResult RunCreateView(const sql::CreateView& create, const CommandContext& context) {
-  if (create.global) {
-    return AnalysisError("NOT_IMPLEMENTED",
-                         fmt::format("Global temporary views are not implemented yet: create {} "
-                                     "as a TEMPORARY VIEW.",
-                                     QuoteIdentifier(create.name.parts.back())),
-                         create.name.pos);
-  }
-  return create.temporary ? CreateTempView(create, context) : CreatePersistentView(create, context);
+  return create.temporary || create.global ? CreateTempView(create, context)
+                                           : CreatePersistentView(create, context);
 }
 
 CommandResult RunAlterView(const sql::AlterView& alter, const CommandContext& context) {
@@ -356,6 +359,11 @@ CommandResult RunDropView(const sql::DropView& drop, const CommandContext& conte
   CatalogManager* catalogs = context.catalogs;
   if (drop.name.parts.size() == 1 && catalogs->DropTempView(drop.name.parts[0])) {
     return EmptyResult();
+  }
+  if (drop.name.parts.size() == 2 &&
+      EqualsIgnoreCase(drop.name.parts[0], catalogs->GlobalTempDatabase())) {
+    if (catalogs->DropGlobalTempView(drop.name.parts[1]) || drop.if_exists) return EmptyResult();
+    return TableNotFound(drop.name);
   }
   if (catalogs->PathProvider(drop.name.parts) == nullptr) {
     ARROW_ASSIGN_OR_RAISE(ResolvedName name, ResolveNameForRead(drop.name, catalogs));

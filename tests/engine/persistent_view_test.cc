@@ -65,6 +65,20 @@ TEST_F(PersistentViewTest, AViewOutlivesItsSession) {
   ASSERT_RAISES_CONDITION("TABLE_OR_VIEW_NOT_FOUND", after->Sql("SELECT * FROM sales.big"));
 }
 
+// A global temporary view is the process's: another session reads it, until one drops it.
+TEST_F(PersistentViewTest, GlobalTemporaryViewsAreSharedBySessions) {
+  auto first = NewSession();
+  auto second = NewSession();
+  ASSERT_OK(first->Sql("CREATE GLOBAL TEMPORARY VIEW shared_view AS SELECT 7 AS x").status());
+  ASSERT_OK(first->Sql("CREATE TEMPORARY VIEW own_view AS SELECT 8 AS x").status());
+  EXPECT_EQ(testing::SessionRows(second.get(), "SELECT x FROM global_temp.shared_view"),
+            (Rows{"7"}));
+  ASSERT_RAISES_CONDITION("TABLE_OR_VIEW_NOT_FOUND", second->Sql("SELECT x FROM own_view"));
+  ASSERT_OK(second->Sql("DROP VIEW global_temp.shared_view").status());
+  ASSERT_RAISES_CONDITION("TABLE_OR_VIEW_NOT_FOUND",
+                          first->Sql("SELECT x FROM global_temp.shared_view"));
+}
+
 TEST_F(PersistentViewTest, ADamagedViewFileIsAClearError) {
   auto session = NewSession();
   ASSERT_OK(session->Sql("CREATE VIEW v AS SELECT 1 AS x").status());
