@@ -1,6 +1,7 @@
-// The Delta catalog: a TableCatalog + SupportsNamespaces + StagingTableCatalog over a local
-// warehouse directory. It is the session catalog (`spark_catalog`) of the CLI and of embedded
-// sessions, configured by `spark.sql.catalog.<name>.warehouse` (the CLI's `--warehouse`).
+// The Delta catalog: a TableCatalog + SupportsNamespaces + StagingTableCatalog, and a
+// RelationCatalog of tables and views, over a local warehouse directory. It is the session
+// catalog (`spark_catalog`) of the CLI and of embedded sessions, configured by
+// `spark.sql.catalog.<name>.warehouse` (the CLI's `--warehouse`).
 //
 // Layout: a namespace is a directory under the warehouse (`<warehouse>/<ns>`; `default` exists
 // without one), a managed table is a Delta table in `<namespace dir>/<table>`, and an external
@@ -15,7 +16,8 @@
 // version 0 with the lowest protocol the properties need; CTAS/RTAS stage the table and commit
 // data and metadata in one commit; DROP TABLE deletes a managed table's directory (an external
 // table only loses its registration); ALTER TABLE commits metadata changes (delta_alter.cc).
-// Procedures: system.vacuum, system.describe_history and system.describe_detail
+// Views: one JSON file `<namespace dir>/.<view>.view` each (view_files.h), in the tables' name
+// space. Procedures: system.vacuum, system.describe_history and system.describe_detail
 // (delta_procedures.h). Time travel: LoadTableAtVersion / LoadTableAtTimestamp. Thread-safe:
 // every call works on the filesystem, with no state kept in between.
 #pragma once

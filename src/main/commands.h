@@ -73,13 +73,14 @@ CommandResult RunCall(const sql::Call& call, SourcePosition pos, const CommandCo
 Result<std::string> ExplainCall(const sql::Call& call, SourcePosition pos, sql::ExplainMode mode,
                                 const CommandContext& context);
 /// \brief CREATE [OR REPLACE] [TEMPORARY] VIEW (view_commands.cc): the query is bound once to
-/// check it. A temporary view goes to the session, a persistent one to the ViewCatalog of its
-/// name. Errors: TEMP_TABLE_OR_VIEW_ALREADY_EXISTS, INVALID_TEMP_OBJ_QUALIFIER,
-/// TABLE_OR_VIEW_ALREADY_EXISTS, EXPECT_VIEW_NOT_TABLE.NO_ALTERNATIVE (OR REPLACE of a table),
+/// check it. A temporary view goes to the session, a global temporary one to the process
+/// (read as global_temp.v), a persistent one to the ViewCatalog of its name. Errors:
+/// TEMP_TABLE_OR_VIEW_ALREADY_EXISTS, INVALID_TEMP_OBJ_QUALIFIER, TABLE_OR_VIEW_ALREADY_EXISTS,
+/// EXPECT_VIEW_NOT_TABLE.NO_ALTERNATIVE (OR REPLACE of a table),
 /// CREATE_VIEW_WITH_IF_NOT_EXISTS_AND_REPLACE, MISSING_CATALOG_ABILITY.VIEWS,
 /// CREATE_VIEW_COLUMN_ARITY_MISMATCH.*, COLUMN_ALREADY_EXISTS, RECURSIVE_VIEW,
 /// INVALID_TEMP_OBJ_REFERENCE, CREATE_PERMANENT_VIEW_WITHOUT_ALIAS, and Spark's error for a
-/// temporary view with IF NOT EXISTS. Global temporary views are NOT_IMPLEMENTED yet.
+/// temporary view with IF NOT EXISTS.
 CommandResult RunCreateView(const sql::CreateView& create, const CommandContext& context);
 /// \brief ALTER VIEW ... AS (a temporary or persistent view), RENAME TO, SET / UNSET
 /// TBLPROPERTIES (persistent views). Errors: EXPECT_VIEW_NOT_TABLE.* for a table,
