@@ -129,16 +129,24 @@ Status ExpectTableNotView(const ResolvedName& name, std::string_view operation, 
   if (views == nullptr) return Status::OK();
   ARROW_ASSIGN_OR_RAISE(bool is_view, views->ViewExists(name.ident));
   if (!is_view) return Status::OK();
-  return AnalysisError(
-      use_alter_view ? "EXPECT_TABLE_NOT_VIEW.USE_ALTER_VIEW"
-                     : "EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE",
-      fmt::format("'{}' expects a table but {} is a view.{}", operation, name.ToString(),
-                  use_alter_view ? " Please use ALTER VIEW instead." : ""),
-      pos);
+  return ViewIsNotATable(name.ToString(), operation, use_alter_view, pos);
+}
+
+Status ViewIsNotATable(std::string_view view, std::string_view operation, bool use_alter_view,
+                       SourcePosition pos) {
+  return AnalysisError(use_alter_view ? "EXPECT_TABLE_NOT_VIEW.USE_ALTER_VIEW"
+                                      : "EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE",
+                       fmt::format("'{}' expects a table but {} is a view.{}", operation, view,
+                                   use_alter_view ? " Please use ALTER VIEW instead." : ""),
+                       pos);
 }
 
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForCommand(
     const sql::QualifiedName& name, CatalogManager* catalogs, std::string_view operation) {
+  // A one-part name is a temporary view before it is a table, as in a read.
+  if (name.parts.size() == 1 && catalogs->FindTempView(name.parts[0]) != nullptr) {
+    return ViewIsNotATable(QuoteIdentifier(name.parts[0]), operation, false, name.pos);
+  }
   auto loaded = LoadTableForName(name, catalogs);
   if (loaded.ok() || ErrorCondition(loaded.status()) != "TABLE_OR_VIEW_NOT_FOUND" ||
       catalogs->PathProvider(name.parts) != nullptr) {

@@ -72,8 +72,8 @@ Result<LoadedRelation> LoadRelationForName(const sql::QualifiedName& name, Catal
                                            const sql::TimeTravel* time_travel = nullptr);
 
 /// \brief LoadTableForName for a command that needs a table (`operation`: "INSERT",
-/// "TRUNCATE TABLE"): a view's name is EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE, not
-/// TABLE_OR_VIEW_NOT_FOUND.
+/// "TRUNCATE TABLE"): a view's name (a temporary view's, which shadows a table's, or a catalog's
+/// view) is EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE, not the table or TABLE_OR_VIEW_NOT_FOUND.
 Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForCommand(
     const sql::QualifiedName& name, CatalogManager* catalogs, std::string_view operation);
 
@@ -81,5 +81,10 @@ Result<std::pair<ResolvedName, std::shared_ptr<Table>>> LoadTableForCommand(
 /// (or .USE_ALTER_VIEW) naming `operation` ("INSERT", "ALTER TABLE ... ADD COLUMNS").
 Status ExpectTableNotView(const ResolvedName& name, std::string_view operation, bool use_alter_view,
                           SourcePosition pos);
+
+/// \brief The EXPECT_TABLE_NOT_VIEW.* error of `operation` on the view `view` (as errors name
+/// it).
+Status ViewIsNotATable(std::string_view view, std::string_view operation, bool use_alter_view,
+                       SourcePosition pos);
 
 }  // namespace parley

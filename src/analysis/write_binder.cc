@@ -282,12 +282,6 @@ Result<std::vector<PredicatePtr>> ReplaceWherePredicates(const sql::Expr& condit
 Result<WritePlan> BindInsert(const sql::Insert& insert, CatalogManager* catalogs,
                              const SqlConf& conf) {
   const SourcePosition pos = insert.table.pos;
-  if (insert.table.parts.size() == 1 && catalogs->FindTempView(insert.table.parts[0]) != nullptr) {
-    return AnalysisError("EXPECT_TABLE_NOT_VIEW.NO_ALTERNATIVE",
-                         fmt::format("'INSERT' expects a table but {} is a view.",
-                                     QuoteIdentifier(insert.table.parts[0])),
-                         pos);
-  }
   // VALUES rows that use the DEFAULT keyword are bound once the target columns are known.
   const bool values_with_defaults = insert.query->kind == sql::QueryKind::kValues &&
                                     !insert.by_name && HasDefaultKeyword(insert.query->values);

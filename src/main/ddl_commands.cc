@@ -477,6 +477,11 @@ CommandResult RunDropTable(const sql::DropTable& drop, const CommandContext& con
 }
 
 CommandResult RunAlterTable(const sql::AlterTable& alter, const CommandContext& context) {
+  // A one-part name is a temporary view before it is a table.
+  if (alter.name.parts.size() == 1 && context.catalogs->FindTempView(alter.name.parts[0])) {
+    return ViewIsNotATable(QuoteIdentifier(alter.name.parts[0]), AlterTableOperation(alter.kind),
+                           UsesAlterView(alter.kind), alter.name.pos);
+  }
   ARROW_ASSIGN_OR_RAISE(auto target, ResolveForDdl(alter.name, context.catalogs));
   ARROW_RETURN_NOT_OK(ExpectTableNotView(target.name, AlterTableOperation(alter.kind),
                                          UsesAlterView(alter.kind), alter.name.pos));

@@ -69,6 +69,19 @@ class Broken : public ScalarFunction, public UnboundFunction {
   }
 };
 
+// A function that binds to something other than a ScalarFunction (an aggregate, say): Parley
+// calls only scalar connector functions yet.
+class NotScalar : public BoundFunction, public UnboundFunction {
+ public:
+  std::string name() const override { return "not_scalar"; }
+  std::string description() const override { return "binds to a non-scalar function"; }
+  std::vector<std::shared_ptr<arrow::DataType>> input_types() const override { return {}; }
+  std::shared_ptr<arrow::DataType> result_type() const override { return arrow::int64(); }
+  Result<std::shared_ptr<BoundFunction>> Bind(const arrow::Schema&) override {
+    return std::make_shared<NotScalar>();
+  }
+};
+
 // A catalog of tables (the test connector's) that also offers `default.times`.
 class FunctionTestCatalog : public testing::TestCatalog, public FunctionCatalog {
  public:
@@ -176,6 +189,8 @@ TEST_F(ConnectorFunctionTest, Errors) {
   ASSERT_RAISES_CONDITION("WRONG_NUM_ARGS.WITHOUT_SUGGESTION", session_->Sql("SELECT times(1)"));
   // A value that does not cast to the input type fails as the cast does.
   ASSERT_RAISES_CONDITION("CAST_INVALID_INPUT", session_->Sql("SELECT times('x', 1)"));
+  ASSERT_OK(session_->RegisterFunction("not_scalar", std::make_shared<NotScalar>()));
+  ASSERT_RAISES_CONDITION("NOT_IMPLEMENTED", session_->Sql("SELECT not_scalar()"));
   ASSERT_RAISES_CONDITION("CONNECTOR_CONTRACT_VIOLATION.FUNCTION_RESULT",
                           session_->Sql("SELECT broken(a) FROM tc.default.t"));
   ASSERT_RAISES_CONDITION("INVALID_SCHEMA_OR_RELATION_NAME",
