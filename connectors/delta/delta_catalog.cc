@@ -12,6 +12,7 @@
 #include "connectors/delta/commands/delta_procedures.h"
 
 #include "connectors/delta/changes/changelog.h"
+#include "connectors/delta/function_files.h"
 #include "connectors/delta/log/protocol.h"
 #include "connectors/delta/log/row_tracking.h"
 #include "connectors/delta/log/transaction.h"
@@ -131,7 +132,8 @@ class DeltaCatalog : public StagingTableCatalog,
                      public RelationCatalog,
                      public SupportsNamespaces,
                      public SupportsPathIdentifiers,
-                     public ProcedureCatalog {
+                     public ProcedureCatalog,
+                     public SqlFunctionCatalog {
  public:
   bool IsPathIdentifier(const Identifier& ident) const override {
     return delta::IsPathIdentifier(ident);
@@ -159,6 +161,53 @@ class DeltaCatalog : public StagingTableCatalog,
   }
   Result<std::vector<Identifier>> ListProcedures(const std::vector<std::string>& ns) override {
     return DeltaProcedureNames(ns);
+  }
+
+  // ---- SQL functions (function_files.h): a file per function in the namespace directory
+
+  Result<std::vector<Identifier>> ListFunctions(const std::vector<std::string>& ns) override {
+    ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExists(ns));
+    if (!exists) return SchemaNotFound(ns);
+    std::vector<Identifier> out;
+    ARROW_ASSIGN_OR_RAISE(auto entries, ListDirectory(NamespaceDir(ns)));
+    for (const auto& entry : entries) {
+      std::string name;
+      if (entry.type() == arrow::fs::FileType::File &&
+          IsFunctionFileName(entry.base_name(), &name)) {
+        out.push_back({ns, name});
+      }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Identifier& a, const Identifier& b) { return a.name < b.name; });
+    return out;
+  }
+
+  Result<std::shared_ptr<UnboundFunction>> LoadFunction(const Identifier& ident) override {
+    if (IsPathIdentifier(ident)) return Status::KeyError("no function ", ident.name);
+    ARROW_ASSIGN_OR_RAISE(std::string file, FunctionFile(ident));
+    if (!PathExists(*filesystem_, file)) return Status::KeyError("no function ", ident.name);
+    ARROW_ASSIGN_OR_RAISE(auto info, ReadFunctionFile(*filesystem_, file, Display(ident)));
+    return std::make_shared<SqlFunction>(Lower(ident.name), std::move(info));
+  }
+
+  Status CreateSqlFunction(const Identifier& ident, const SqlFunctionInfo& info,
+                           bool replace) override {
+    ARROW_ASSIGN_OR_RAISE(std::string file, FunctionFile(ident));
+    ARROW_RETURN_NOT_OK(EnsureNamespaceFor(ident));
+    if (!replace && PathExists(*filesystem_, file)) {
+      return InvalidError("ROUTINE_ALREADY_EXISTS",
+                          "Cannot create the routine " + Display(ident) +
+                              " because a routine of that name already exists.");
+    }
+    return WriteFunctionFile(*filesystem_, file, info);
+  }
+
+  Result<bool> DropSqlFunction(const Identifier& ident) override {
+    ARROW_ASSIGN_OR_RAISE(std::string file, FunctionFile(ident));
+    ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExists(ident.namespace_path));
+    if (!exists || !PathExists(*filesystem_, file)) return false;
+    ARROW_RETURN_NOT_OK(filesystem_->DeleteFile(file));
+    return true;
   }
 
   // ---- Views (view_files.h): a file per view in the namespace directory
@@ -455,8 +504,10 @@ class DeltaCatalog : public StagingTableCatalog,
     }
     ARROW_ASSIGN_OR_RAISE(auto tables, ListTables(ns));
     ARROW_ASSIGN_OR_RAISE(auto views, ListViews(ns));
+    ARROW_ASSIGN_OR_RAISE(auto functions, ListFunctions(ns));
     ARROW_ASSIGN_OR_RAISE(auto children, ListNamespaces(ns));
-    if (!cascade && (!tables.empty() || !views.empty() || !children.empty())) {
+    if (!cascade &&
+        (!tables.empty() || !views.empty() || !functions.empty() || !children.empty())) {
       return InvalidError("SCHEMA_NOT_EMPTY",
                           "Cannot drop a schema " + QuotePath(ns) +
                               " because it contains objects. Use DROP SCHEMA ... CASCADE to drop "
@@ -574,6 +625,13 @@ class DeltaCatalog : public StagingTableCatalog,
     for (const auto& part : ident.namespace_path) ARROW_RETURN_NOT_OK(CheckName(part));
     ARROW_RETURN_NOT_OK(CheckName(ident.name));
     return ViewFilePath(NamespaceDir(ident.namespace_path), Lower(ident.name));
+  }
+
+  // The function file of `ident` (a catalog name, not a path).
+  Result<std::string> FunctionFile(const Identifier& ident) const {
+    for (const auto& part : ident.namespace_path) ARROW_RETURN_NOT_OK(CheckName(part));
+    ARROW_RETURN_NOT_OK(CheckName(ident.name));
+    return FunctionFilePath(NamespaceDir(ident.namespace_path), Lower(ident.name));
   }
 
   // A table and a view never share a name: TABLE_OR_VIEW_ALREADY_EXISTS when a view has it.

@@ -10,6 +10,7 @@
 #include "analysis/cast_rules.h"
 #include "analysis/name_suggestions.h"
 #include "analysis/routine_binder.h"
+#include "analysis/sql_function_binder.h"
 #include "analysis/types.h"
 #include "analysis/window_binder.h"
 #include "arrow/scalar.h"
@@ -131,6 +132,9 @@ class Binder {
   Result<BoundExprPtr> BindColumn(const sql::Expr& expr) {
     auto found = ResolveColumn(expr.name_parts, scope_, expr.pos);
     if (!found.ok() && ErrorCondition(found.status()) != "AMBIGUOUS_REFERENCE") {
+      if (auto parameter = ResolveSqlFunctionParameter(expr.name_parts, &scope_, expr.pos)) {
+        return *std::move(parameter);
+      }
       const auto& outer = options_.outer_scopes;
       for (size_t level = 0; level < outer.size(); ++level) {
         auto outer_found = ResolveColumn(expr.name_parts, *outer[level], expr.pos);
@@ -162,8 +166,27 @@ class Binder {
         return BindFieldAccess(expr, **column, prefix);
       }
     }
+    if (!found.ok() && ErrorCondition(found.status()) == "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION") {
+      return WithParameterSuggestions(expr, found.status());
+    }
     ARROW_ASSIGN_OR_RAISE(const ScopeColumn* column, found);
     return MakeColumnRef(column->field, column->name, column->type);
+  }
+
+  // Inside a SQL function's body, a name nothing resolves gets the parameters as suggestions.
+  static Status WithParameterSuggestions(const sql::Expr& expr, Status unresolved) {
+    const auto parameters = SqlFunctionParameterNames();
+    if (parameters.empty()) return unresolved;
+    std::vector<std::string> suggestions;
+    for (const auto& nearest : NearestNames(expr.name_parts.back(), parameters, 5)) {
+      suggestions.push_back(QuoteIdentifier(nearest));
+    }
+    return AnalysisError(
+        "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+        fmt::format("A column, variable, or function parameter with name {} cannot be resolved. "
+                    "Did you mean one of the following? [{}].",
+                    QuotedName(expr.name_parts), fmt::join(suggestions, ", ")),
+        expr.pos);
   }
 
   // `column.field[.field...]` on a struct column: struct_field calls, one per field (matched
@@ -476,6 +499,7 @@ class Binder {
 
   Result<BoundExprPtr> BindFunction(const sql::Expr& expr) {
     std::string name = ToLowerAscii(expr.name_parts.back());
+    if (!expr.argument_names.empty()) ARROW_RETURN_NOT_OK(CheckNamedArgumentsAllowed(expr, name));
     // Window calls go to the hook, which knows whether the clause allows them.
     if (expr.window) {
       if (options_.aggregate_hook) return options_.aggregate_hook(expr);
@@ -526,6 +550,9 @@ class Binder {
         ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
         args.push_back(std::move(arg));
       }
+      if (const auto* sql = dynamic_cast<const SqlFunction*>(routine.function.get())) {
+        return BindSqlFunctionCall(expr, routine, *sql, std::move(args), options_);
+      }
       return BindRoutineCall(expr, routine, std::move(args));
     }
     return AnalysisError(
@@ -533,6 +560,27 @@ class Binder {
         fmt::format("Cannot resolve routine {} on search path [`system`.`builtin`].",
                     QuotedName(expr.name_parts)),
         expr.pos);
+  }
+
+  // Only SQL functions take arguments by name: NAMED_PARAMETERS_NOT_SUPPORTED for any other
+  // function (a name no function has is left to UNRESOLVED_ROUTINE).
+  static Status CheckNamedArgumentsAllowed(const sql::Expr& expr, const std::string& name) {
+    const bool builtin =
+        expr.name_parts.size() == 1 && (FunctionRegistry::Builtin().FindTypeRule(name) != nullptr ||
+                                        IsAggregateFunction(name) || IsWindowOnlyFunction(name));
+    if (!builtin) {
+      ARROW_ASSIGN_OR_RAISE(auto routine, FindRoutine(expr));
+      if (routine.function == nullptr ||
+          dynamic_cast<const SqlFunction*>(routine.function.get()) != nullptr) {
+        return Status::OK();
+      }
+    }
+    return AnalysisError("NAMED_PARAMETERS_NOT_SUPPORTED",
+                         fmt::format("Named parameters are not supported for function {}; "
+                                     "please retry the query with positional arguments to the "
+                                     "function call instead.",
+                                     QuoteIdentifier(name)),
+                         expr.pos);
   }
 
   const Scope& scope_;

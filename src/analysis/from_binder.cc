@@ -12,6 +12,8 @@
 #include "analysis/changes_binder.h"
 #include "analysis/query_binder.h"
 #include "analysis/result_clauses.h"
+#include "analysis/routine_binder.h"
+#include "analysis/sql_function_binder.h"
 #include "analysis/types.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
@@ -157,10 +159,11 @@ class FromBinder {
         break;
       }
       case sql::FromItemKind::kTableFunction: {
-        if (item.name.parts.size() != 1 || !EqualsIgnoreCase(item.name.parts[0], "table_changes")) {
-          return Unsupported("A table-valued function", item.pos);
+        if (item.name.parts.size() == 1 && EqualsIgnoreCase(item.name.parts[0], "table_changes")) {
+          ARROW_ASSIGN_OR_RAISE(relation, BindTableChanges(item.arguments, item.pos, catalogs_));
+          break;
         }
-        ARROW_ASSIGN_OR_RAISE(relation, BindTableChanges(item.arguments, item.pos, catalogs_));
+        ARROW_ASSIGN_OR_RAISE(relation, BindTableFunction(item));
         break;
       }
     }
@@ -269,6 +272,19 @@ class FromBinder {
     relation.plan = project;
     for (const auto& field : project->output) {
       relation.scope.push_back({qualifier, field.display, field.name, field.type});
+    }
+    return relation;
+  }
+
+  // A call of a table SQL function; any other table-valued function is not supported yet.
+  Result<BoundRelation> BindTableFunction(const sql::FromItem& item) {
+    ARROW_ASSIGN_OR_RAISE(Routine routine, FindRoutineNamed(item.name.parts));
+    const auto* function = dynamic_cast<const SqlFunction*>(routine.function.get());
+    if (function == nullptr) return Unsupported("A table-valued function", item.pos);
+    BoundRelation relation;
+    ARROW_ASSIGN_OR_RAISE(relation.plan, BindSqlTableFunction(item, routine, *function, catalogs_));
+    for (const auto& field : relation.plan->output) {
+      relation.scope.push_back({{item.name.parts.back()}, field.display, field.name, field.type});
     }
     return relation;
   }

@@ -13,14 +13,15 @@ namespace parley {
 namespace {
 
 thread_local CatalogManager* routine_catalogs = nullptr;
+thread_local std::vector<std::string>* temp_function_references = nullptr;
 // Numbers the calls of functions that are not deterministic.
 std::atomic<int64_t> nondeterministic_calls{0};
 
 // The function the name means, or a null one when none has it.
-Result<Routine> FindFunction(const sql::Expr& call, CatalogManager* catalogs) {
-  const auto& parts = call.name_parts;
+Result<Routine> FindFunction(const std::vector<std::string>& parts, CatalogManager* catalogs) {
   if (parts.size() == 1) {
     if (auto temporary = catalogs->FindTempFunction(parts[0])) {
+      if (temp_function_references != nullptr) temp_function_references->push_back(parts[0]);
       return Routine{std::move(temporary), ToLowerAscii(parts[0])};
     }
   }
@@ -47,9 +48,20 @@ RoutineScope::RoutineScope(CatalogManager* catalogs) : outer_(routine_catalogs) 
 
 RoutineScope::~RoutineScope() { routine_catalogs = outer_; }
 
-Result<Routine> FindRoutine(const sql::Expr& call) {
+TempFunctionWatch::TempFunctionWatch(std::vector<std::string>* found)
+    : outer_(temp_function_references) {
+  temp_function_references = found;
+}
+
+TempFunctionWatch::~TempFunctionWatch() { temp_function_references = outer_; }
+
+CatalogManager* RoutineCatalogs() { return routine_catalogs; }
+
+Result<Routine> FindRoutine(const sql::Expr& call) { return FindRoutineNamed(call.name_parts); }
+
+Result<Routine> FindRoutineNamed(const std::vector<std::string>& name_parts) {
   if (routine_catalogs == nullptr) return Routine{};
-  return FindFunction(call, routine_catalogs);
+  return FindFunction(name_parts, routine_catalogs);
 }
 
 Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, const Routine& routine,

@@ -25,6 +25,22 @@ class RoutineScope {
   CatalogManager* outer_;
 };
 
+/// \brief While alive, the temporary functions that calls bound on this thread resolve to are
+/// listed in `*found` (checking that a persistent function reads none). Scopes nest.
+class TempFunctionWatch {
+ public:
+  explicit TempFunctionWatch(std::vector<std::string>* found);
+  ~TempFunctionWatch();
+  TempFunctionWatch(const TempFunctionWatch&) = delete;
+  TempFunctionWatch& operator=(const TempFunctionWatch&) = delete;
+
+ private:
+  std::vector<std::string>* outer_;
+};
+
+/// \brief The catalogs of the innermost RoutineScope on this thread, or nullptr.
+CatalogManager* RoutineCatalogs();
+
 /// \brief A function found for a call: the function, and the name that tells it from every
 /// other (a temporary function's own, a catalog function's catalog.ns.name).
 struct Routine {
@@ -36,6 +52,10 @@ struct Routine {
 /// function when none has it (the caller reports UNRESOLVED_ROUTINE). Errors: the catalog's,
 /// other than its KeyError for a name it does not have.
 Result<Routine> FindRoutine(const sql::Expr& call);
+
+/// \brief As FindRoutine, for the name of a call written as `name_parts` (a table function in
+/// FROM).
+Result<Routine> FindRoutineNamed(const std::vector<std::string>& name_parts);
 
 /// \brief `call` of `routine` with its bound `args`: the function bound to the arguments'
 /// types, each argument cast to its input type, named by the routine's qualified name (a

@@ -159,6 +159,10 @@ void CatalogManager::PutTempFunction(const std::string& name,
   temp_functions_[ToLowerAscii(name)] = std::move(function);
 }
 
+bool CatalogManager::DropTempFunction(const std::string& name) {
+  return temp_functions_.erase(ToLowerAscii(name)) > 0;
+}
+
 CatalogManager::CurrentOverride::CurrentOverride(CatalogManager* manager, std::string catalog,
                                                  std::vector<std::string> namespace_path,
                                                  const std::map<std::string, std::string>& conf)

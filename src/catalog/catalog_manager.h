@@ -113,6 +113,8 @@ class CatalogManager {
   std::vector<std::string> TempFunctionNames() const;
   /// \brief Add or replace the temporary function `name`.
   void PutTempFunction(const std::string& name, std::shared_ptr<UnboundFunction> function);
+  /// \brief Remove the temporary function `name`; whether there was one.
+  bool DropTempFunction(const std::string& name);
 
   /// \brief Make `catalog` and `namespace_path` current, and the settings `conf` set, until the
   /// guard is destroyed, which restores what was current and set (binding a view as it was

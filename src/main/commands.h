@@ -11,6 +11,7 @@
 #include "catalog/catalog_manager.h"
 #include "catalog/sql_conf.h"
 #include "exec/write_runner.h"
+#include "parley/connector/function.h"
 #include "sql/ast.h"
 
 namespace parley {
@@ -110,6 +111,23 @@ CommandResult RunShowFunctions(const sql::ShowFunctions& show, const CommandCont
 /// UNRESOLVED_ROUTINE for a name nothing has.
 CommandResult RunDescribeFunction(const sql::DescribeFunction& describe,
                                   const CommandContext& context);
+/// \brief CREATE [OR REPLACE] [TEMPORARY] FUNCTION (sql_function_commands.cc): a SQL
+/// function, kept by the session (TEMPORARY) or by the catalog its name resolves to (a
+/// SqlFunctionCatalog, else MISSING_CATALOG_ABILITY.CREATE_FUNCTION). Errors: those of
+/// CheckSqlFunction (analysis/sql_function_binder.h), ROUTINE_ALREADY_EXISTS,
+/// INVALID_TEMP_OBJ_QUALIFIER for a qualified temporary name, UNSUPPORTED_DATATYPE.
+CommandResult RunCreateFunction(const sql::CreateFunction& create, SourcePosition pos,
+                                const CommandContext& context);
+/// \brief DROP [TEMPORARY] FUNCTION [IF EXISTS]: ROUTINE_NOT_FOUND without IF EXISTS for a
+/// name nothing has; DROP FUNCTION of a temporary function's name asks for DROP TEMPORARY.
+CommandResult RunDropFunction(const sql::DropFunction& drop, SourcePosition pos,
+                              const CommandContext& context);
+/// \brief The lines DESCRIBE FUNCTION [EXTENDED] shows of the SQL function `name`.
+std::vector<std::string> DescribeSqlFunctionLines(const std::string& name,
+                                                  const SqlFunctionInfo& info, bool extended);
+/// \brief The SQL settings a view or SQL function keeps: the spark.sql.* ones the session
+/// set, except the catalogs'.
+std::map<std::string, std::string> CapturedConfigs(const SqlConf& conf);
 /// \brief SHOW PROCEDURES [IN ns]: catalog, namespace, schema, procedure_name, by name.
 CommandResult RunShowProcedures(const sql::ShowProcedures& show, SourcePosition pos,
                                 const CommandContext& context);

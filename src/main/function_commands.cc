@@ -71,8 +71,12 @@ CommandResult RunDescribeFunction(const sql::DescribeFunction& describe,
     lines = {"Function: " + ToLowerAscii(parts[0]), "Usage: N/A."};
   } else if (parts.size() == 1 && catalogs->FindTempFunction(parts[0]) != nullptr) {
     auto function = catalogs->FindTempFunction(parts[0]);
-    const std::string usage = function->description();
-    lines = {"Function: " + ToLowerAscii(parts[0]), "Usage: " + (usage.empty() ? "N/A." : usage)};
+    if (const auto* sql = dynamic_cast<const SqlFunction*>(function.get())) {
+      lines = DescribeSqlFunctionLines(ToLowerAscii(parts[0]), sql->info(), describe.extended);
+    } else {
+      const std::string usage = function->description();
+      lines = {"Function: " + ToLowerAscii(parts[0]), "Usage: " + (usage.empty() ? "N/A." : usage)};
+    }
   } else {
     auto resolved = catalogs->ResolveTableName(parts);
     auto* functions =
@@ -92,9 +96,13 @@ CommandResult RunDescribeFunction(const sql::DescribeFunction& describe,
                       QuoteIdentifier(catalogs->current_catalog())),
           describe.function.pos);
     }
-    const std::string usage = function->description();
-    lines = {"Function: " + QualifiedName(resolved->catalog->name(), resolved->ident),
-             "Usage: " + (usage.empty() ? "N/A." : usage)};
+    const std::string qualified = QualifiedName(resolved->catalog->name(), resolved->ident);
+    if (const auto* sql = dynamic_cast<const SqlFunction*>(function.get())) {
+      lines = DescribeSqlFunctionLines(qualified, sql->info(), describe.extended);
+    } else {
+      const std::string usage = function->description();
+      lines = {"Function: " + qualified, "Usage: " + (usage.empty() ? "N/A." : usage)};
+    }
   }
   StringRows rows;
   for (auto& line : lines) rows.push_back({std::move(line)});

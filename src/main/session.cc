@@ -242,6 +242,12 @@ class SessionImpl : public Session {
   Result<std::shared_ptr<arrow::Table>> Run(const sql::DropView& drop, SourcePosition) {
     return RunDropView(drop, Context());
   }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::CreateFunction& create, SourcePosition pos) {
+    return RunCreateFunction(create, pos, Context());
+  }
+  Result<std::shared_ptr<arrow::Table>> Run(const sql::DropFunction& drop, SourcePosition pos) {
+    return RunDropFunction(drop, pos, Context());
+  }
   Result<std::shared_ptr<arrow::Table>> Run(const sql::Call& call, SourcePosition pos) {
     return RunCall(call, pos, Context());
   }

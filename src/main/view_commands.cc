@@ -82,19 +82,6 @@ Status CheckAliases(const sql::SelectStatement& query, const std::string& displa
   return Status::OK();
 }
 
-// The SQL settings a view keeps: the spark.sql.* ones the session set, except the catalogs'.
-std::map<std::string, std::string> CapturedConfigs(const SqlConf& conf) {
-  std::map<std::string, std::string> captured;
-  for (const auto& [key, value] : conf.explicit_values()) {
-    if (key.rfind("spark.sql.", 0) != 0 || key.rfind(kCatalogKeyPrefix, 0) == 0 ||
-        key == kDefaultCatalogKey) {
-      continue;
-    }
-    captured[key] = value;
-  }
-  return captured;
-}
-
 // Bind `query` as the new query of the view `display` and describe the view it makes: the
 // columns (`declared` names and comments, or the query's), the current catalog, namespace and
 // settings. A query that reaches the view itself is RECURSIVE_VIEW; a persistent view's query
@@ -295,6 +282,18 @@ std::string DdlName(const ResolvedName& name) {
 }
 
 }  // namespace
+
+std::map<std::string, std::string> CapturedConfigs(const SqlConf& conf) {
+  std::map<std::string, std::string> captured;
+  for (const auto& [key, value] : conf.explicit_values()) {
+    if (key.rfind("spark.sql.", 0) != 0 || key.rfind(kCatalogKeyPrefix, 0) == 0 ||
+        key == kDefaultCatalogKey) {
+      continue;
+    }
+    captured[key] = value;
+  }
+  return captured;
+}
 
 CommandResult RunCreateView(const sql::CreateView& create, const CommandContext& context) {
   return create.temporary || create.global ? CreateTempView(create, context)

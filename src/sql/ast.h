@@ -160,6 +160,9 @@ struct Expr {
   std::unique_ptr<SelectStatement> subquery;
   /// Set exactly on INTERVAL literals.
   std::optional<IntervalLiteral> interval;
+  /// kFunction: the parameter each argument is passed to by name (`name => value`), one per
+  /// child, empty for a positional one; empty when no argument is named.
+  std::vector<std::string> argument_names;
 };
 
 using ExprPtr = std::unique_ptr<Expr>;
@@ -332,6 +335,7 @@ struct FromItem {
   SourcePosition pos;
   QualifiedName name;                         // kTable, kTableFunction
   std::vector<ExprPtr> arguments;             // kTableFunction
+  std::vector<std::string> argument_names;    // kTableFunction, as Expr::argument_names
   std::unique_ptr<SelectStatement> subquery;  // kSubquery
   /// kSubquery: LATERAL, so the subquery may refer to items to its left.
   bool lateral = false;
@@ -541,7 +545,7 @@ struct Statement {
                DropNamespace, AlterNamespace, ShowCreateTable, ShowTblProperties, Insert,
                TruncateTable, DescribeNamespace, Call, ShowProcedures, DescribeProcedure,
                ShowFunctions, DescribeFunction, CreateView, AlterView, DropView, DeleteFrom, Update,
-               Merge>
+               Merge, CreateFunction, DropFunction>
       node;
 };
 

@@ -95,6 +95,38 @@ struct AlterView {
   bool if_exists = false;
 };
 
+/// \brief CREATE [OR REPLACE] [TEMPORARY] FUNCTION [IF NOT EXISTS] name ([param type
+/// [DEFAULT expr] [COMMENT 'c'], ...]) [RETURNS type | RETURNS TABLE [(col type [COMMENT 'c'],
+/// ...)]] [COMMENT 'c' | [NOT] DETERMINISTIC | LANGUAGE SQL | CONTAINS SQL | READS SQL DATA |
+/// SQL SECURITY DEFINER ...] RETURN {expr | query}. `body_text` is the body as written.
+struct CreateFunction {
+  QualifiedName name;
+  bool replace = false;
+  bool temporary = false;
+  bool if_not_exists = false;
+  std::vector<ColumnDefinition> parameters;
+  bool returns_table = false;
+  /// RETURNS type of a scalar function; absent when the body's type is the result's.
+  std::optional<TypeName> return_type;
+  /// RETURNS TABLE (columns); empty when the body's columns are the result's.
+  std::vector<ColumnDefinition> return_columns;
+  std::optional<std::string> comment;
+  std::optional<bool> deterministic;
+  /// "CONTAINS SQL" or "READS SQL DATA" when written, else empty.
+  std::string data_access;
+  /// The body: an expression, or a query (exactly one is set).
+  ExprPtr body_expr;
+  std::unique_ptr<SelectStatement> body_query;
+  std::string body_text;
+};
+
+/// \brief DROP [TEMPORARY] FUNCTION [IF EXISTS] name.
+struct DropFunction {
+  QualifiedName name;
+  bool temporary = false;
+  bool if_exists = false;
+};
+
 /// \brief DROP VIEW [IF EXISTS] name.
 struct DropView {
   QualifiedName name;

@@ -233,6 +233,7 @@ Result<Statement> Parser::ParseCreate(const Mark& start) {
     // Spark's grammar has no IF NOT EXISTS, TEMPORARY or EXTERNAL here.
     RETURN_NOT_OK(ExpectWord("REPLACE"));
     if (PeekViewStart()) return ParseCreateView(start, /*replace=*/true);
+    if (PeekFunctionStart()) return ParseCreateFunction(start, /*replace=*/true);
     RETURN_NOT_OK(ExpectWord("TABLE"));
     table.replace = true;
     return ParseCreateTable(start, create, std::move(table), /*temporary=*/false);
@@ -242,6 +243,7 @@ Result<Statement> Parser::ParseCreate(const Mark& start) {
     return ParseCreateNamespace(start);
   }
   if (PeekViewStart()) return ParseCreateView(start, /*replace=*/false);
+  if (PeekFunctionStart()) return ParseCreateFunction(start, /*replace=*/false);
   bool temporary = AcceptWord("TEMPORARY");
   table.external = AcceptWord("EXTERNAL");
   RETURN_NOT_OK(ExpectWord("TABLE"));
@@ -427,6 +429,7 @@ Result<ExprPtr> Parser::ParseTransform() {
 // ---- DROP and ALTER ----
 
 Result<Statement> Parser::ParseDrop(const Mark& start) {
+  if (PeekFunctionStart()) return ParseDropFunction(start);
   if (AcceptWord("VIEW")) {
     DropView drop;
     drop.if_exists = AcceptIfExists();

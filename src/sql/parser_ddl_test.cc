@@ -977,3 +977,60 @@ TEST(ParserDdlPositionTest, ScriptRelative) {
 
 }  // namespace
 }  // namespace parley::sql
+
+namespace parley::sql {
+namespace {
+
+TEST(ParserCreateFunctionTest, ScalarAndTableFunctions) {
+  ASSERT_OK_AND_ASSIGN(
+      Statement statement,
+      ParseStatement("CREATE OR REPLACE TEMPORARY FUNCTION f(a INT, b STRING DEFAULT 'x' "
+                     "COMMENT 'the b') RETURNS STRING COMMENT 'joins' NOT DETERMINISTIC "
+                     "READS SQL DATA RETURN concat(b, a)"));
+  const auto& scalar = std::get<CreateFunction>(statement.node);
+  EXPECT_TRUE(scalar.replace);
+  EXPECT_TRUE(scalar.temporary);
+  ASSERT_EQ(scalar.parameters.size(), 2u);
+  EXPECT_EQ(scalar.parameters[1].default_text, "'x'");
+  EXPECT_EQ(scalar.parameters[1].comment, "the b");
+  ASSERT_TRUE(scalar.return_type.has_value());
+  EXPECT_EQ(scalar.return_type->name, "STRING");
+  EXPECT_EQ(scalar.comment, "joins");
+  EXPECT_EQ(scalar.deterministic, false);
+  EXPECT_EQ(scalar.data_access, "READS SQL DATA");
+  EXPECT_NE(scalar.body_expr, nullptr);
+  EXPECT_EQ(scalar.body_text, "concat(b, a)");
+
+  ASSERT_OK_AND_ASSIGN(Statement table,
+                       ParseStatement("CREATE FUNCTION IF NOT EXISTS db.t(n INT) RETURNS TABLE "
+                                      "(x INT, y STRING) RETURN SELECT n, 'a'"));
+  const auto& function = std::get<CreateFunction>(table.node);
+  EXPECT_TRUE(function.if_not_exists);
+  EXPECT_TRUE(function.returns_table);
+  EXPECT_EQ(function.return_columns.size(), 2u);
+  EXPECT_NE(function.body_query, nullptr);
+  EXPECT_EQ(function.body_text, "SELECT n, 'a'");
+
+  ASSERT_OK_AND_ASSIGN(Statement drop, ParseStatement("DROP TEMPORARY FUNCTION IF EXISTS f"));
+  EXPECT_TRUE(std::get<DropFunction>(drop.node).temporary);
+  EXPECT_TRUE(std::get<DropFunction>(drop.node).if_exists);
+  ASSERT_RAISES_CONDITION("INVALID_SQL_SYNTAX.CREATE_TEMP_FUNC_WITH_IF_NOT_EXISTS",
+                          ParseStatement("CREATE TEMPORARY FUNCTION IF NOT EXISTS f() RETURN 1"));
+  ASSERT_RAISES_CONDITION("PARSE_SYNTAX_ERROR", ParseStatement("CREATE FUNCTION f() RETURNS INT"));
+}
+
+TEST(ParserCreateFunctionTest, NamedArgumentsOfCalls) {
+  ASSERT_OK_AND_ASSIGN(Statement statement, ParseStatement("SELECT f(1, b => 2, c => 3)"));
+  const auto& select = std::get<SelectStatement>(statement.node);
+  const Expr& call = *select.items[0].expr;
+  EXPECT_EQ(call.children.size(), 3u);
+  EXPECT_EQ(call.argument_names, (std::vector<std::string>{"", "b", "c"}));
+  ASSERT_OK_AND_ASSIGN(Statement plain, ParseStatement("SELECT f(1, 2)"));
+  EXPECT_TRUE(std::get<SelectStatement>(plain.node).items[0].expr->argument_names.empty());
+  ASSERT_OK_AND_ASSIGN(Statement from, ParseStatement("SELECT * FROM t(n => 2)"));
+  EXPECT_EQ(std::get<SelectStatement>(from.node).from_item->argument_names,
+            (std::vector<std::string>{"n"}));
+}
+
+}  // namespace
+}  // namespace parley::sql

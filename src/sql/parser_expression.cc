@@ -510,8 +510,7 @@ Result<ExprPtr> Parser::ParseFunctionCall(ExprPtr function, const Mark& start) {
       AcceptWord("ALL");
     }
     do {
-      ARROW_ASSIGN_OR_RAISE(ExprPtr argument, ParseExpression());
-      function->children.push_back(std::move(argument));
+      RETURN_NOT_OK(ParseCallArgument(&function->children, &function->argument_names));
     } while (AcceptOperator(","));
     RETURN_NOT_OK(ExpectOperator(")"));
   }

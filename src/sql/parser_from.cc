@@ -202,8 +202,7 @@ Result<std::unique_ptr<FromItem>> Parser::ParseRelationPrimary() {
       item->kind = FromItemKind::kTableFunction;
       if (!AcceptOperator(")")) {
         do {
-          ARROW_ASSIGN_OR_RAISE(ExprPtr argument, ParseExpression());
-          item->arguments.push_back(std::move(argument));
+          RETURN_NOT_OK(ParseCallArgument(&item->arguments, &item->argument_names));
         } while (AcceptOperator(","));
         RETURN_NOT_OK(ExpectOperator(")"));
       }

@@ -117,6 +117,18 @@ class Parser {
   bool PeekViewStart() const;
   // The rest of CREATE [OR REPLACE] after OR REPLACE or CREATE: [[GLOBAL] TEMPORARY] VIEW ...
   Result<Statement> ParseCreateView(const Mark& start, bool replace);
+  // One argument of a call, `[name =>] expression`, appended to `arguments`; its name (empty
+  // for a positional one) to `names`, which is filled with empty names once any is given.
+  Status ParseCallArgument(std::vector<ExprPtr>* arguments, std::vector<std::string>* names);
+  // Whether [TEMPORARY] FUNCTION comes next.
+  bool PeekFunctionStart() const {
+    return PeekWord("FUNCTION") || (PeekWord("TEMPORARY") && PeekWord("FUNCTION", 1));
+  }
+  // The rest of CREATE [OR REPLACE] after OR REPLACE or CREATE: [TEMPORARY] FUNCTION ...
+  // (parser_function.cc).
+  Result<Statement> ParseCreateFunction(const Mark& start, bool replace);
+  // The rest of DROP after DROP: [TEMPORARY] FUNCTION [IF EXISTS] name.
+  Result<Statement> ParseDropFunction(const Mark& start);
   // REPLACE TABLE ..., consuming REPLACE.
   Result<Statement> ParseReplaceTable(const Mark& start);
   // The rest of CREATE|REPLACE TABLE after TABLE [IF NOT EXISTS], completing `table`, whose

@@ -65,6 +65,43 @@ TEST_F(PersistentViewTest, AViewOutlivesItsSession) {
   ASSERT_RAISES_CONDITION("TABLE_OR_VIEW_NOT_FOUND", after->Sql("SELECT * FROM sales.big"));
 }
 
+// A SQL function of the warehouse catalog outlives its session too, with its captured
+// namespace: a table function reads `orders` as sales.orders from anywhere.
+TEST_F(PersistentViewTest, ASqlFunctionOutlivesItsSession) {
+  {
+    auto session = NewSession();
+    ASSERT_OK(session->Sql("CREATE NAMESPACE sales").status());
+    ASSERT_OK(session->Sql("CREATE TABLE sales.orders (id INT, amount INT)").status());
+    ASSERT_OK(session->Sql("INSERT INTO sales.orders VALUES (1, 10), (2, 20), (3, 30)").status());
+    ASSERT_OK(session->Sql("USE sales").status());
+    ASSERT_OK(session
+                  ->Sql("CREATE FUNCTION taxed(amount INT, rate DECIMAL(3, 2) DEFAULT 0.10) "
+                        "RETURNS DECIMAL(12, 2) COMMENT 'with tax' RETURN amount * (1 + rate)")
+                  .status());
+    ASSERT_OK(session
+                  ->Sql("CREATE FUNCTION above(floor INT) RETURNS TABLE (id INT, amount INT) "
+                        "RETURN SELECT id, amount FROM orders WHERE amount > floor")
+                  .status());
+  }
+  EXPECT_TRUE(fs::exists(warehouse_ / "sales" / ".taxed.function"));
+  auto session = NewSession();
+  EXPECT_EQ(testing::SessionRows(session.get(),
+                                 "SELECT sales.taxed(amount), sales.taxed(amount, rate => 0.5) "
+                                 "FROM sales.orders ORDER BY id"),
+            (Rows{"11.00,15.00", "22.00,30.00", "33.00,45.00"}));
+  EXPECT_EQ(testing::SessionRows(session.get(), "SELECT id FROM sales.above(15) ORDER BY id"),
+            (Rows{"2", "3"}));
+  EXPECT_EQ(testing::SessionRows(session.get(), "SHOW USER FUNCTIONS IN sales"),
+            (Rows{"spark_catalog.sales.above", "spark_catalog.sales.taxed"}));
+  ASSERT_OK(session->Sql("DROP TABLE sales.orders").status());
+  ASSERT_RAISES_CONDITION("SCHEMA_NOT_EMPTY", session->Sql("DROP NAMESPACE sales"));
+  ASSERT_OK(session->Sql("DROP FUNCTION sales.taxed").status());
+  EXPECT_FALSE(fs::exists(warehouse_ / "sales" / ".taxed.function"));
+  auto after = NewSession();
+  ASSERT_RAISES_CONDITION("UNRESOLVED_ROUTINE", after->Sql("SELECT sales.taxed(1)"));
+  ASSERT_RAISES_CONDITION("ROUTINE_NOT_FOUND", after->Sql("DROP FUNCTION sales.taxed"));
+}
+
 // A global temporary view is the process's: another session reads it, until one drops it.
 TEST_F(PersistentViewTest, GlobalTemporaryViewsAreSharedBySessions) {
   auto first = NewSession();
@@ -89,6 +126,18 @@ TEST_F(PersistentViewTest, ADamagedViewFileIsAClearError) {
       << read.status().ToString();
   // The damaged view can still be dropped.
   ASSERT_OK(session->Sql("DROP VIEW v").status());
+}
+
+TEST_F(PersistentViewTest, ADamagedFunctionFileIsAClearError) {
+  auto session = NewSession();
+  ASSERT_OK(session->Sql("CREATE FUNCTION f(a INT) RETURNS INT RETURN a").status());
+  std::ofstream(warehouse_ / "default" / ".f.function") << "{\"version\": 1, \"body\": 3}";
+  auto read = session->Sql("SELECT f(1)");
+  ASSERT_RAISES_CONDITION("INTERNAL_ERROR_METADATA_CATALOG", read);
+  EXPECT_NE(read.status().message().find("`spark_catalog`.`default`.`f`"), std::string::npos)
+      << read.status().ToString();
+  ASSERT_OK(session->Sql("DROP FUNCTION f").status());
+  ASSERT_RAISES_CONDITION("UNRESOLVED_ROUTINE", session->Sql("SELECT f(1)"));
 }
 
 // A catalog with tables and views but no RelationCatalog.

@@ -8,12 +8,15 @@
 // naming the types it expects; the engine reports it under the function's condition.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "arrow/type_fwd.h"
 #include "parley/connector/catalog.h"
+#include "parley/connector/types.h"
 
 namespace parley {
 
@@ -67,6 +70,70 @@ class FunctionCatalog : public virtual CatalogPlugin {
   virtual Result<std::shared_ptr<UnboundFunction>> LoadFunction(const Identifier& ident) = 0;
   /// \brief Whether LoadFunction finds `ident` (by default: it tries).
   virtual Result<bool> FunctionExists(const Identifier& ident);
+};
+
+/// \brief One parameter of a SQL function.
+struct SqlFunctionParameter {
+  std::string name;
+  std::shared_ptr<arrow::DataType> type;
+  /// The SQL text of the value a call that passes none gets; absent for a required parameter.
+  /// Parameters with a default come after the required ones.
+  std::optional<std::string> default_value = std::nullopt;
+  std::string comment = {};
+};
+
+/// \brief A function written in SQL (`CREATE FUNCTION f(a INT) RETURNS INT RETURN a + 1`), as
+/// a catalog keeps it. Like a view's query, the body is kept as text with the catalog,
+/// namespace and settings current at creation; the engine binds it at every call with each
+/// parameter standing for its argument, cast to the parameter's type.
+struct SqlFunctionInfo {
+  std::vector<SqlFunctionParameter> parameters;
+  /// A table function (RETURNS TABLE, called in FROM) rather than a scalar one.
+  bool is_table = false;
+  /// A scalar function's result type (its body's value is cast to it).
+  std::shared_ptr<arrow::DataType> return_type;
+  /// A table function's result columns (its body's columns are cast to their types, by
+  /// position).
+  std::vector<Column> return_columns;
+  /// The expression or query after RETURN, as written.
+  std::string body;
+  std::string comment;
+  bool deterministic = true;
+  /// "CONTAINS SQL" or "READS SQL DATA".
+  std::string data_access = "CONTAINS SQL";
+  std::string current_catalog;
+  std::vector<std::string> current_namespace;
+  std::map<std::string, std::string> sql_configs;
+  /// Milliseconds since the epoch.
+  int64_t create_time_ms = 0;
+};
+
+/// \brief The UnboundFunction of a SQL function: the engine expands its body at each call, so
+/// Bind, which nothing calls, fails.
+class SqlFunction final : public UnboundFunction {
+ public:
+  SqlFunction(std::string name, SqlFunctionInfo info);
+  std::string name() const override { return name_; }
+  std::string description() const override { return info_.comment; }
+  Result<std::shared_ptr<BoundFunction>> Bind(const arrow::Schema& input) override;
+  const SqlFunctionInfo& info() const { return info_; }
+
+ private:
+  std::string name_;
+  SqlFunctionInfo info_;
+};
+
+/// \brief A FunctionCatalog that keeps SQL functions (CREATE FUNCTION without TEMPORARY).
+/// LoadFunction returns a kept function as a SqlFunction; ListFunctions lists them.
+class SqlFunctionCatalog : public virtual FunctionCatalog {
+ public:
+  /// \brief Keep a SQL function; with `replace`, over one of that name. Errors:
+  /// ROUTINE_ALREADY_EXISTS when the name is taken and `replace` is false, SCHEMA_NOT_FOUND.
+  /// The engine has checked that the body binds.
+  virtual Status CreateSqlFunction(const Identifier& ident, const SqlFunctionInfo& info,
+                                   bool replace) = 0;
+  /// \brief Forget a SQL function; false when the catalog kept none of that name.
+  virtual Result<bool> DropSqlFunction(const Identifier& ident) = 0;
 };
 
 }  // namespace parley
