@@ -293,6 +293,18 @@ class Binder {
     return BindArithmetic(expr, op, left, right);
   }
 
+  // DECIMAL(digits, 0) of a non-NULL integer literal, its digits those of its value.
+  static std::optional<std::shared_ptr<arrow::DataType>> LiteralDecimalType(
+      const BoundExpr& operand) {
+    if (operand.kind != BoundExpr::Kind::kLiteral || !IsIntegral(*operand.type) ||
+        operand.literal == nullptr || !operand.literal->is_valid) {
+      return std::nullopt;
+    }
+    std::string digits = operand.literal->ToString();
+    if (!digits.empty() && digits[0] == '-') digits.erase(0, 1);
+    return arrow::decimal128(static_cast<int32_t>(std::max<size_t>(digits.size(), 1)), 0);
+  }
+
   Result<BoundExprPtr> BindArithmetic(const sql::Expr& expr, const std::string& op,
                                       BoundExprPtr left, BoundExprPtr right) {
     if (IsDatetimeArithmetic(*left, *right)) {
@@ -332,8 +344,19 @@ class Binder {
       return MakeCall(op, {CastTo(left, common), CastTo(right, common)}, common);
     }
     if (common->id() == arrow::Type::DECIMAL128) {
-      return MakeCall(op, {CastTo(left, common), CastTo(right, common)},
-                      DecimalResultType(op[0], *left->type, *right->type));
+      // Each operand stays at its own precision and scale (a common type capped at 38 digits
+      // could not hold both: DECIMAL(38,37) * 10); an integer becomes the decimal that holds
+      // it exactly, an integer literal the narrowest one that holds its value, as in Spark
+      // (DECIMAL(10,2) / 3 is a DECIMAL(14,6), not a DECIMAL(21,13)).
+      auto as_decimal = [&common](BoundExprPtr operand) {
+        if (operand->type->id() == arrow::Type::DECIMAL128) return operand;
+        if (!IsIntegral(*operand->type)) return CastTo(operand, common);
+        return CastTo(operand,
+                      LiteralDecimalType(*operand).value_or(ExactDecimalOf(*operand->type)));
+      };
+      left = as_decimal(std::move(left));
+      right = as_decimal(std::move(right));
+      return MakeCall(op, {left, right}, DecimalResultType(op[0], *left->type, *right->type));
     }
     if (op == "/") common = arrow::float64();
     return MakeCall(op, {CastTo(left, common), CastTo(right, common)}, common);

@@ -369,6 +369,9 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
     if (from == arrow::Type::DECIMAL128 && to == arrow::Type::STRING) {
       return cp::call("parley_decimal_text", {args[0]});
     }
+    if (from == arrow::Type::DECIMAL128 && arrow::is_floating(to)) {
+      return cp::call("parley_decimal_to_floating", {args[0], marker});
+    }
     // Booleans and decimals: zero is false, true is one.
     if (from == arrow::Type::DECIMAL128 && to == arrow::Type::BOOL) {
       return cp::call("not_equal", {args[0], cp::literal(std::make_shared<arrow::Decimal128Scalar>(

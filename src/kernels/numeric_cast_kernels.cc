@@ -9,10 +9,14 @@
 //     precision; NaN and +-Infinity become NULL (Arrow converts the exact binary value, so
 //     CAST(0.1D AS DECIMAL(38, 37)) gained 17 digits of binary noise).
 //   parley_decimal_text: a decimal as Spark writes it as a string, plainly (Arrow writes 0E-37).
+//   parley_decimal_to_floating: a decimal as the FLOAT or DOUBLE nearest its exact value, as
+//     Java's BigDecimal converts it (Arrow multiplies by an inexact power of ten, so
+//     CAST(3.333333 AS DOUBLE) was 3.3333329999999997).
 #include <fmt/format.h>
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
@@ -144,6 +148,53 @@ Status DecimalTextExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
       [scale](const arrow::Decimal128& value) { return PlainDecimalText(value, scale); });
 }
 
+// The double nearest unscaled / 10^scale: one correctly rounded division when both are exact
+// doubles, else the correctly rounded reading of the decimal's text.
+double DecimalToDouble(const arrow::Decimal128& unscaled, int32_t scale) {
+  static constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                            1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  constexpr int64_t kExactInteger = int64_t{1} << 53;
+  if (scale >= 0 && scale <= 22 && unscaled.high_bits() == (unscaled.IsNegative() ? -1 : 0)) {
+    const auto low = static_cast<int64_t>(unscaled.low_bits());
+    if (low > -kExactInteger && low < kExactInteger && (low < 0) == unscaled.IsNegative()) {
+      return static_cast<double>(low) / kPowersOfTen[scale];
+    }
+  }
+  return std::strtod(PlainDecimalText(unscaled, scale).c_str(), nullptr);
+}
+
+// Decimals to the marker's FLOAT or DOUBLE type.
+Status DecimalToFloatingExec(cp::KernelContext* ctx, const cp::ExecSpan& batch,
+                             cp::ExecResult* out) {
+  Column<arrow::Decimal128> values(batch[0]);
+  const int32_t scale = static_cast<const arrow::DecimalType&>(*batch[0].type()).scale();
+  const int64_t length = batch.length;
+  if (batch[1].type()->id() == arrow::Type::FLOAT) {
+    arrow::FloatBuilder builder(ctx->memory_pool());
+    ARROW_RETURN_NOT_OK(builder.Reserve(length));
+    for (int64_t row = 0; row < length; ++row) {
+      if (!values.IsValid(row)) {
+        builder.UnsafeAppendNull();
+      } else {
+        builder.UnsafeAppend(
+            std::strtof(PlainDecimalText(values.Value(row), scale).c_str(), nullptr));
+      }
+    }
+    return kernels::FinishInto(&builder, out);
+  }
+  arrow::DoubleBuilder builder(ctx->memory_pool());
+  ARROW_RETURN_NOT_OK(builder.Reserve(length));
+  for (int64_t row = 0; row < length; ++row) {
+    if (!values.IsValid(row)) {
+      builder.UnsafeAppendNull();
+    } else {
+      builder.UnsafeAppend(DecimalToDouble(values.Value(row), scale));
+    }
+  }
+  return kernels::FinishInto(&builder, out);
+}
+
 Status AddFloatCast(cp::FunctionRegistry* registry, const std::string& name,
                     arrow::Type::type target, cp::ArrayKernelExec float_exec,
                     cp::ArrayKernelExec double_exec, const std::string& summary) {
@@ -174,6 +225,11 @@ Status RegisterNumericCastKernels(cp::FunctionRegistry* registry) {
   ARROW_RETURN_NOT_OK(AddFloatCast(registry, "parley_float_to_decimal", arrow::Type::DECIMAL128,
                                    FloatToDecimalExec<float>, FloatToDecimalExec<double>,
                                    "Spark's cast of floating point to decimal"));
+  ARROW_RETURN_NOT_OK(
+      AddFunction(registry, "parley_decimal_to_floating",
+                  {cp::InputType(arrow::Type::DECIMAL128), cp::InputType::Any()},
+                  cp::OutputType(kernels::InputTypeAt<1>), DecimalToFloatingExec,
+                  "A decimal as the nearest floating point value, as Spark converts it"));
   return AddFunction(registry, "parley_decimal_text", {cp::InputType(arrow::Type::DECIMAL128)},
                      cp::OutputType(arrow::utf8()), DecimalTextExec,
                      "A decimal written plainly, as Spark casts it to a string");
