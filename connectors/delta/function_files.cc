@@ -66,16 +66,10 @@ Status WriteFunctionFile(arrow::fs::FileSystem& filesystem, const std::string& p
          {"default", parameter.default_value ? json(*parameter.default_value) : json(nullptr)},
          {"comment", parameter.comment}});
   }
-  json body = {{"version", kFunctionFileVersion},
-               {"parameters", parameters},
-               {"isTable", info.is_table},
-               {"body", info.body},
-               {"comment", info.comment},
-               {"deterministic", info.deterministic},
-               {"dataAccess", info.data_access},
-               {"currentCatalog", info.current_catalog},
-               {"currentNamespace", info.current_namespace},
-               {"sqlConfigs", info.sql_configs},
+  json body = {{"version", kFunctionFileVersion},  {"parameters", parameters},
+               {"isTable", info.is_table},         {"body", info.body},
+               {"comment", info.comment},          {"deterministic", info.deterministic},
+               {"dataAccess", info.data_access},   {"sqlConfigs", info.sql_configs},
                {"createTime", info.create_time_ms}};
   if (info.is_table) {
     ARROW_ASSIGN_OR_RAISE(body["returnColumns"],
@@ -116,8 +110,6 @@ Result<SqlFunctionInfo> ReadFunctionFile(arrow::fs::FileSystem& filesystem, cons
     info.comment = body.at("comment").get<std::string>();
     info.deterministic = body.at("deterministic").get<bool>();
     info.data_access = body.at("dataAccess").get<std::string>();
-    info.current_catalog = body.at("currentCatalog").get<std::string>();
-    info.current_namespace = body.at("currentNamespace").get<std::vector<std::string>>();
     info.sql_configs = body.at("sqlConfigs").get<std::map<std::string, std::string>>();
     info.create_time_ms = body.at("createTime").get<int64_t>();
     if (info.is_table) {

@@ -5,8 +5,7 @@
 // The file holds the SqlFunctionInfo: {"version": 1, "parameters" ([{"name", "type", "default"
 // (SQL text or null), "comment"}]), "isTable", "returnType" (for a scalar function),
 // "returnColumns" (Delta schema JSON, for a table function), "body",
-// "comment", "deterministic", "dataAccess", "currentCatalog", "currentNamespace",
-// "sqlConfigs", "createTime"}.
+// "comment", "deterministic", "dataAccess", "sqlConfigs", "createTime"}.
 // A type is kept as the Delta schema JSON of a one-field schema.
 #pragma once
 

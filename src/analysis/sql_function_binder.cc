@@ -230,6 +230,16 @@ Result<PlanNodePtr> ProjectReturnColumns(PlanNodePtr body, const SqlFunctionInfo
   return project;
 }
 
+// The settings the function was created with, applied while its body is bound. As in Spark,
+// the body's names resolve in the catalog and namespace current at the call.
+Status ApplySettings(CatalogManager* catalogs, const SqlFunctionInfo& info,
+                     std::optional<CatalogManager::CurrentOverride>* settings) {
+  ARROW_ASSIGN_OR_RAISE(auto current_namespace, catalogs->CurrentNamespace());
+  settings->emplace(catalogs, catalogs->current_catalog(), std::move(current_namespace),
+                    info.sql_configs);
+  return Status::OK();
+}
+
 }  // namespace
 
 std::optional<Result<BoundExprPtr>> ResolveSqlFunctionParameter(
@@ -292,10 +302,8 @@ Result<BoundExprPtr> BindSqlFunctionCall(const sql::Expr& call, const Routine& r
   ARROW_ASSIGN_OR_RAISE(auto body, ParseScalarBody(info.body));
   ExpansionGuard expansion(routine.qualified_name);
   CatalogManager* catalogs = RoutineCatalogs();
-  std::optional<CatalogManager::CurrentOverride> current;
-  if (catalogs != nullptr) {
-    current.emplace(catalogs, info.current_catalog, info.current_namespace, info.sql_configs);
-  }
+  std::optional<CatalogManager::CurrentOverride> settings;
+  if (catalogs != nullptr) ARROW_RETURN_NOT_OK(ApplySettings(catalogs, info, &settings));
   Scope body_scope;
   frame.body_scope = &body_scope;
   FrameGuard guard(&frame);
@@ -335,8 +343,8 @@ Result<PlanNodePtr> BindSqlTableFunction(const sql::FromItem& item, const Routin
   ExpansionGuard expansion(routine.qualified_name);
   PlanNodePtr body;
   {
-    CatalogManager::CurrentOverride current(catalogs, info.current_catalog, info.current_namespace,
-                                            info.sql_configs);
+    std::optional<CatalogManager::CurrentOverride> settings;
+    ARROW_RETURN_NOT_OK(ApplySettings(catalogs, info, &settings));
     FrameGuard guard(&frame);
     ARROW_ASSIGN_OR_RAISE(body, BindSelect(*query, catalogs, nullptr));
   }

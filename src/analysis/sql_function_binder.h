@@ -1,7 +1,8 @@
 // Calls of SQL functions (CREATE FUNCTION ... RETURN), expanded as Spark expands them: the
 // arguments are matched to the parameters (by position and by name, defaults filling the
-// rest) and cast to the parameters' types; the body is parsed and bound with the catalog,
-// namespace and settings it was created with, each parameter standing for its argument; a
+// rest) and cast to the parameters' types; the body is parsed and bound with the settings it
+// was created with (its names resolve in the catalog and namespace current at the call, as in
+// Spark), each parameter standing for its argument; a
 // scalar function's value is cast to its RETURNS type, a table function's columns to its
 // RETURNS TABLE columns.
 //

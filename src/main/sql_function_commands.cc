@@ -41,8 +41,6 @@ Result<SqlFunctionInfo> InfoFor(const sql::CreateFunction& create, const Command
   info.comment = create.comment.value_or("");
   info.deterministic = create.deterministic.value_or(true);
   if (!create.data_access.empty()) info.data_access = create.data_access;
-  info.current_catalog = context.catalogs->current_catalog();
-  ARROW_ASSIGN_OR_RAISE(info.current_namespace, context.catalogs->CurrentNamespace());
   info.sql_configs = CapturedConfigs(*context.conf);
   info.create_time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::system_clock::now().time_since_epoch())

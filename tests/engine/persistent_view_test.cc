@@ -65,8 +65,8 @@ TEST_F(PersistentViewTest, AViewOutlivesItsSession) {
   ASSERT_RAISES_CONDITION("TABLE_OR_VIEW_NOT_FOUND", after->Sql("SELECT * FROM sales.big"));
 }
 
-// A SQL function of the warehouse catalog outlives its session too, with its captured
-// namespace: a table function reads `orders` as sales.orders from anywhere.
+// A SQL function of the warehouse catalog outlives its session too. Unlike a view's, its
+// body's names resolve in the namespace current at the call, as in Spark.
 TEST_F(PersistentViewTest, ASqlFunctionOutlivesItsSession) {
   {
     auto session = NewSession();
@@ -89,7 +89,9 @@ TEST_F(PersistentViewTest, ASqlFunctionOutlivesItsSession) {
                                  "SELECT sales.taxed(amount), sales.taxed(amount, rate => 0.5) "
                                  "FROM sales.orders ORDER BY id"),
             (Rows{"11.00,15.00", "22.00,30.00", "33.00,45.00"}));
-  EXPECT_EQ(testing::SessionRows(session.get(), "SELECT id FROM sales.above(15) ORDER BY id"),
+  ASSERT_RAISES_CONDITION("TABLE_OR_VIEW_NOT_FOUND", session->Sql("SELECT * FROM sales.above(15)"));
+  ASSERT_OK(session->Sql("USE sales").status());
+  EXPECT_EQ(testing::SessionRows(session.get(), "SELECT id FROM above(15) ORDER BY id"),
             (Rows{"2", "3"}));
   EXPECT_EQ(testing::SessionRows(session.get(), "SHOW USER FUNCTIONS IN sales"),
             (Rows{"spark_catalog.sales.above", "spark_catalog.sales.taxed"}));

@@ -1,7 +1,9 @@
-"""Views on Parley and on Spark: the same statements give the same rows or the same error.
+"""Views and SQL functions on Parley and on Spark: the same statements give the same rows or
+the same error.
 
 One Spark session (local[1], ANSI mode) runs the statements below in order: tables of Spark's
-session catalog (USING parquet), views over them, the view DDL and its errors. Its answers become
+session catalog (USING parquet), views over them, the view DDL and its errors, then SQL
+functions (temporary and persistent, scalar and table) with their calls and errors. Its answers become
 a SQL logic test file that parley_slt runs on Parley's warehouse catalog (tables USING delta), so
 each statement must succeed where Spark's did, return Spark's rows, or fail with Spark's
 condition.
@@ -86,6 +88,91 @@ STATEMENTS = [
     "DROP VIEW IF EXISTS w",
     "DROP VIEW w",
     "SHOW VIEWS",
+    # SQL functions.
+    "CREATE TEMPORARY FUNCTION greet(a INT, b STRING DEFAULT 'x') RETURNS STRING "
+    "RETURN concat(b, a)",
+    "SELECT greet(1), greet(2, 'y'), greet(b => 'z', a => 3), greet(NULL)",
+    "SELECT greet()",
+    "SELECT greet(1, 'a', 'b')",
+    "SELECT greet(c => 1)",
+    "SELECT greet('abc')",
+    "SELECT greet(1.7), greet('12'), greet(true)",
+    "SELECT greet(DATE'2020-01-01')",
+    "SELECT greet(1, a => 2)",
+    "SELECT greet(a => 1, a => 2)",
+    "SELECT greet(a => 1, 'p')",
+    "SELECT greet(b => 'p')",
+    "CREATE TEMPORARY FUNCTION greet(a INT) RETURNS INT RETURN a",
+    "CREATE OR REPLACE TEMPORARY FUNCTION greet(a INT) RETURNS INT RETURN a + 1",
+    "SELECT greet(1), greet(-1)",
+    "SELECT greet(2147483647)",
+    "CREATE TEMPORARY FUNCTION narrow(a INT) RETURNS TINYINT RETURN a",
+    "SELECT narrow(100), narrow(NULL)",
+    "SELECT narrow(1000)",
+    "CREATE TEMPORARY FUNCTION third(a DECIMAL(10, 2)) RETURNS DOUBLE RETURN a / 3",
+    "SELECT third(10), third(1.005), third(NULL)",
+    "CREATE TEMPORARY FUNCTION twice(a BIGINT) RETURN a * 2",
+    "SELECT twice(5), twice(4000000000)",
+    "CREATE TEMPORARY FUNCTION qualified(a INT) RETURNS INT RETURN qualified.a + 1",
+    "SELECT a, qualified(a * 10) FROM t",
+    "CREATE TEMPORARY FUNCTION plus_one(a INT) RETURNS INT RETURN SELECT a + 1",
+    "SELECT a FROM t WHERE plus_one(a) > 2",
+    "CREATE TEMPORARY FUNCTION biggest() RETURNS INT RETURN (SELECT max(a) FROM t)",
+    "SELECT biggest()",
+    "CREATE TEMPORARY FUNCTION below(n INT) RETURNS INT "
+    "RETURN (SELECT max(a) FROM t WHERE a < n)",
+    "SELECT below(3), below(1)",
+    "CREATE TEMPORARY FUNCTION rows_below(n INT) RETURNS TABLE (x INT, y STRING) "
+    "RETURN SELECT a, b FROM t WHERE a < n",
+    "SELECT * FROM rows_below(3)",
+    "SELECT * FROM rows_below(n => 2)",
+    "SELECT q.x FROM rows_below(4) AS q WHERE q.y = 'z'",
+    "CREATE TEMPORARY FUNCTION shadowed(a INT) RETURNS TABLE RETURN SELECT a FROM t",
+    "SELECT * FROM shadowed(100)",
+    "CREATE TEMPORARY FUNCTION not_a_number() RETURNS TABLE (x BIGINT) RETURN SELECT 'abc'",
+    "SELECT * FROM not_a_number()",
+    "SELECT rows_below(3)",
+    "SELECT * FROM greet(3)",
+    "CREATE TEMPORARY FUNCTION bad(a INT) RETURNS TABLE (x INT) RETURN SELECT 1, 2",
+    "CREATE TEMPORARY FUNCTION bad(a INT) RETURNS TABLE RETURN SELECT 1 AS x, 2 AS x",
+    "CREATE TEMPORARY FUNCTION bad(a INT) RETURNS TABLE (x INT) RETURN 1",
+    "CREATE TEMPORARY FUNCTION bad(a INT) RETURNS INT RETURN a + count(1)",
+    "CREATE TEMPORARY FUNCTION bad(a INT, a STRING) RETURNS INT RETURN 1",
+    "CREATE TEMPORARY FUNCTION bad(a INT DEFAULT 1, b INT) RETURNS INT RETURN 1",
+    "CREATE TEMPORARY FUNCTION bad(a INT) RETURNS INT RETURN b",
+    "CREATE TEMPORARY FUNCTION bad(a INT) RETURNS DATE RETURN a",
+    "CREATE TEMPORARY FUNCTION IF NOT EXISTS bad(a INT) RETURNS INT RETURN 1",
+    "CREATE TEMPORARY FUNCTION default.bad(a INT) RETURNS INT RETURN a",
+    "CREATE OR REPLACE TEMPORARY FUNCTION greet(a INT) RETURNS INT RETURN greet(a)",
+    "SELECT abs(x => 1)",
+    "DROP TEMPORARY FUNCTION greet",
+    "DROP TEMPORARY FUNCTION greet",
+    "DROP TEMPORARY FUNCTION IF EXISTS greet",
+    "SELECT greet(1)",
+    "CREATE FUNCTION times_ten(a INT) RETURNS INT RETURN a * 10",
+    "SELECT times_ten(4), default.times_ten(5), spark_catalog.default.times_ten(6)",
+    "CREATE FUNCTION times_ten(a INT) RETURNS INT RETURN a",
+    "CREATE FUNCTION IF NOT EXISTS times_ten(a INT) RETURNS INT RETURN a + 1",
+    "SELECT times_ten(1)",
+    "CREATE OR REPLACE FUNCTION times_ten(a INT) RETURNS INT RETURN times_ten(a) + 1",
+    "CREATE FUNCTION uses_temp(a INT) RETURNS INT RETURN twice(a)",
+    "CREATE FUNCTION reads_temp() RETURNS TABLE RETURN SELECT * FROM tv",
+    "CREATE FUNCTION rows_of_t(lo INT) RETURNS TABLE (a INT, b STRING) "
+    "RETURN SELECT a, b FROM t WHERE a >= lo",
+    "SELECT * FROM rows_of_t(2)",
+    "CREATE DATABASE d3",
+    "USE d3",
+    "SELECT * FROM default.rows_of_t(3)",
+    "SELECT default.times_ten(7)",
+    "USE default",
+    "DESCRIBE FUNCTION times_ten",
+    "DESCRIBE FUNCTION rows_below",
+    "DROP FUNCTION twice",
+    "DROP FUNCTION times_ten",
+    "DROP FUNCTION times_ten",
+    "DROP FUNCTION IF EXISTS times_ten",
+    "SELECT times_ten(1)",
+    "DROP FUNCTION rows_of_t",
 ]
 
 def spark_answers(work):

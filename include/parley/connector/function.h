@@ -83,9 +83,10 @@ struct SqlFunctionParameter {
 };
 
 /// \brief A function written in SQL (`CREATE FUNCTION f(a INT) RETURNS INT RETURN a + 1`), as
-/// a catalog keeps it. Like a view's query, the body is kept as text with the catalog,
-/// namespace and settings current at creation; the engine binds it at every call with each
-/// parameter standing for its argument, cast to the parameter's type.
+/// a catalog keeps it. The body is kept as text with the SQL settings set at creation; the
+/// engine binds it at every call, with those settings, each parameter standing for its argument
+/// cast to the parameter's type, and (as Spark does, unlike a view) its names resolving in the
+/// catalog and namespace current at the call.
 struct SqlFunctionInfo {
   std::vector<SqlFunctionParameter> parameters;
   /// A table function (RETURNS TABLE, called in FROM) rather than a scalar one.
@@ -101,8 +102,6 @@ struct SqlFunctionInfo {
   bool deterministic = true;
   /// "CONTAINS SQL" or "READS SQL DATA".
   std::string data_access = "CONTAINS SQL";
-  std::string current_catalog;
-  std::vector<std::string> current_namespace;
   std::map<std::string, std::string> sql_configs;
   /// Milliseconds since the epoch.
   int64_t create_time_ms = 0;
