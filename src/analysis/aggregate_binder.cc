@@ -7,9 +7,11 @@
 #include <algorithm>
 
 #include "analysis/analysis_error.h"
+#include "analysis/routine_binder.h"
 #include "analysis/types.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "parley/connector/function.h"
 #include "plan/expression_equality.h"
 
 namespace parley {
@@ -33,6 +35,15 @@ std::string KeyList(const std::vector<BoundExprPtr>& keys) {
 
 // Identical aggregate calls (same function, DISTINCT and argument expressions) are computed
 // once; calls that print alike over different tables' columns are not identical.
+// The hook of an aggregate's arguments: an aggregate there is NESTED_AGGREGATE_FUNCTION.
+Result<BoundExprPtr> NestedAggregate(const sql::Expr& inner) {
+  return AnalysisError("NESTED_AGGREGATE_FUNCTION",
+                       fmt::format("It is not allowed to use an aggregate function in the "
+                                   "argument of another aggregate function: \"{}\".",
+                                   inner.source_text),
+                       inner.pos);
+}
+
 bool SameAggregate(const AggregateCall& a, const AggregateCall& b) {
   if (a.function != b.function || a.distinct != b.distinct || a.args.size() != b.args.size()) {
     return false;
@@ -160,18 +171,34 @@ Result<BoundExprPtr> AggregateBinder::BindInput(const sql::Expr& expr) const {
   });
 }
 
+bool IsConnectorAggregateCall(const sql::Expr& call, const Scope& input) {
+  if (call.kind != sql::ExprKind::kFunction || call.window ||
+      call.subquery_kind != sql::SubqueryKind::kNone) {
+    return false;
+  }
+  auto routine = FindRoutine(call);
+  if (!routine.ok() || routine->function == nullptr ||
+      dynamic_cast<const SqlFunction*>(routine->function.get()) != nullptr) {
+    return false;
+  }
+  std::vector<BoundExprPtr> args;
+  for (const auto& child : call.children) {
+    auto arg = BindExpression(*child, input, NestedAggregate);
+    if (!arg.ok()) return false;  // the query's binding reports it
+    args.push_back(std::move(arg).ValueUnsafe());
+  }
+  auto bound = BindRoutineFunction(call, *routine, args);
+  return bound.ok() && dynamic_cast<const AggregateFunction*>(bound->get()) != nullptr;
+}
+
 Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
+  if (call.name_parts.size() != 1 || !IsAggregateFunction(call.name_parts[0])) {
+    return BindConnectorCall(call);
+  }
   std::string name = call.name_parts.back();
   std::transform(name.begin(), name.end(), name.begin(), ::toupper);
   if (name == "MEAN") name = "AVG";
   if (name == "GROUPING" || name == "GROUPING_ID") return BindGrouping(call, name);
-  auto nested = [](const sql::Expr& inner) -> Result<BoundExprPtr> {
-    return AnalysisError("NESTED_AGGREGATE_FUNCTION",
-                         fmt::format("It is not allowed to use an aggregate function in the "
-                                     "argument of another aggregate function: \"{}\".",
-                                     inner.source_text),
-                         inner.pos);
-  };
   AggregateCall aggregate;
   aggregate.distinct = call.distinct;
   if (call.star) {
@@ -197,7 +224,7 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
                                        call.source_text),
                            call.pos);
     }
-    ARROW_ASSIGN_OR_RAISE(auto arg, BindExpression(*call.children[0], input_, nested));
+    ARROW_ASSIGN_OR_RAISE(auto arg, BindExpression(*call.children[0], input_, NestedAggregate));
     aggregate.args.push_back(arg);
   }
   if (aggregate.distinct && aggregate.function != "COUNT") {
@@ -215,6 +242,39 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
   ARROW_ASSIGN_OR_RAISE(aggregate.type,
                         AggregateResultType(aggregate.function, call,
                                             aggregate.args.empty() ? nullptr : aggregate.args[0]));
+  return AddCall(call, std::move(aggregate));
+}
+
+// A call of a connector's aggregate function (found as a routine): its arguments over the
+// input, cast to the bound function's input types.
+Result<BoundExprPtr> AggregateBinder::BindConnectorCall(const sql::Expr& call) {
+  ARROW_ASSIGN_OR_RAISE(Routine routine, FindRoutine(call));
+  if (routine.function == nullptr) return Status::Invalid("no aggregate ", call.source_text);
+  std::vector<BoundExprPtr> args;
+  for (const auto& child : call.children) {
+    ARROW_ASSIGN_OR_RAISE(auto arg, BindExpression(*child, input_, NestedAggregate));
+    args.push_back(std::move(arg));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto bound, BindRoutineFunction(call, routine, args));
+  auto function = std::dynamic_pointer_cast<const AggregateFunction>(bound);
+  if (function == nullptr) return Status::Invalid(call.source_text, " is not an aggregate");
+  if (call.distinct || call.filter) {
+    return AnalysisError(
+        call.distinct ? "UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT"
+                      : "UNSUPPORTED_FEATURE.AGGREGATE_FILTER",
+        fmt::format("{} on the connector aggregate \"{}\" is not supported yet.",
+                    call.distinct ? "DISTINCT" : "FILTER (WHERE ...)", call.source_text),
+        call.pos);
+  }
+  AggregateCall aggregate;
+  aggregate.function = CallName(routine, *function);
+  aggregate.args = CastArguments(*function, std::move(args));
+  aggregate.type = function->result_type();
+  aggregate.connector_aggregate = std::move(function);
+  return AddCall(call, std::move(aggregate));
+}
+
+Result<BoundExprPtr> AggregateBinder::AddCall(const sql::Expr& call, AggregateCall aggregate) {
   // Identical aggregates are computed once.
   for (size_t i = 0; i < calls_.size(); ++i) {
     if (SameAggregate(calls_[i], aggregate)) {

@@ -26,6 +26,11 @@ Result<std::shared_ptr<arrow::DataType>> AggregateResultType(const std::string& 
                                                              const sql::Expr& call,
                                                              const BoundExprPtr& arg);
 
+/// \brief Whether `call` calls a connector's aggregate function (parley/connector/function.h):
+/// a function found for its name that binds, with its arguments bound over `input`, to an
+/// AggregateFunction.
+bool IsConnectorAggregateCall(const sql::Expr& call, const Scope& input);
+
 class AggregateBinder {
  public:
   /// \brief `input` is the scope below the aggregate (FROM and WHERE).
@@ -59,6 +64,9 @@ class AggregateBinder {
 
  private:
   Result<BoundExprPtr> BindCall(const sql::Expr& call);
+  Result<BoundExprPtr> BindConnectorCall(const sql::Expr& call);
+  // The column of `aggregate`'s result, computed once however often the query names it.
+  Result<BoundExprPtr> AddCall(const sql::Expr& call, AggregateCall aggregate);
   Result<BoundExprPtr> BindWindowCall(const sql::Expr& call);
   // grouping(key) and grouping_id(keys...).
   Result<BoundExprPtr> BindGrouping(const sql::Expr& call, const std::string& name);

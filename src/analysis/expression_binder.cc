@@ -540,11 +540,7 @@ class Binder {
     }
     if (expr.name_parts.size() == 1 && IsAggregateFunction(name)) {
       if (options_.aggregate_hook) return options_.aggregate_hook(expr);
-      return AnalysisError("INVALID_WHERE_CONDITION",
-                           fmt::format("The WHERE condition contains the aggregate \"{}\"; "
-                                       "aggregates are allowed in SELECT, HAVING and ORDER BY.",
-                                       expr.source_text),
-                           expr.pos);
+      return MisplacedAggregate(expr);
     }
     if (expr.interval) {
       ARROW_ASSIGN_OR_RAISE(auto value, IntervalValue(expr));
@@ -576,13 +572,27 @@ class Binder {
       if (const auto* sql = dynamic_cast<const SqlFunction*>(routine.function.get())) {
         return BindSqlFunctionCall(expr, routine, *sql, std::move(args), options_);
       }
-      return BindRoutineCall(expr, routine, std::move(args));
+      ARROW_ASSIGN_OR_RAISE(auto bound, BindRoutineFunction(expr, routine, args));
+      if (dynamic_cast<const AggregateFunction*>(bound.get()) != nullptr) {
+        if (options_.aggregate_hook) return options_.aggregate_hook(expr);
+        return MisplacedAggregate(expr);
+      }
+      return BindScalarRoutineCall(expr, routine, std::move(bound), std::move(args));
     }
     return AnalysisError(
         "UNRESOLVED_ROUTINE",
         fmt::format("Cannot resolve routine {} on search path [`system`.`builtin`].",
                     QuotedName(expr.name_parts)),
         expr.pos);
+  }
+
+  // An aggregate where no aggregate is allowed (WHERE, GROUP BY, a join condition).
+  static Status MisplacedAggregate(const sql::Expr& expr) {
+    return AnalysisError("INVALID_WHERE_CONDITION",
+                         fmt::format("The WHERE condition contains the aggregate \"{}\"; "
+                                     "aggregates are allowed in SELECT, HAVING and ORDER BY.",
+                                     expr.source_text),
+                         expr.pos);
   }
 
   // Only SQL functions take arguments by name: NAMED_PARAMETERS_NOT_SUPPORTED for any other

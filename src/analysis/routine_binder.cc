@@ -64,40 +64,61 @@ Result<Routine> FindRoutineNamed(const std::vector<std::string>& name_parts) {
   return FindFunction(name_parts, routine_catalogs);
 }
 
-Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, const Routine& routine,
-                                     std::vector<BoundExprPtr> args) {
+Result<std::shared_ptr<BoundFunction>> BindRoutineFunction(const sql::Expr& call,
+                                                           const Routine& routine,
+                                                           const std::vector<BoundExprPtr>& args) {
   arrow::FieldVector fields;
   for (size_t i = 0; i < args.size(); ++i) {
     fields.push_back(arrow::field("param" + std::to_string(i), args[i]->type));
   }
-  auto bound = routine.function->Bind(*arrow::schema(std::move(fields)));
-  if (!bound.ok()) return bound.status();
-  auto scalar = std::dynamic_pointer_cast<const ScalarFunction>(*bound);
-  if (scalar == nullptr) {
-    return AnalysisError("NOT_IMPLEMENTED",
-                         fmt::format("The function {} is not a scalar function; only scalar "
-                                     "connector functions can be called yet.",
-                                     call.source_text),
+  ARROW_ASSIGN_OR_RAISE(auto bound, routine.function->Bind(*arrow::schema(std::move(fields))));
+  if (bound == nullptr) {
+    return AnalysisError("CONNECTOR_CONTRACT_VIOLATION.FUNCTION_INPUT_TYPES",
+                         fmt::format("The function {} bound to nothing.", call.source_text),
                          call.pos);
   }
-  const auto input_types = scalar->input_types();
-  if (input_types.size() != args.size() || scalar->result_type() == nullptr) {
+  const auto input_types = bound->input_types();
+  if (input_types.size() != args.size() || bound->result_type() == nullptr) {
     return AnalysisError("CONNECTOR_CONTRACT_VIOLATION.FUNCTION_INPUT_TYPES",
                          fmt::format("The function {} bound to {} arguments declares {} input "
                                      "types{}.",
-                                     scalar->name(), args.size(), input_types.size(),
-                                     scalar->result_type() == nullptr ? " and no result type" : ""),
+                                     bound->name(), args.size(), input_types.size(),
+                                     bound->result_type() == nullptr ? " and no result type" : ""),
                          call.pos);
   }
+  return bound;
+}
+
+std::vector<BoundExprPtr> CastArguments(const BoundFunction& function,
+                                        std::vector<BoundExprPtr> args) {
+  const auto input_types = function.input_types();
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i]->type->Equals(*input_types[i])) {
       args[i] = MakeCall("CAST", {args[i]}, input_types[i]);
     }
   }
+  return args;
+}
+
+std::string CallName(const Routine& routine, const BoundFunction& function) {
   std::string name = routine.qualified_name;
-  if (!scalar->deterministic()) name += "#" + std::to_string(++nondeterministic_calls);
-  auto expr = std::make_shared<BoundExpr>(
-      *MakeCall(std::move(name), std::move(args), scalar->result_type()));
+  if (!function.deterministic()) name += "#" + std::to_string(++nondeterministic_calls);
+  return name;
+}
+
+Result<BoundExprPtr> BindScalarRoutineCall(const sql::Expr& call, const Routine& routine,
+                                           std::shared_ptr<BoundFunction> bound,
+                                           std::vector<BoundExprPtr> args) {
+  auto scalar = std::dynamic_pointer_cast<const ScalarFunction>(bound);
+  if (scalar == nullptr) {
+    return AnalysisError("NOT_IMPLEMENTED",
+                         fmt::format("The function {} binds to neither a scalar nor an aggregate "
+                                     "function.",
+                                     call.source_text),
+                         call.pos);
+  }
+  auto expr = std::make_shared<BoundExpr>(*MakeCall(
+      CallName(routine, *scalar), CastArguments(*scalar, std::move(args)), scalar->result_type()));
   expr->connector_function = std::move(scalar);
   return expr;
 }

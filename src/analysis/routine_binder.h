@@ -57,13 +57,26 @@ Result<Routine> FindRoutine(const sql::Expr& call);
 /// FROM).
 Result<Routine> FindRoutineNamed(const std::vector<std::string>& name_parts);
 
-/// \brief `call` of `routine` with its bound `args`: the function bound to the arguments'
-/// types, each argument cast to its input type, named by the routine's qualified name (a
-/// function that is not deterministic also by a number of its own, so that no two of its calls
-/// are taken for one). Errors: the function's own from Bind, NOT_IMPLEMENTED for a function
-/// that binds to something other than a ScalarFunction,
-/// CONNECTOR_CONTRACT_VIOLATION.FUNCTION_INPUT_TYPES for input types that do not match.
-Result<BoundExprPtr> BindRoutineCall(const sql::Expr& call, const Routine& routine,
-                                     std::vector<BoundExprPtr> args);
+/// \brief `routine` bound to the types of its call's bound `args`. Errors: the function's own
+/// from Bind, CONNECTOR_CONTRACT_VIOLATION.FUNCTION_INPUT_TYPES for a bound function whose
+/// input types do not match the arguments or that has no result type.
+Result<std::shared_ptr<BoundFunction>> BindRoutineFunction(const sql::Expr& call,
+                                                           const Routine& routine,
+                                                           const std::vector<BoundExprPtr>& args);
+
+/// \brief Each argument cast to the bound function's input type where they differ.
+std::vector<BoundExprPtr> CastArguments(const BoundFunction& function,
+                                        std::vector<BoundExprPtr> args);
+
+/// \brief The name a call of `function` (found as `routine`) is known by in the plan: the
+/// routine's qualified name, and for a function that is not deterministic a number of its own,
+/// so that no two of its calls are taken for one.
+std::string CallName(const Routine& routine, const BoundFunction& function);
+
+/// \brief The call of the scalar function `bound` with `args`, each cast to its input type.
+/// NOT_IMPLEMENTED when `bound` is not a ScalarFunction.
+Result<BoundExprPtr> BindScalarRoutineCall(const sql::Expr& call, const Routine& routine,
+                                           std::shared_ptr<BoundFunction> bound,
+                                           std::vector<BoundExprPtr> args);
 
 }  // namespace parley

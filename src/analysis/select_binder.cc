@@ -10,16 +10,21 @@
 #include "analysis/window_binder.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
+#include "functions/function_registry.h"
 
 namespace parley {
 
-bool ContainsAggregate(const sql::Expr& expr) {
-  if (expr.kind == sql::ExprKind::kFunction && expr.name_parts.size() == 1 && !expr.window &&
-      IsAggregateFunction(expr.name_parts[0])) {
-    return true;
+bool ContainsAggregate(const sql::Expr& expr, const Scope& input) {
+  if (expr.kind == sql::ExprKind::kFunction && !expr.window) {
+    if (expr.name_parts.size() == 1 && IsAggregateFunction(expr.name_parts[0])) return true;
+    const bool builtin =
+        expr.name_parts.size() == 1 &&
+        (FunctionRegistry::Builtin().FindTypeRule(ToLowerAscii(expr.name_parts[0])) != nullptr ||
+         IsWindowOnlyFunction(ToLowerAscii(expr.name_parts[0])) || expr.interval);
+    if (!builtin && IsConnectorAggregateCall(expr, input)) return true;
   }
   for (const auto& child : expr.children) {
-    if (ContainsAggregate(*child)) return true;
+    if (ContainsAggregate(*child, input)) return true;
   }
   return false;
 }
@@ -153,10 +158,10 @@ void SelectBinder::AddOutput(PlanNode* project, BoundExprPtr expr, std::string d
 bool SelectBinder::IsAggregateQuery() const {
   if (select_.group_by || select_.having) return true;
   for (const auto& item : select_.items) {
-    if (ContainsAggregate(*item.expr)) return true;
+    if (ContainsAggregate(*item.expr, scope_)) return true;
   }
   for (const auto& item : select_.order_by) {
-    if (ContainsAggregate(*item.expr)) return true;
+    if (ContainsAggregate(*item.expr, scope_)) return true;
   }
   return false;
 }

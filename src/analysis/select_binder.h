@@ -25,8 +25,9 @@
 
 namespace parley {
 
-/// \brief Whether `expr` calls an aggregate function (outside a window).
-bool ContainsAggregate(const sql::Expr& expr);
+/// \brief Whether `expr` calls an aggregate function (outside a window): a built-in one, or a
+/// connector's, whose arguments bind over `input`.
+bool ContainsAggregate(const sql::Expr& expr, const Scope& input);
 /// \brief DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN unless `condition` (bound from `expr`) is a
 /// BOOLEAN.
 Status CheckFilterType(const sql::Expr& expr, const BoundExpr& condition);

@@ -17,7 +17,8 @@ Status SelectBinder::BindGroupBy() {
   const auto& clause = *select_.group_by;
   if (clause.all) {
     for (const auto& item : select_.items) {
-      if (item.expr->kind == sql::ExprKind::kStar || ContainsAggregate(*item.expr)) continue;
+      if (item.expr->kind == sql::ExprKind::kStar || ContainsAggregate(*item.expr, scope_))
+        continue;
       ARROW_RETURN_NOT_OK(aggregate_->AddGroupKey(*item.expr));
     }
     return Status::OK();
@@ -38,7 +39,7 @@ Status SelectBinder::BindGroupBy() {
                              expr.pos);
       }
       const sql::Expr& item = *select_.items[ordinal - 1].expr;
-      if (ContainsAggregate(item)) {
+      if (ContainsAggregate(item, scope_)) {
         return AnalysisError("GROUP_BY_POS_AGGREGATE",
                              fmt::format("GROUP BY {} refers to an expression \"{}\" that "
                                          "contains an aggregate function.",

@@ -101,13 +101,13 @@ PlanNodePtr BindAllForm(const sql::SetOperation& operation, const PlanNodePtr& l
     OutputField in_right{"#in_right", "#in_right", arrow::boolean(), true};
     left_tags = {{in_left, yes}, {in_right, no}};
     right_tags = {{in_left, no}, {in_right, yes}};
-    calls.push_back({"COUNT", {Ref(in_left)}, false, arrow::int64()});
-    calls.push_back({"COUNT", {Ref(in_right)}, false, arrow::int64()});
+    calls.push_back({"COUNT", {Ref(in_left)}, false, arrow::int64(), nullptr});
+    calls.push_back({"COUNT", {Ref(in_right)}, false, arrow::int64(), nullptr});
   } else {
     OutputField sign{"#sign", "#sign", arrow::int64(), false};
     left_tags = {{sign, Literal(std::make_shared<arrow::Int64Scalar>(1))}};
     right_tags = {{sign, Literal(std::make_shared<arrow::Int64Scalar>(-1))}};
-    calls.push_back({"SUM", {Ref(sign)}, false, arrow::int64()});
+    calls.push_back({"SUM", {Ref(sign)}, false, arrow::int64(), nullptr});
   }
   auto both =
       MakeUnion(Conform(left, result, "_u", left_tags), Conform(right, result, "_u", right_tags));

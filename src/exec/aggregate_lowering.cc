@@ -9,6 +9,7 @@
 #include "exec/expression_lowering.h"
 #include "exec/lowering.h"
 #include "exec/shared_subexpressions.h"
+#include "kernels/connector_aggregate.h"
 #include "kernels/expression_kernels.h"
 
 namespace parley {
@@ -92,6 +93,19 @@ Result<ac::Declaration> Lowering::LowerAggregate(const PlanNodePtr& node) {
   for (size_t j = 0; j < node->aggregates.size(); ++j) {
     const auto& call = node->aggregates[j];
     std::string name = node->output[keys.size() + j].name;
+    if (call.connector_aggregate != nullptr) {
+      // Every argument is one input field; the kernel hands them to the function together.
+      std::vector<arrow::FieldRef> targets;
+      for (size_t a = 0; a < call.args.size(); ++a) {
+        ARROW_ASSIGN_OR_RAISE(auto arg, LowerExpression(*call.args[a]));
+        targets.emplace_back(project(std::move(arg), fmt::format("#arg{}_{}", j, a)));
+      }
+      aggregates.emplace_back(grouped ? kHashConnectorAggregate : kConnectorAggregate,
+                              std::make_shared<ConnectorAggregateOptions>(call.connector_aggregate),
+                              std::move(targets), name);
+      results[j] = cp::field_ref(name);
+      continue;
+    }
     std::string target;
     cp::Expression lowered_arg;
     const bool integral_input = !call.args.empty() && arrow::is_integer(call.args[0]->type->id());

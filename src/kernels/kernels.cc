@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "kernels/conditional_kernels.h"
+#include "kernels/connector_aggregate.h"
 #include "kernels/connector_function.h"
 #include "kernels/expression_kernels.h"
 #include "kernels/kernel_support.h"
@@ -29,6 +30,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = RegisterExpressionKernels();
     if (status.ok()) status = RegisterConditionalKernels();
     if (status.ok()) status = RegisterConnectorFunction();
+    if (status.ok()) status = RegisterConnectorAggregate();
   });
   return status;
 }

@@ -96,12 +96,16 @@ struct ScanNegotiation {
   std::vector<std::shared_ptr<InputPartition>> partitions;
 };
 
-/// \brief One aggregate function of an Aggregate node: COUNT, COUNT_STAR, SUM, AVG, MIN, MAX.
+class AggregateFunction;
+
+/// \brief One aggregate function of an Aggregate node: COUNT, COUNT_STAR, SUM, AVG, MIN, MAX,
+/// or a connector's aggregate function (`connector_aggregate` set, `function` its name).
 struct AggregateCall {
   std::string function;
   std::vector<BoundExprPtr> args;  // over the aggregate's input
   bool distinct = false;
   std::shared_ptr<arrow::DataType> type;  // result type, Spark's
+  std::shared_ptr<const AggregateFunction> connector_aggregate;
   /// SQL text for EXPLAIN, e.g. `sum(b)`.
   std::string ToString() const;
 };

@@ -86,12 +86,16 @@ Result<bool> RangeCatalog::NamespaceExists(const std::vector<std::string>& names
 Result<std::vector<Identifier>> RangeCatalog::ListFunctions(
     const std::vector<std::string>& namespace_path) {
   if (!IsDefaultNamespace(namespace_path)) return SchemaNotFound(namespace_path);
-  return std::vector<Identifier>{Identifier{{std::string(kNamespace)}, "scale"}};
+  return std::vector<Identifier>{Identifier{{std::string(kNamespace)}, "scale"},
+                                 Identifier{{std::string(kNamespace)}, "sum_of_squares"}};
 }
 
 Result<std::shared_ptr<UnboundFunction>> RangeCatalog::LoadFunction(const Identifier& ident) {
   if (IsDefaultNamespace(ident.namespace_path) && EqualsIgnoreCase(ident.name, "scale")) {
     return MakeScaleFunction();
+  }
+  if (IsDefaultNamespace(ident.namespace_path) && EqualsIgnoreCase(ident.name, "sum_of_squares")) {
+    return MakeSumOfSquaresFunction();
   }
   return Status::KeyError("The function ", ident.ToString(), " does not exist.");
 }

@@ -4,14 +4,17 @@
 // The engine loads the UnboundFunction, binds it to the types of the call's arguments, casts
 // each argument to the bound function's input type when they differ (an ANSI cast, which fails
 // on a value it cannot convert), and evaluates it on whole Arrow arrays: one call per batch,
-// not per row. A function that cannot take the arguments says so from Bind, with a message
-// naming the types it expects; the engine reports it under the function's condition.
+// not per row. A function that binds to an AggregateFunction is an aggregate, called where
+// Spark allows aggregates (SELECT, HAVING, ORDER BY of a grouped query). A function that cannot
+// take the arguments says so from Bind, with a message naming the types it expects; the engine
+// reports it under the function's condition.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arrow/type_fwd.h"
@@ -49,14 +52,43 @@ class ScalarFunction : public BoundFunction {
                                                        int64_t length) const = 0;
 };
 
+/// \brief The partial result of an aggregate function over some rows of one group, of the
+/// function's own making.
+class AggregationState {
+ public:
+  virtual ~AggregationState() = default;
+};
+
+/// \brief A bound aggregate function (Spark's AggregateFunction). The engine keeps one state
+/// per group and per task: it updates a state with a batch of the group's rows at a time,
+/// merges the states of a group that several tasks computed, and produces each group's result
+/// from its merged state. A state crosses from one task to another as the bytes Serialize
+/// makes (as Spark ships partial aggregates between executors), so Deserialize must rebuild an
+/// equal state. Every method may be called from several threads at once, on different states.
+class AggregateFunction : public BoundFunction {
+ public:
+  /// \brief The state of a group that has seen no row.
+  virtual std::unique_ptr<AggregationState> NewState() const = 0;
+  /// \brief Add rows of one group: `args` holds one array per argument, each of its input type
+  /// and `length` long.
+  virtual Status Update(AggregationState* state, const arrow::ArrayVector& args,
+                        int64_t length) const = 0;
+  /// \brief Fold `other` (the same group's rows seen elsewhere) into `state`.
+  virtual Status Merge(AggregationState* state, const AggregationState& other) const = 0;
+  /// \brief The group's result, a scalar of result_type() (a null one for NULL).
+  virtual Result<std::shared_ptr<arrow::Scalar>> Produce(const AggregationState& state) const = 0;
+  virtual Result<std::string> Serialize(const AggregationState& state) const = 0;
+  virtual Result<std::unique_ptr<AggregationState>> Deserialize(std::string_view bytes) const = 0;
+};
+
 /// \brief A function as a catalog loads it, before it knows its arguments.
 class UnboundFunction {
  public:
   virtual ~UnboundFunction() = default;
   virtual std::string name() const = 0;
   virtual std::string description() const = 0;
-  /// \brief Bind to the types of a call's arguments (one field per argument, in order). An
-  /// error names what the function expected; only ScalarFunction results can be called.
+  /// \brief Bind to the types of a call's arguments (one field per argument, in order): a
+  /// ScalarFunction or an AggregateFunction. An error names what the function expected.
   virtual Result<std::shared_ptr<BoundFunction>> Bind(const arrow::Schema& input) = 0;
 };
 
