@@ -127,6 +127,10 @@ std::string SortOrder::ToString() const {
                      null_ordering_ == NullOrdering::kNullsFirst ? "NULLS FIRST" : "NULLS LAST");
 }
 
+std::string UserDefinedScalarFunc::ToString() const {
+  return fmt::format("{}({})", name_, JoinRendered(children_));
+}
+
 std::string Transform::ToString() const {
   return fmt::format("{}({})", name_, JoinRendered(arguments_));
 }

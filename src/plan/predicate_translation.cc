@@ -1,5 +1,6 @@
 // Bound condition -> V2 predicate: comparisons, null tests, IN, string prefix/suffix/contains,
-// AND/OR/NOT and constant truth values, with Spark's predicate names.
+// AND/OR/NOT and constant truth values, with Spark's predicate names; calls of catalog functions
+// as UserDefinedScalarFunc operands.
 #include "plan/predicate_translation.h"
 
 #include <map>
@@ -7,6 +8,7 @@
 
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "parley/connector/function.h"
 
 namespace parley {
 namespace {
@@ -41,13 +43,32 @@ std::shared_ptr<arrow::Scalar> ExactDecimalLiteral(const BoundExpr& cast) {
   return std::make_shared<arrow::Decimal128Scalar>(*rescaled, cast.type);
 }
 
-// A column or literal operand (a literal cast exactly to a decimal counts as a literal);
-// nullptr for anything else.
+ExpressionPtr TranslateOperand(const BoundExpr& expr);
+
+// A call of a deterministic catalog function over translatable operands; nullptr otherwise.
+ExpressionPtr TranslateFunctionCall(const BoundExpr& expr) {
+  if (expr.connector_function == nullptr || !expr.connector_function->deterministic()) {
+    return nullptr;
+  }
+  std::vector<ExpressionPtr> children;
+  for (const auto& arg : expr.args) {
+    auto child = TranslateOperand(*arg);
+    if (!child) return nullptr;
+    children.push_back(std::move(child));
+  }
+  return std::make_shared<UserDefinedScalarFunc>(expr.connector_function->name(),
+                                                 expr.connector_function->canonical_name(),
+                                                 std::move(children));
+}
+
+// A column, literal or catalog function call operand (a literal cast exactly to a decimal counts
+// as a literal); nullptr for anything else.
 ExpressionPtr TranslateOperand(const BoundExpr& expr) {
   if (expr.kind == BoundExpr::Kind::kColumn) return FieldReference(expr.field);
   if (expr.kind == BoundExpr::Kind::kLiteral) return MakeLiteral(expr.literal);
   if (expr.kind == BoundExpr::Kind::kCall) {
     if (auto literal = ExactDecimalLiteral(expr)) return MakeLiteral(literal);
+    return TranslateFunctionCall(expr);
   }
   return nullptr;
 }
@@ -61,6 +82,12 @@ PredicatePtr TranslatePredicate(const BoundExpr& condition) {
     return MakePredicate(value ? "ALWAYS_TRUE" : "ALWAYS_FALSE", {});
   }
   if (condition.kind != BoundExpr::Kind::kCall) return nullptr;
+  if (condition.connector_function != nullptr) {
+    // A boolean function call as a condition is offered as `call = TRUE`, as Spark offers it.
+    auto call = TranslateFunctionCall(condition);
+    if (!call || condition.type->id() != arrow::Type::BOOL) return nullptr;
+    return MakePredicate("=", {call, MakeLiteral(std::make_shared<arrow::BooleanScalar>(true))});
+  }
   const std::string& f = condition.function;
   static const std::set<std::string> kBinary = {
       "=", "<>", "<", "<=", ">", ">=", "<=>", "STARTS_WITH", "ENDS_WITH", "CONTAINS"};

@@ -355,12 +355,50 @@ class BuilderCore : public ScanBuilder {
       ARROW_ASSIGN_OR_RAISE(data, Sample(data));
     }
     if (accepted_.empty() || options_.ignore_accepted_predicates) return data;
+    const auto columns = data->schema()->field_names();
     std::optional<cp::Expression> filter;
     for (const auto& predicate : accepted_) {
-      ARROW_ASSIGN_OR_RAISE(auto expr, PredicateToArrow(*predicate));
+      ARROW_ASSIGN_OR_RAISE(auto computed, ComputeFunctionOperand(predicate, &data));
+      ARROW_ASSIGN_OR_RAISE(auto expr, PredicateToArrow(*computed));
       filter = filter ? cp::and_(*filter, expr) : expr;
     }
-    return FilterRows(std::move(data), *filter);
+    ARROW_ASSIGN_OR_RAISE(auto filtered, FilterRows(std::move(data), *filter));
+    return filtered->SelectColumns([&] {
+      std::vector<int> indices(columns.size());
+      for (size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<int>(i);
+      return indices;
+    }());
+  }
+
+  // A predicate whose first operand calls one of the table's functions: the call's values
+  // appended to `*data` as a column, and the predicate over that column instead.
+  Result<PredicatePtr> ComputeFunctionOperand(const PredicatePtr& predicate,
+                                              std::shared_ptr<arrow::Table>* data) const {
+    const auto children = predicate->children();
+    const auto* call = dynamic_cast<const UserDefinedScalarFunc*>(children[0].get());
+    if (call == nullptr) return predicate;
+    const auto& function = options_.functions.at(call->canonical_name());
+    ARROW_ASSIGN_OR_RAISE(auto batch, (*data)->CombineChunksToBatch());
+    arrow::ArrayVector args;
+    for (const auto& child : call->children()) {
+      if (const auto* column = AsColumnName(*child)) {
+        args.push_back(batch->GetColumnByName(*column));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(
+            auto repeated, arrow::MakeArrayFromScalar(*static_cast<const Literal&>(*child).value(),
+                                                      batch->num_rows()));
+        args.push_back(std::move(repeated));
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto values, function->Invoke(args, batch->num_rows()));
+    const std::string name = "#call" + std::to_string(batch->num_columns());
+    ARROW_ASSIGN_OR_RAISE(auto table, arrow::Table::FromRecordBatches({batch}));
+    ARROW_ASSIGN_OR_RAISE(*data,
+                          table->AddColumn(batch->num_columns(), arrow::field(name, values->type()),
+                                           std::make_shared<arrow::ChunkedArray>(values)));
+    std::vector<ExpressionPtr> rewritten = children;
+    rewritten[0] = FieldReference(name);
+    return MakePredicate(predicate->name(), std::move(rewritten));
   }
 
   // The rows of `table` for which `predicate` is TRUE.
@@ -452,13 +490,26 @@ class BuilderCore : public ScanBuilder {
     return out;
   }
 
+  // A call of one of the table's functions over columns and literals.
+  bool IsOwnFunctionCall(const Expression& expression) const {
+    const auto* call = dynamic_cast<const UserDefinedScalarFunc*>(&expression);
+    if (call == nullptr || options_.functions.count(call->canonical_name()) == 0) return false;
+    for (const auto& child : call->children()) {
+      if (AsColumnName(*child) == nullptr && dynamic_cast<const Literal*>(child.get()) == nullptr) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   std::vector<PredicatePtr> DoPush(std::vector<PredicatePtr> predicates) {
     std::vector<PredicatePtr> returned;
     accepted_.clear();
     for (const auto& predicate : predicates) {
       log_->offered_predicates.push_back(predicate->ToString());
-      bool simple =
-          predicate->children().size() >= 1 && AsColumnName(*predicate->children()[0]) != nullptr;
+      bool simple = predicate->children().size() >= 1 &&
+                    (AsColumnName(*predicate->children()[0]) != nullptr ||
+                     IsOwnFunctionCall(*predicate->children()[0]));
       for (size_t i = 1; i < predicate->children().size(); ++i) {
         if (!dynamic_cast<const Literal*>(predicate->children()[i].get())) simple = false;
       }

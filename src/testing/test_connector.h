@@ -18,6 +18,7 @@
 #include "arrow/compute/expression.h"
 #include "arrow/type_fwd.h"
 #include "parley/connector/catalog.h"
+#include "parley/connector/function.h"
 #include "parley/connector/read.h"
 
 namespace parley::testing {
@@ -30,6 +31,10 @@ struct TestTableOptions {
   bool filter_pushdown = false;
   std::set<std::string> accepted_predicates = {"=",  "<>",      "<",           "<=", ">",
                                                ">=", "IS_NULL", "IS_NOT_NULL", "IN"};
+  /// Catalog functions the reader evaluates itself, by canonical name: with `filter_pushdown`,
+  /// a predicate comparing a call of one (over columns and literals) with a literal is accepted
+  /// too (if its name is listed above), the call computed with the function's Invoke.
+  std::map<std::string, std::shared_ptr<const ScalarFunction>> functions;
   /// Implement the older SupportsPushDownFilters instead, accepting comparisons, null tests and
   /// IN over a column (and applying them exactly); everything else is returned.
   bool v1_filters = false;

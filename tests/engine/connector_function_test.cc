@@ -5,6 +5,7 @@
 // under GROUP BY over several partitions, their states merged through their bytes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <string>
@@ -320,6 +321,76 @@ TEST_F(ConnectorFunctionTest, AggregateFunctionErrors) {
                           session_->Sql("SELECT b, bad_total(a) FROM tc.default.t GROUP BY b"));
   ASSERT_RAISES_CONDITION("CONNECTOR_CONTRACT_VIOLATION.FUNCTION_RESULT",
                           session_->Sql("SELECT bad_total(a) FROM tc.default.t"));
+}
+
+// plus(x INT, y INT) = x + y, known to the tables that evaluate it by its canonical name.
+class Plus : public ScalarFunction, public UnboundFunction {
+ public:
+  explicit Plus(bool deterministic = true) : deterministic_(deterministic) {}
+  std::string name() const override { return "plus"; }
+  std::string canonical_name() const override { return "test.plus"; }
+  std::string description() const override { return "x + y"; }
+  bool deterministic() const override { return deterministic_; }
+  std::vector<std::shared_ptr<arrow::DataType>> input_types() const override {
+    return {arrow::int32(), arrow::int32()};
+  }
+  std::shared_ptr<arrow::DataType> result_type() const override { return arrow::int32(); }
+  Result<std::shared_ptr<BoundFunction>> Bind(const arrow::Schema&) override {
+    return std::make_shared<Plus>(deterministic_);
+  }
+  Result<std::shared_ptr<arrow::Array>> Invoke(const arrow::ArrayVector& args,
+                                               int64_t length) const override {
+    ARROW_ASSIGN_OR_RAISE(auto sum, arrow::compute::Add(args[0], args[1]));
+    return sum.make_array();
+  }
+
+ private:
+  bool deterministic_;
+};
+
+// A function in a filter is offered to the scan as a UserDefinedScalarFunc operand: a source
+// that evaluates it (by its canonical name) takes the predicate, one that does not returns it,
+// and the answer is the same.
+TEST_F(ConnectorFunctionTest, FunctionsInFiltersAreOfferedToTheScan) {
+  std::vector<int32_t> a;
+  for (int32_t i = 0; i < 100; ++i) a.push_back(i);
+  testing::TestTableOptions evaluating;
+  evaluating.filter_pushdown = true;
+  evaluating.partitions = 2;
+  evaluating.functions["test.plus"] = std::make_shared<Plus>();
+  testing::TestTableOptions declining = evaluating;
+  declining.functions.clear();
+  catalog_->AddTable("evaluates", testing::MakeIntTable({"a"}, {a}), evaluating);
+  catalog_->AddTable("declines", testing::MakeIntTable({"a"}, {a}), declining);
+  ASSERT_OK(session_->RegisterFunction("plus", std::make_shared<Plus>()));
+  ASSERT_OK(session_->RegisterFunction("plus_random", std::make_shared<Plus>(false)));
+  for (const std::string table : {"evaluates", "declines"}) {
+    EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT count(*), min(a) FROM tc.default." +
+                                                       table + " WHERE plus(a, 10) > 95"),
+              (Rows{"14,86"}))
+        << table;
+  }
+  auto pushed = testing::SessionRows(
+      session_.get(),
+      "EXPLAIN FORMATTED SELECT a FROM tc.default.evaluates WHERE plus(a, 10) > 95");
+  ASSERT_EQ(pushed.size(), 1u);
+  EXPECT_NE(pushed[0].find("PushedPredicates: [plus(a, 10) > 95]"), std::string::npos) << pushed[0];
+  EXPECT_EQ(pushed[0].find("Filter"), std::string::npos) << pushed[0];
+  auto returned = testing::SessionRows(
+      session_.get(), "EXPLAIN FORMATTED SELECT a FROM tc.default.declines WHERE plus(a, 10) > 95");
+  ASSERT_EQ(returned.size(), 1u);
+  EXPECT_NE(returned[0].find("Filter"), std::string::npos) << returned[0];
+  EXPECT_EQ(returned[0].find("PushedPredicates: [plus"), std::string::npos) << returned[0];
+  auto log = catalog_->log("declines");
+  EXPECT_NE(
+      std::find(log->offered_predicates.begin(), log->offered_predicates.end(), "plus(a, 10) > 95"),
+      log->offered_predicates.end());
+  // A function that is not deterministic is never offered.
+  auto random = testing::SessionRows(
+      session_.get(),
+      "EXPLAIN FORMATTED SELECT a FROM tc.default.evaluates WHERE plus_random(a, 10) > 95");
+  ASSERT_EQ(random.size(), 1u);
+  EXPECT_EQ(random[0].find("PushedPredicates: [plus"), std::string::npos) << random[0];
 }
 
 // The grouped kernel itself, with two partial states as two threads would make: each batch's

@@ -4,7 +4,8 @@
 // They mirror Spark's org.apache.spark.sql.connector.expressions package: a NamedReference
 // points at a (possibly nested) column, a Literal holds an Arrow scalar, a
 // GeneralScalarExpression applies a function named by one of Spark's V2 names ("+", "ABS"...),
-// and a Predicate is a boolean-valued GeneralScalarExpression whose name is one of
+// a UserDefinedScalarFunc calls a catalog's function, and a Predicate is a boolean-valued
+// GeneralScalarExpression whose name is one of
 //   =  <>  <  <=  >  >=  <=>  IS_NULL  IS_NOT_NULL  IN  STARTS_WITH  ENDS_WITH  CONTAINS
 //   AND  OR  NOT  ALWAYS_TRUE  ALWAYS_FALSE
 // with the children Spark documents (IN: the value first, then the list).
@@ -71,6 +72,29 @@ class GeneralScalarExpression : public Expression {
 
  private:
   std::string name_;
+  std::vector<ExpressionPtr> children_;
+};
+
+/// \brief A call of a catalog's function (parley/connector/function.h) inside a predicate
+/// (Spark's UserDefinedScalarFunc): `name` as the function calls itself, `canonical_name`
+/// telling which computation it is (a source evaluates only the functions it recognizes by it).
+/// Only deterministic functions are offered; a boolean call in a condition is offered as
+/// `call = TRUE`.
+class UserDefinedScalarFunc : public Expression {
+ public:
+  UserDefinedScalarFunc(std::string name, std::string canonical_name,
+                        std::vector<ExpressionPtr> children)
+      : name_(std::move(name)),
+        canonical_name_(std::move(canonical_name)),
+        children_(std::move(children)) {}
+  const std::string& name() const { return name_; }
+  const std::string& canonical_name() const { return canonical_name_; }
+  std::vector<ExpressionPtr> children() const override { return children_; }
+  std::string ToString() const override;
+
+ private:
+  std::string name_;
+  std::string canonical_name_;
   std::vector<ExpressionPtr> children_;
 };
 
