@@ -19,6 +19,7 @@ namespace {
 class ScaleFunction : public UnboundFunction, public ScalarFunction {
  public:
   std::string name() const override { return "scale"; }
+  std::string canonical_name() const override { return kScaleCanonicalName; }
   std::string description() const override { return "scale(x, k): x * k for INT x and k."; }
   std::vector<std::shared_ptr<arrow::DataType>> input_types() const override {
     return {arrow::int32(), arrow::int32()};

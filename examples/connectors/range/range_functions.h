@@ -14,6 +14,10 @@
 
 namespace parley::example {
 
+/// \brief The canonical name of `scale`, by which the filtered table's scan recognizes a call
+/// of it in a predicate it is offered.
+inline constexpr char kScaleCanonicalName[] = "range.scale";
+
 /// \brief The unbound `scale` function of the catalog's `default` namespace.
 std::shared_ptr<UnboundFunction> MakeScaleFunction();
 

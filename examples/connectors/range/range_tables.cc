@@ -1,7 +1,8 @@
 // The example tables and their scan builders. SimpleScanBuilder is Step 1 of Spark's guide: no
 // negotiation at all. FilteredScanBuilder is Step 2: it answers the engine's filter offer per
-// predicate (accepting one `i > <int>` threshold it can turn into fewer partitions and
-// returning everything else as residual) and records the columns the query needs.
+// predicate (accepting one `i > <int>` threshold, or the same written with the catalog's own
+// function as `scale(i, <k>) > <int>`, that it can turn into fewer partitions, and returning
+// everything else as residual) and records the columns the query needs.
 #include "range_tables.h"
 
 #include <utility>
@@ -10,6 +11,7 @@
 #include "arrow/type.h"
 #include "parley/connector/read.h"
 #include "parley/connector/status.h"
+#include "range_functions.h"
 #include "range_scan.h"
 
 namespace parley::example {
@@ -39,6 +41,33 @@ std::optional<int32_t> IGreaterThanInt(const Predicate& predicate) {
   return bound->value;
 }
 
+// If `predicate` is `scale(i, <k>) > <c>` (the catalog's own function, known by its canonical
+// name) with INT literals, 1 <= k <= 1000 (so that i * k cannot overflow for this table's i)
+// and c at least -1, return the threshold on i it means: i * k > c exactly when
+// i > floor(c / k).
+std::optional<int32_t> ScaledIGreaterThanInt(const Predicate& predicate) {
+  auto children = predicate.children();
+  if (predicate.name() != ">" || children.size() != 2) return std::nullopt;
+  auto* call = dynamic_cast<const UserDefinedScalarFunc*>(children[0].get());
+  if (call == nullptr || call->canonical_name() != kScaleCanonicalName) return std::nullopt;
+  auto args = call->children();
+  const std::string* column = args.size() == 2 ? AsColumnName(*args[0]) : nullptr;
+  if (column == nullptr || *column != "i") return std::nullopt;
+  auto int_literal = [](const Expression& expression) -> std::optional<int32_t> {
+    auto* literal = dynamic_cast<const Literal*>(&expression);
+    if (literal == nullptr || literal->value() == nullptr) return std::nullopt;
+    auto* value = dynamic_cast<const arrow::Int32Scalar*>(literal->value().get());
+    if (value == nullptr || !value->is_valid) return std::nullopt;
+    return value->value;
+  };
+  auto factor = int_literal(*args[1]);
+  auto bound = int_literal(*children[1]);
+  if (!factor || !bound || *factor < 1 || *factor > 1000 || *bound < -1) return std::nullopt;
+  int32_t threshold = *bound / *factor;
+  if (*bound % *factor != 0 && *bound < 0) --threshold;
+  return threshold;
+}
+
 // Step 2's builder.
 class FilteredScanBuilder : public ScanBuilder,
                             public SupportsPushDownV2Filters,
@@ -50,7 +79,11 @@ class FilteredScanBuilder : public ScanBuilder,
     lower_bound_.reset();
     std::vector<PredicatePtr> residual;
     for (auto& predicate : predicates) {
-      std::optional<int32_t> bound = pushed_.empty() ? IGreaterThanInt(*predicate) : std::nullopt;
+      std::optional<int32_t> bound;
+      if (pushed_.empty()) {
+        bound = IGreaterThanInt(*predicate);
+        if (!bound) bound = ScaledIGreaterThanInt(*predicate);
+      }
       if (bound) {
         lower_bound_ = bound;
         pushed_.push_back(std::move(predicate));
