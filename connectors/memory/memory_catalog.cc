@@ -318,7 +318,10 @@ Result<bool> MemoryCatalog::DropNamespace(const std::vector<std::string>& namesp
   bool has_tables = std::any_of(tables_.begin(), tables_.end(),
                                 [&](const auto& table) { return in_subtree(table.first.first); }) ||
                     std::any_of(views_.begin(), views_.end(),
-                                [&](const auto& view) { return in_subtree(view.first.first); });
+                                [&](const auto& view) { return in_subtree(view.first.first); }) ||
+                    std::any_of(functions_.begin(), functions_.end(), [&](const auto& function) {
+                      return in_subtree(function.first.first);
+                    });
   if (!cascade && (has_children || has_tables)) {
     return InvalidError("SCHEMA_NOT_EMPTY",
                         "Cannot drop a schema " + QuotePath(namespace_path) +
@@ -327,6 +330,7 @@ Result<bool> MemoryCatalog::DropNamespace(const std::vector<std::string>& namesp
   }
   std::erase_if(tables_, [&](const auto& table) { return in_subtree(table.first.first); });
   std::erase_if(views_, [&](const auto& view) { return in_subtree(view.first.first); });
+  std::erase_if(functions_, [&](const auto& function) { return in_subtree(function.first.first); });
   std::erase_if(namespaces_, [&](const auto& ns) { return in_subtree(ns.first); });
   return true;
 }

@@ -1,6 +1,7 @@
 // The built-in `memory` catalog: namespaces and tables held in this process as Arrow data.
 //
-// MemoryCatalog is a CatalogPlugin with the TableCatalog and SupportsNamespaces mix-ins. It is
+// MemoryCatalog is a CatalogPlugin with the TableCatalog, SupportsNamespaces, RelationCatalog
+// (views) and SqlFunctionCatalog (SQL functions, memory_functions.cc) mix-ins. It is
 // the plugin behind `spark.sql.catalog.<name>=memory` and, until a persistent session catalog
 // exists, the default `spark_catalog`. Nothing is persisted: the data goes away with the
 // catalog object.
@@ -42,6 +43,7 @@
 #include "memory_changelog.h"
 #include "memory_table.h"
 #include "parley/connector/catalog.h"
+#include "parley/connector/function.h"
 #include "parley/connector/view.h"
 
 namespace parley::memory {
@@ -49,7 +51,8 @@ namespace parley::memory {
 /// \brief The `memory` catalog plugin. Construct, then call Initialize() before anything else.
 class MemoryCatalog : public StagingTableCatalog,
                       public RelationCatalog,
-                      public SupportsNamespaces {
+                      public SupportsNamespaces,
+                      public SqlFunctionCatalog {
  public:
   /// \brief Record the catalog name and create the default namespace (see file comment for
   /// `default-namespace`). Other options are ignored.
@@ -134,6 +137,15 @@ class MemoryCatalog : public StagingTableCatalog,
   Status ReplaceView(const Identifier& ident, const ViewInfo& info) override;
   Result<bool> DropView(const Identifier& ident) override;
   Status RenameView(const Identifier& from, const Identifier& to) override;
+
+  /// \brief SQL functions (memory_functions.cc): kept as SqlFunctionInfo until the catalog
+  /// goes, in a name space of their own. Errors: SCHEMA_NOT_FOUND, ROUTINE_ALREADY_EXISTS.
+  Result<std::vector<Identifier>> ListFunctions(
+      const std::vector<std::string>& namespace_path) override;
+  Result<std::shared_ptr<UnboundFunction>> LoadFunction(const Identifier& ident) override;
+  Status CreateSqlFunction(const Identifier& ident, const SqlFunctionInfo& info,
+                           bool replace) override;
+  Result<bool> DropSqlFunction(const Identifier& ident) override;
   Result<Relation> LoadRelation(const Identifier& ident) override;
   Result<std::vector<RelationSummary>> ListRelationSummaries(
       const std::vector<std::string>& namespace_path) override;
@@ -191,7 +203,12 @@ class MemoryCatalog : public StagingTableCatalog,
     Identifier ident;  // as created
     ViewInfo info;
   };
-  std::map<TableKey, ViewEntry> views_;                 // guarded by mutex_
+  std::map<TableKey, ViewEntry> views_;  // guarded by mutex_
+  struct FunctionEntry {
+    Identifier ident;
+    SqlFunctionInfo info;
+  };
+  std::map<TableKey, FunctionEntry> functions_;         // guarded by mutex_
   std::map<TableKey, MemoryChangelogData> changelogs_;  // guarded by mutex_
 };
 

@@ -1,5 +1,6 @@
-// The memory catalog's tables pass the write conformance kit, and its views the view
-// conformance kit.
+// The memory catalog's tables pass the write conformance kit, its views the view conformance
+// kit, and its SQL functions the SQL function checks of the function conformance kit.
+#include "conformance/function_conformance.h"
 #include "conformance/view_conformance.h"
 #include "conformance/write_conformance.h"
 #include "connectors/memory/memory_catalog.h"
@@ -29,6 +30,14 @@ ViewSubject MemoryViews() {
 }
 
 PARLEY_INSTANTIATE_VIEW_CONFORMANCE(Memory, MemoryViews);
+
+FunctionSubject MemoryFunctions() {
+  auto catalog = std::make_shared<memory::MemoryCatalog>();
+  EXPECT_TRUE(catalog->Initialize("conformance", {}).ok());
+  return {catalog, {{"default"}}, {}};
+}
+
+PARLEY_INSTANTIATE_SQL_FUNCTION_CONFORMANCE(Memory, MemoryFunctions);
 
 }  // namespace
 }  // namespace parley::conformance
