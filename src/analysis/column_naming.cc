@@ -10,8 +10,13 @@
 #include <regex>
 #include <set>
 
+#include "analysis/expression_binder.h"
+#include "analysis/routine_binder.h"
 #include "analysis/types.h"
+#include "analysis/window_binder.h"
 #include "catalog/identifiers.h"
+#include "functions/function_registry.h"
+#include "parley/connector/function.h"
 #include "plan/bound_expression.h"
 
 namespace parley {
@@ -288,7 +293,55 @@ class Printer {
     return Negated(expr.negated, text);
   }
 
+  // A call of a SQL function, as Spark names it: by the name the call resolved to
+  // (catalog.ns.f for a persistent one), its arguments in its parameters' order.
+  Name RoutineCall(const Expr& expr) {
+    if (expr.window || expr.filter || expr.star || !expr.within_group.empty() || expr.interval ||
+        expr.subquery_kind != sql::SubqueryKind::kNone) {
+      return std::nullopt;
+    }
+    if (expr.name_parts.size() == 1) {
+      const std::string name = ToLowerAscii(expr.name_parts[0]);
+      if (FunctionRegistry::Builtin().FindTypeRule(name) != nullptr || IsAggregateFunction(name) ||
+          IsWindowOnlyFunction(name) || name == "[]" || name == "extract") {
+        return std::nullopt;
+      }
+    }
+    auto routine = FindRoutine(expr);
+    if (!routine.ok() || routine->function == nullptr) return std::nullopt;
+    const auto* sql = dynamic_cast<const SqlFunction*>(routine->function.get());
+    if (sql == nullptr) return std::nullopt;
+    std::vector<const Expr*> ordered;
+    for (const auto& child : expr.children) ordered.push_back(child.get());
+    if (!expr.argument_names.empty()) {
+      const auto& parameters = sql->info().parameters;
+      auto position = [&](size_t arg) {
+        const std::string& name = expr.argument_names[arg];
+        if (name.empty()) return arg;
+        for (size_t p = 0; p < parameters.size(); ++p) {
+          if (EqualsIgnoreCase(parameters[p].name, name)) return p;
+        }
+        return parameters.size();
+      };
+      std::vector<size_t> order(ordered.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return position(a) < position(b); });
+      std::vector<const Expr*> sorted;
+      for (size_t i : order) sorted.push_back(ordered[i]);
+      ordered = std::move(sorted);
+    }
+    std::string arguments;
+    for (const Expr* arg : ordered) {
+      auto printed = Print(*arg);
+      if (!printed) return std::nullopt;
+      arguments += (arguments.empty() ? "" : ", ") + *printed;
+    }
+    return routine->qualified_name + "(" + arguments + ")";
+  }
+
   Name Function(const Expr& expr) {
+    if (auto routine = RoutineCall(expr)) return routine;
     if (expr.name_parts.size() != 1 || !expr.within_group.empty()) return std::nullopt;
     const std::string name = ToLowerAscii(expr.name_parts[0]);
     const auto& args = expr.children;

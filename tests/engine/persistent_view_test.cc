@@ -93,6 +93,13 @@ TEST_F(PersistentViewTest, ASqlFunctionOutlivesItsSession) {
   ASSERT_OK(session->Sql("USE sales").status());
   EXPECT_EQ(testing::SessionRows(session.get(), "SELECT id FROM above(15) ORDER BY id"),
             (Rows{"2", "3"}));
+  // Columns are named as Spark names calls of SQL functions: by the name the call resolved to,
+  // the arguments in the parameters' order.
+  ASSERT_OK_AND_ASSIGN(auto named, session->Sql("SELECT sales.taxed(rate => 0.5, amount => 1), "
+                                                "sales.taxed(2) + 1"));
+  EXPECT_EQ(named->schema()->field_names(),
+            (std::vector<std::string>{"spark_catalog.sales.taxed(1, 0.5)",
+                                      "(spark_catalog.sales.taxed(2) + 1)"}));
   EXPECT_EQ(testing::SessionRows(session.get(), "SHOW USER FUNCTIONS IN sales"),
             (Rows{"spark_catalog.sales.above", "spark_catalog.sales.taxed"}));
   ASSERT_OK(session->Sql("DROP TABLE sales.orders").status());
