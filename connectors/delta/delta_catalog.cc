@@ -166,20 +166,7 @@ class DeltaCatalog : public StagingTableCatalog,
   // ---- SQL functions (function_files.h): a file per function in the namespace directory
 
   Result<std::vector<Identifier>> ListFunctions(const std::vector<std::string>& ns) override {
-    ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExists(ns));
-    if (!exists) return SchemaNotFound(ns);
-    std::vector<Identifier> out;
-    ARROW_ASSIGN_OR_RAISE(auto entries, ListDirectory(NamespaceDir(ns)));
-    for (const auto& entry : entries) {
-      std::string name;
-      if (entry.type() == arrow::fs::FileType::File &&
-          IsFunctionFileName(entry.base_name(), &name)) {
-        out.push_back({ns, name});
-      }
-    }
-    std::sort(out.begin(), out.end(),
-              [](const Identifier& a, const Identifier& b) { return a.name < b.name; });
-    return out;
+    return ListCatalogFiles(ns, IsFunctionFileName);
   }
 
   Result<std::shared_ptr<UnboundFunction>> LoadFunction(const Identifier& ident) override {
@@ -213,19 +200,7 @@ class DeltaCatalog : public StagingTableCatalog,
   // ---- Views (view_files.h): a file per view in the namespace directory
 
   Result<std::vector<Identifier>> ListViews(const std::vector<std::string>& ns) override {
-    ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExists(ns));
-    if (!exists) return SchemaNotFound(ns);
-    std::vector<Identifier> out;
-    ARROW_ASSIGN_OR_RAISE(auto entries, ListDirectory(NamespaceDir(ns)));
-    for (const auto& entry : entries) {
-      std::string name;
-      if (entry.type() == arrow::fs::FileType::File && IsViewFileName(entry.base_name(), &name)) {
-        out.push_back({ns, name});
-      }
-    }
-    std::sort(out.begin(), out.end(),
-              [](const Identifier& a, const Identifier& b) { return a.name < b.name; });
-    return out;
+    return ListCatalogFiles(ns, IsViewFileName);
   }
 
   Result<ViewInfo> LoadView(const Identifier& ident) override {
@@ -625,6 +600,26 @@ class DeltaCatalog : public StagingTableCatalog,
     for (const auto& part : ident.namespace_path) ARROW_RETURN_NOT_OK(CheckName(part));
     ARROW_RETURN_NOT_OK(CheckName(ident.name));
     return ViewFilePath(NamespaceDir(ident.namespace_path), Lower(ident.name));
+  }
+
+  // The objects of `ns` whose files `is_file_name` recognizes (view_files.h, function_files.h),
+  // sorted by name.
+  Result<std::vector<Identifier>> ListCatalogFiles(const std::vector<std::string>& ns,
+                                                   bool (*is_file_name)(const std::string&,
+                                                                        std::string*)) {
+    ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExists(ns));
+    if (!exists) return SchemaNotFound(ns);
+    std::vector<Identifier> out;
+    ARROW_ASSIGN_OR_RAISE(auto entries, ListDirectory(NamespaceDir(ns)));
+    for (const auto& entry : entries) {
+      std::string name;
+      if (entry.type() == arrow::fs::FileType::File && is_file_name(entry.base_name(), &name)) {
+        out.push_back({ns, name});
+      }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Identifier& a, const Identifier& b) { return a.name < b.name; });
+    return out;
   }
 
   // The function file of `ident` (a catalog name, not a path).

@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arrow/io/interfaces.h"
 #include "arrow/type.h"
+#include "connectors/delta/catalog_files.h"
 #include "connectors/delta/log/delta_schema.h"
 #include "connectors/delta/util.h"
 
@@ -15,13 +15,6 @@ using nlohmann::json;
 
 constexpr const char* kFunctionFileSuffix = ".function";
 constexpr int kFunctionFileVersion = 1;
-
-Status Corrupt(const std::string& display, const std::string& why) {
-  return InvalidError("INTERNAL_ERROR_METADATA_CATALOG",
-                      "An object in the metadata catalog has been corrupted: the definition of "
-                      "the function " +
-                          display + " cannot be read (" + why + ").");
-}
 
 Result<std::vector<Column>> ColumnsFromJson(const std::string& text) {
   ARROW_ASSIGN_OR_RAISE(auto schema, SchemaFromDeltaJson(text));
@@ -42,17 +35,11 @@ Result<std::shared_ptr<arrow::DataType>> TypeFromJson(const std::string& text) {
 }  // namespace
 
 std::string FunctionFilePath(const std::string& namespace_dir, const std::string& lower_name) {
-  return namespace_dir + "/." + lower_name + kFunctionFileSuffix;
+  return CatalogFilePath(namespace_dir, lower_name, kFunctionFileSuffix);
 }
 
 bool IsFunctionFileName(const std::string& base_name, std::string* lower_name) {
-  const std::string suffix = kFunctionFileSuffix;
-  if (base_name.size() <= suffix.size() + 1 || base_name[0] != '.' ||
-      !base_name.ends_with(suffix)) {
-    return false;
-  }
-  *lower_name = base_name.substr(1, base_name.size() - suffix.size() - 1);
-  return true;
+  return IsCatalogFileName(base_name, kFunctionFileSuffix, lower_name);
 }
 
 Status WriteFunctionFile(arrow::fs::FileSystem& filesystem, const std::string& path,
@@ -77,27 +64,23 @@ Status WriteFunctionFile(arrow::fs::FileSystem& filesystem, const std::string& p
   } else {
     ARROW_ASSIGN_OR_RAISE(body["returnType"], TypeToJson(info.return_type));
   }
-  const std::string text = body.dump();
-  const std::string temporary = path + ".tmp";
-  ARROW_ASSIGN_OR_RAISE(auto sink, filesystem.OpenOutputStream(temporary));
-  ARROW_RETURN_NOT_OK(sink->Write(text.data(), static_cast<int64_t>(text.size())));
-  ARROW_RETURN_NOT_OK(sink->Close());
-  return filesystem.Move(temporary, path);
+  return WriteCatalogFile(filesystem, path, body.dump());
 }
 
 Result<SqlFunctionInfo> ReadFunctionFile(arrow::fs::FileSystem& filesystem, const std::string& path,
                                          const std::string& display) {
   ARROW_ASSIGN_OR_RAISE(std::string text, ReadTextFile(filesystem, path));
   json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object()) return Corrupt(display, "not a JSON object");
+  if (!body.is_object()) return CorruptCatalogFile("function", display, "not a JSON object");
   if (body.value("version", 0) != kFunctionFileVersion) {
-    return Corrupt(display, "unknown version " + body.value("version", json()).dump());
+    return CorruptCatalogFile("function", display,
+                              "unknown version " + body.value("version", json()).dump());
   }
   try {
     SqlFunctionInfo info;
     for (const auto& parameter : body.at("parameters")) {
       auto type = TypeFromJson(parameter.at("type").get<std::string>());
-      if (!type.ok()) return Corrupt(display, type.status().message());
+      if (!type.ok()) return CorruptCatalogFile("function", display, type.status().message());
       SqlFunctionParameter out{parameter.at("name").get<std::string>(), *type};
       if (!parameter.at("default").is_null()) {
         out.default_value = parameter.at("default").get<std::string>();
@@ -114,16 +97,16 @@ Result<SqlFunctionInfo> ReadFunctionFile(arrow::fs::FileSystem& filesystem, cons
     info.create_time_ms = body.at("createTime").get<int64_t>();
     if (info.is_table) {
       auto columns = ColumnsFromJson(body.at("returnColumns").get<std::string>());
-      if (!columns.ok()) return Corrupt(display, columns.status().message());
+      if (!columns.ok()) return CorruptCatalogFile("function", display, columns.status().message());
       info.return_columns = std::move(*columns);
     } else {
       auto type = TypeFromJson(body.at("returnType").get<std::string>());
-      if (!type.ok()) return Corrupt(display, type.status().message());
+      if (!type.ok()) return CorruptCatalogFile("function", display, type.status().message());
       info.return_type = *type;
     }
     return info;
   } catch (const json::exception& error) {
-    return Corrupt(display, error.what());
+    return CorruptCatalogFile("function", display, error.what());
   }
 }
 

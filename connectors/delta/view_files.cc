@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arrow/io/interfaces.h"
 #include "arrow/type.h"
+#include "connectors/delta/catalog_files.h"
 #include "connectors/delta/log/delta_schema.h"
 #include "connectors/delta/util.h"
 
@@ -16,27 +16,14 @@ using nlohmann::json;
 constexpr const char* kViewFileSuffix = ".view";
 constexpr int kViewFileVersion = 1;
 
-Status Corrupt(const std::string& display, const std::string& why) {
-  return InvalidError("INTERNAL_ERROR_METADATA_CATALOG",
-                      "An object in the metadata catalog has been corrupted: the definition of "
-                      "the view " +
-                          display + " cannot be read (" + why + ").");
-}
-
 }  // namespace
 
 std::string ViewFilePath(const std::string& namespace_dir, const std::string& lower_name) {
-  return namespace_dir + "/." + lower_name + kViewFileSuffix;
+  return CatalogFilePath(namespace_dir, lower_name, kViewFileSuffix);
 }
 
 bool IsViewFileName(const std::string& base_name, std::string* lower_name) {
-  const std::string suffix = kViewFileSuffix;
-  if (base_name.size() <= suffix.size() + 1 || base_name[0] != '.' ||
-      !base_name.ends_with(suffix)) {
-    return false;
-  }
-  *lower_name = base_name.substr(1, base_name.size() - suffix.size() - 1);
-  return true;
+  return IsCatalogFileName(base_name, kViewFileSuffix, lower_name);
 }
 
 Status WriteViewFile(arrow::fs::FileSystem& filesystem, const std::string& path,
@@ -50,21 +37,17 @@ Status WriteViewFile(arrow::fs::FileSystem& filesystem, const std::string& path,
                {"schema", schema},
                {"queryColumnNames", info.query_column_names},
                {"properties", info.properties}};
-  const std::string text = body.dump();
-  const std::string temporary = path + ".tmp";
-  ARROW_ASSIGN_OR_RAISE(auto sink, filesystem.OpenOutputStream(temporary));
-  ARROW_RETURN_NOT_OK(sink->Write(text.data(), static_cast<int64_t>(text.size())));
-  ARROW_RETURN_NOT_OK(sink->Close());
-  return filesystem.Move(temporary, path);
+  return WriteCatalogFile(filesystem, path, body.dump());
 }
 
 Result<ViewInfo> ReadViewFile(arrow::fs::FileSystem& filesystem, const std::string& path,
                               const std::string& display) {
   ARROW_ASSIGN_OR_RAISE(std::string text, ReadTextFile(filesystem, path));
   json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object()) return Corrupt(display, "not a JSON object");
+  if (!body.is_object()) return CorruptCatalogFile("view", display, "not a JSON object");
   if (body.value("version", 0) != kViewFileVersion) {
-    return Corrupt(display, "unknown version " + body.value("version", json()).dump());
+    return CorruptCatalogFile("view", display,
+                              "unknown version " + body.value("version", json()).dump());
   }
   try {
     ViewInfo info;
@@ -75,14 +58,14 @@ Result<ViewInfo> ReadViewFile(arrow::fs::FileSystem& filesystem, const std::stri
     info.query_column_names = body.at("queryColumnNames").get<std::vector<std::string>>();
     info.properties = body.at("properties").get<std::map<std::string, std::string>>();
     auto schema = SchemaFromDeltaJson(body.at("schema").get<std::string>());
-    if (!schema.ok()) return Corrupt(display, schema.status().message());
+    if (!schema.ok()) return CorruptCatalogFile("view", display, schema.status().message());
     info.columns = SchemaToColumns(*PlainSchema(**schema));
     if (info.query_column_names.size() != info.columns.size()) {
-      return Corrupt(display, "as many query column names as columns expected");
+      return CorruptCatalogFile("view", display, "as many query column names as columns expected");
     }
     return info;
   } catch (const json::exception& error) {
-    return Corrupt(display, error.what());
+    return CorruptCatalogFile("view", display, error.what());
   }
 }
 

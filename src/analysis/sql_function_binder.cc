@@ -174,17 +174,41 @@ std::string ComplexFunction(const sql::Expr& expr) {
   return "";
 }
 
-Status CheckParameters(const std::string& name, const SqlFunctionInfo& info, SourcePosition pos) {
+// The first of `names` that an earlier one repeats (ignoring case), if any.
+std::optional<std::string> FirstRepeated(const std::vector<std::string>& names) {
   std::set<std::string> seen;
+  for (const auto& name : names) {
+    if (!seen.insert(ToLowerAscii(name)).second) return name;
+  }
+  return std::nullopt;
+}
+
+// DUPLICATE_ROUTINE_RETURNS_COLUMNS when a table function's columns repeat a name.
+Status CheckReturnColumns(const std::string& name, const std::vector<Column>& columns,
+                          SourcePosition pos) {
+  std::vector<std::string> names;
+  for (const auto& column : columns) names.push_back(column.name);
+  auto repeated = FirstRepeated(names);
+  if (!repeated) return Status::OK();
+  return AnalysisError("DUPLICATE_ROUTINE_RETURNS_COLUMNS",
+                       fmt::format("Found duplicate column(s) in the RETURNS clause column list "
+                                   "of the user-defined routine {}: {}.",
+                                   name, QuoteIdentifier(*repeated)),
+                       pos);
+}
+
+Status CheckParameters(const std::string& name, const SqlFunctionInfo& info, SourcePosition pos) {
+  std::vector<std::string> names;
+  for (const auto& parameter : info.parameters) names.push_back(parameter.name);
+  if (auto repeated = FirstRepeated(names)) {
+    return AnalysisError("DUPLICATE_ROUTINE_PARAMETER_NAMES",
+                         fmt::format("Found duplicate name(s) in the parameter list of the "
+                                     "user-defined routine {}: {}.",
+                                     name, QuoteIdentifier(*repeated)),
+                         pos);
+  }
   const SqlFunctionParameter* with_default = nullptr;
   for (const auto& parameter : info.parameters) {
-    if (!seen.insert(ToLowerAscii(parameter.name)).second) {
-      return AnalysisError("DUPLICATE_ROUTINE_PARAMETER_NAMES",
-                           fmt::format("Found duplicate name(s) in the parameter list of the "
-                                       "user-defined routine {}: {}.",
-                                       name, QuoteIdentifier(parameter.name)),
-                           pos);
-    }
     if (parameter.default_value) {
       with_default = &parameter;
     } else if (with_default != nullptr) {
@@ -377,21 +401,14 @@ Status CheckSqlFunction(const std::string& qualified_name, const std::string& di
     if (info->is_table) {
       ARROW_ASSIGN_OR_RAISE(auto plan, BindSelect(*query, catalogs, nullptr));
       if (info->return_columns.empty()) {
-        std::set<std::string> seen;
         for (const auto& field : plan->output) {
-          if (!seen.insert(ToLowerAscii(field.display)).second) {
-            return AnalysisError("DUPLICATE_ROUTINE_RETURNS_COLUMNS",
-                                 fmt::format("Found duplicate column(s) in the RETURNS clause "
-                                             "column list of the user-defined routine {}: {}.",
-                                             name, QuoteIdentifier(field.display)),
-                                 pos);
-          }
           Column column;
           column.name = field.display;
           column.type = field.type;
           info->return_columns.push_back(std::move(column));
         }
       }
+      ARROW_RETURN_NOT_OK(CheckReturnColumns(name, info->return_columns, pos));
       ARROW_RETURN_NOT_OK(ProjectReturnColumns(plan, *info, name, pos).status());
     } else {
       ARROW_ASSIGN_OR_RAISE(auto body, ParseScalarBody(info->body));

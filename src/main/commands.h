@@ -125,6 +125,9 @@ CommandResult RunDropFunction(const sql::DropFunction& drop, SourcePosition pos,
 /// \brief The lines DESCRIBE FUNCTION [EXTENDED] shows of the SQL function `name`.
 std::vector<std::string> DescribeSqlFunctionLines(const std::string& name,
                                                   const SqlFunctionInfo& info, bool extended);
+/// \brief INVALID_TEMP_OBJ_QUALIFIER for the name of a temporary `kind` (VIEW, FUNCTION) that is
+/// qualified other than as the session's (`session.x`, `system.session.x`).
+Status CheckTempObjectQualifier(const char* kind, const sql::QualifiedName& name);
 /// \brief The SQL settings a view or SQL function keeps: the spark.sql.* ones the session
 /// set, except the catalogs'.
 std::map<std::string, std::string> CapturedConfigs(const SqlConf& conf);

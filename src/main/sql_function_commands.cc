@@ -172,17 +172,8 @@ CommandResult RunCreateFunction(const sql::CreateFunction& create, SourcePositio
   const auto& parts = create.name.parts;
   ARROW_ASSIGN_OR_RAISE(SqlFunctionInfo info, InfoFor(create, context));
   if (create.temporary) {
-    if (parts.size() > 1) {
-      std::vector<std::string> qualifier;
-      for (size_t i = 0; i + 1 < parts.size(); ++i) qualifier.push_back(QuoteIdentifier(parts[i]));
-      return AnalysisError("INVALID_TEMP_OBJ_QUALIFIER",
-                           fmt::format("Temporary FUNCTION {} cannot be qualified with {}. "
-                                       "Temporary objects can only be qualified with SESSION or "
-                                       "SYSTEM.SESSION.",
-                                       QuoteIdentifier(parts.back()), fmt::join(qualifier, ".")),
-                           create.name.pos);
-    }
-    const std::string name = ToLowerAscii(parts[0]);
+    ARROW_RETURN_NOT_OK(CheckTempObjectQualifier("FUNCTION", create.name));
+    const std::string name = ToLowerAscii(parts.back());
     if (catalogs->FindTempFunction(name) != nullptr && !create.replace) {
       return RoutineAlreadyExists(QuoteIdentifier(name), create.name.pos);
     }

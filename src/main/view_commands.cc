@@ -137,22 +137,8 @@ CommandResult CreateTempView(const sql::CreateView& create, const CommandContext
                          "It is not allowed to define a TEMPORARY view with IF NOT EXISTS.",
                          create.name.pos);
   }
-  // A temporary view may be qualified only as the session's: session.v or system.session.v.
-  const auto& parts = create.name.parts;
-  const bool session_qualified = (parts.size() == 2 && EqualsIgnoreCase(parts[0], "session")) ||
-                                 (parts.size() == 3 && EqualsIgnoreCase(parts[0], "system") &&
-                                  EqualsIgnoreCase(parts[1], "session"));
-  if (parts.size() > 1 && !session_qualified) {
-    std::vector<std::string> qualifier;
-    for (size_t i = 0; i + 1 < parts.size(); ++i) qualifier.push_back(QuoteIdentifier(parts[i]));
-    return AnalysisError("INVALID_TEMP_OBJ_QUALIFIER",
-                         fmt::format("Temporary VIEW {} cannot be qualified with {}. Temporary "
-                                     "objects can only be qualified with SESSION or "
-                                     "SYSTEM.SESSION.",
-                                     QuoteIdentifier(parts.back()), fmt::join(qualifier, ".")),
-                         create.name.pos);
-  }
-  const std::string& name = parts.back();
+  ARROW_RETURN_NOT_OK(CheckTempObjectQualifier("VIEW", create.name));
+  const std::string& name = create.name.parts.back();
   const bool exists = create.global ? catalogs->FindGlobalTempView(name).has_value()
                                     : catalogs->FindTempView(name) != nullptr;
   if (exists && !create.replace) {
@@ -282,6 +268,22 @@ std::string DdlName(const ResolvedName& name) {
 }
 
 }  // namespace
+
+Status CheckTempObjectQualifier(const char* kind, const sql::QualifiedName& name) {
+  const auto& parts = name.parts;
+  const bool session_qualified = (parts.size() == 2 && EqualsIgnoreCase(parts[0], "session")) ||
+                                 (parts.size() == 3 && EqualsIgnoreCase(parts[0], "system") &&
+                                  EqualsIgnoreCase(parts[1], "session"));
+  if (parts.size() == 1 || session_qualified) return Status::OK();
+  std::vector<std::string> qualifier;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) qualifier.push_back(QuoteIdentifier(parts[i]));
+  return AnalysisError("INVALID_TEMP_OBJ_QUALIFIER",
+                       fmt::format("Temporary {} {} cannot be qualified with {}. Temporary "
+                                   "objects can only be qualified with SESSION or "
+                                   "SYSTEM.SESSION.",
+                                   kind, QuoteIdentifier(parts.back()), fmt::join(qualifier, ".")),
+                       name.pos);
+}
 
 std::map<std::string, std::string> CapturedConfigs(const SqlConf& conf) {
   std::map<std::string, std::string> captured;
