@@ -17,36 +17,41 @@ thread_local std::vector<std::string>* temp_function_references = nullptr;
 // Numbers the calls of functions that are not deterministic.
 std::atomic<int64_t> nondeterministic_calls{0};
 
-// The function the name means, or a null one when none has it.
-Result<Routine> FindFunction(const std::vector<std::string>& parts, CatalogManager* catalogs) {
-  if (parts.size() == 1) {
-    if (auto temporary = catalogs->FindTempFunction(parts[0])) {
-      if (temp_function_references != nullptr) temp_function_references->push_back(parts[0]);
-      return Routine{std::move(temporary), ToLowerAscii(parts[0])};
-    }
-  }
-  auto resolved = catalogs->ResolveTableName(parts);
-  if (!resolved.ok()) return Routine{};
-  auto* functions = dynamic_cast<FunctionCatalog*>(resolved->catalog.get());
-  if (functions == nullptr) return Routine{};
-  auto loaded = functions->LoadFunction(resolved->ident);
-  if (!loaded.ok()) {
-    if (loaded.status().IsKeyError()) return Routine{};
-    return loaded.status();
-  }
-  std::string qualified = resolved->catalog->name();
-  for (const auto& part : resolved->ident.namespace_path) qualified += "." + part;
-  qualified += "." + resolved->ident.name;
-  return Routine{std::move(loaded).ValueUnsafe(), std::move(qualified)};
+thread_local RoutineScope* routine_scope = nullptr;
+
+// The catalog's function `ident`, loaded once per scope; null when the catalog has none.
+Result<std::shared_ptr<UnboundFunction>> LoadOnce(
+    FunctionCatalog& functions, const std::string& catalog, const Identifier& ident,
+    std::map<std::string, std::shared_ptr<UnboundFunction>>* loaded) {
+  std::string key = ToLowerAscii(catalog);
+  for (const auto& part : ident.namespace_path) key += '\x1f' + ToLowerAscii(part);
+  key += '\x1f' + ToLowerAscii(ident.name);
+  if (auto it = loaded->find(key); it != loaded->end()) return it->second;
+  auto function = functions.LoadFunction(ident);
+  if (!function.ok() && !function.status().IsKeyError()) return function.status();
+  std::shared_ptr<UnboundFunction> found = function.ok() ? *function : nullptr;
+  loaded->emplace(std::move(key), found);
+  return found;
 }
 
 }  // namespace
 
-RoutineScope::RoutineScope(CatalogManager* catalogs) : outer_(routine_catalogs) {
+RoutineScope::RoutineScope(CatalogManager* catalogs)
+    : outer_(routine_catalogs), outer_scope_(routine_scope) {
   routine_catalogs = catalogs;
+  routine_scope = this;
 }
 
-RoutineScope::~RoutineScope() { routine_catalogs = outer_; }
+RoutineScope::~RoutineScope() {
+  routine_catalogs = outer_;
+  routine_scope = outer_scope_;
+}
+
+std::string RoutineQualifiedName(const std::string& catalog, const Identifier& ident) {
+  std::string name = catalog;
+  for (const auto& part : ident.namespace_path) name += "." + part;
+  return name + "." + ident.name;
+}
 
 TempFunctionWatch::TempFunctionWatch(std::vector<std::string>* found)
     : outer_(temp_function_references) {
@@ -59,9 +64,24 @@ CatalogManager* RoutineCatalogs() { return routine_catalogs; }
 
 Result<Routine> FindRoutine(const sql::Expr& call) { return FindRoutineNamed(call.name_parts); }
 
-Result<Routine> FindRoutineNamed(const std::vector<std::string>& name_parts) {
-  if (routine_catalogs == nullptr) return Routine{};
-  return FindFunction(name_parts, routine_catalogs);
+Result<Routine> FindRoutineNamed(const std::vector<std::string>& parts) {
+  CatalogManager* catalogs = routine_catalogs;
+  if (catalogs == nullptr || routine_scope == nullptr) return Routine{};
+  if (parts.size() == 1) {
+    if (auto temporary = catalogs->FindTempFunction(parts[0])) {
+      if (temp_function_references != nullptr) temp_function_references->push_back(parts[0]);
+      return Routine{std::move(temporary), ToLowerAscii(parts[0])};
+    }
+  }
+  auto resolved = catalogs->ResolveTableName(parts);
+  if (!resolved.ok()) return Routine{};
+  auto* functions = dynamic_cast<FunctionCatalog*>(resolved->catalog.get());
+  if (functions == nullptr) return Routine{};
+  const std::string catalog = resolved->catalog->name();
+  ARROW_ASSIGN_OR_RAISE(auto function,
+                        LoadOnce(*functions, catalog, resolved->ident, &routine_scope->loaded_));
+  if (function == nullptr) return Routine{};
+  return Routine{std::move(function), RoutineQualifiedName(catalog, resolved->ident)};
 }
 
 Result<std::shared_ptr<BoundFunction>> BindRoutineFunction(const sql::Expr& call,

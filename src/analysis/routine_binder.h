@@ -4,6 +4,9 @@
 // namespace; a longer name is resolved as a table name is (catalog.ns.f, ns.f).
 #pragma once
 
+#include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "catalog/catalog_manager.h"
@@ -13,7 +16,9 @@
 namespace parley {
 
 /// \brief While alive, calls bound on this thread resolve non-built-in functions through
-/// `catalogs`. Scopes nest; without one such calls are UNRESOLVED_ROUTINE.
+/// `catalogs`, each catalog function loaded once per scope however often the statement's binding
+/// looks it up (a warehouse function is a file read). Scopes nest; without one such calls are
+/// UNRESOLVED_ROUTINE.
 class RoutineScope {
  public:
   explicit RoutineScope(CatalogManager* catalogs);
@@ -23,7 +28,15 @@ class RoutineScope {
 
  private:
   CatalogManager* outer_;
+  RoutineScope* outer_scope_;
+  friend Result<struct Routine> FindRoutineNamed(const std::vector<std::string>& name_parts);
+  // Catalog functions looked up in this scope, by catalog and identifier; a null function for
+  // a name the catalog does not have.
+  std::map<std::string, std::shared_ptr<UnboundFunction>> loaded_;
 };
+
+/// \brief The name a catalog function is known by: catalog.ns.name.
+std::string RoutineQualifiedName(const std::string& catalog, const Identifier& ident);
 
 /// \brief While alive, the temporary functions that calls bound on this thread resolve to are
 /// listed in `*found` (checking that a persistent function reads none). Scopes nest.

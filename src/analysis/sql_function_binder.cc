@@ -53,11 +53,11 @@ Status CheckNotExpanding(const std::string& qualified_name, SourcePosition pos) 
       fmt::format("Cyclic function reference detected: {}{}.", cycle, qualified_name), pos);
 }
 
-// The name errors give the function: its last part, as Spark's routine errors do.
-std::string ShortName(const Routine& routine) {
-  const std::string& name = routine.qualified_name;
-  const size_t dot = name.rfind('.');
-  return dot == std::string::npos ? name : name.substr(dot + 1);
+// The name errors give the function: the last part of its qualified name, as Spark's routine
+// errors do.
+std::string ShortName(const std::string& qualified_name) {
+  const size_t dot = qualified_name.rfind('.');
+  return dot == std::string::npos ? qualified_name : qualified_name.substr(dot + 1);
 }
 
 // `value` cast to `type`, when Spark's ANSI CAST allows it (`expr` names the value in errors).
@@ -119,14 +119,24 @@ std::vector<std::pair<std::string, BoundExprPtr>> NullValues(const SqlFunctionIn
   return values;
 }
 
-// The query of a body written as one, or null for an expression.
-Result<std::unique_ptr<sql::SelectStatement>> ParseBodyQuery(const std::string& body) {
+// A body as written: an expression, or (exactly one of the two is set) a query.
+struct ParsedBody {
+  sql::ExprPtr expr;
+  std::unique_ptr<sql::SelectStatement> query;
+};
+
+Result<ParsedBody> ParseBody(const std::string& body) {
+  ParsedBody parsed;
   auto expr = sql::ParseExpression(body);
-  if (expr.ok()) return nullptr;
+  if (expr.ok()) {
+    parsed.expr = std::move(expr).ValueUnsafe();
+    return parsed;
+  }
   ARROW_ASSIGN_OR_RAISE(auto statement, sql::ParseStatement(body));
   auto* query = std::get_if<sql::SelectStatement>(&statement.node);
   if (query == nullptr) return expr.status();
-  return std::make_unique<sql::SelectStatement>(std::move(*query));
+  parsed.query = std::make_unique<sql::SelectStatement>(std::move(*query));
+  return parsed;
 }
 
 // Whether `query` is `SELECT expr` alone: its expression is then the body's.
@@ -140,9 +150,9 @@ bool IsSingleValue(const sql::SelectStatement& query) {
 
 // A scalar function's body as one expression: the expression written, the one value of a
 // `SELECT expr`, or any other query as a scalar subquery.
-Result<sql::ExprPtr> ParseScalarBody(const std::string& body) {
-  ARROW_ASSIGN_OR_RAISE(auto query, ParseBodyQuery(body));
-  if (query == nullptr) return sql::ParseExpression(body);
+sql::ExprPtr ScalarBody(ParsedBody parsed, const std::string& body) {
+  if (parsed.expr != nullptr) return std::move(parsed.expr);
+  auto& query = parsed.query;
   if (IsSingleValue(*query)) return std::move(query->items[0].expr);
   auto expr = std::make_unique<sql::Expr>();
   expr->kind = sql::ExprKind::kFunction;
@@ -254,16 +264,6 @@ Result<PlanNodePtr> ProjectReturnColumns(PlanNodePtr body, const SqlFunctionInfo
   return project;
 }
 
-// The settings the function was created with, applied while its body is bound. As in Spark,
-// the body's names resolve in the catalog and namespace current at the call.
-Status ApplySettings(CatalogManager* catalogs, const SqlFunctionInfo& info,
-                     std::optional<CatalogManager::CurrentOverride>* settings) {
-  ARROW_ASSIGN_OR_RAISE(auto current_namespace, catalogs->CurrentNamespace());
-  settings->emplace(catalogs, catalogs->current_catalog(), std::move(current_namespace),
-                    info.sql_configs);
-  return Status::OK();
-}
-
 }  // namespace
 
 std::optional<Result<BoundExprPtr>> ResolveSqlFunctionParameter(
@@ -306,7 +306,7 @@ Result<BoundExprPtr> BindSqlFunctionCall(const sql::Expr& call, const Routine& r
                                          std::vector<BoundExprPtr> args,
                                          const BindOptions& options) {
   const SqlFunctionInfo& info = function.info();
-  const std::string name = ShortName(routine);
+  const std::string name = ShortName(routine.qualified_name);
   if (info.is_table) {
     return AnalysisError(
         "NOT_A_SCALAR_FUNCTION",
@@ -323,11 +323,12 @@ Result<BoundExprPtr> BindSqlFunctionCall(const sql::Expr& call, const Routine& r
   ARROW_ASSIGN_OR_RAISE(frame.values, ParameterValues(name, info, std::move(args), arg_exprs,
                                                       call.argument_names, call.pos));
   ARROW_RETURN_NOT_OK(CheckNotExpanding(routine.qualified_name, call.pos));
-  ARROW_ASSIGN_OR_RAISE(auto body, ParseScalarBody(info.body));
+  ARROW_ASSIGN_OR_RAISE(auto parsed, ParseBody(info.body));
+  sql::ExprPtr body = ScalarBody(std::move(parsed), info.body);
   ExpansionGuard expansion(routine.qualified_name);
-  CatalogManager* catalogs = RoutineCatalogs();
+  // The settings of the function's creation; its names resolve where it is called, as in Spark.
   std::optional<CatalogManager::CurrentOverride> settings;
-  if (catalogs != nullptr) ARROW_RETURN_NOT_OK(ApplySettings(catalogs, info, &settings));
+  if (CatalogManager* catalogs = RoutineCatalogs()) settings.emplace(catalogs, info.sql_configs);
   Scope body_scope;
   frame.body_scope = &body_scope;
   FrameGuard guard(&frame);
@@ -340,7 +341,7 @@ Result<BoundExprPtr> BindSqlFunctionCall(const sql::Expr& call, const Routine& r
 Result<PlanNodePtr> BindSqlTableFunction(const sql::FromItem& item, const Routine& routine,
                                          const SqlFunction& function, CatalogManager* catalogs) {
   const SqlFunctionInfo& info = function.info();
-  const std::string name = ShortName(routine);
+  const std::string name = ShortName(routine.qualified_name);
   if (!info.is_table) {
     return AnalysisError(
         "NOT_A_TABLE_FUNCTION",
@@ -362,13 +363,15 @@ Result<PlanNodePtr> BindSqlTableFunction(const sql::FromItem& item, const Routin
   ARROW_ASSIGN_OR_RAISE(frame.values, ParameterValues(name, info, std::move(args), arg_exprs,
                                                       item.argument_names, item.pos));
   ARROW_RETURN_NOT_OK(CheckNotExpanding(routine.qualified_name, item.pos));
-  ARROW_ASSIGN_OR_RAISE(auto query, ParseBodyQuery(info.body));
-  if (query == nullptr) return Status::Invalid("the table function ", name, " holds no query");
+  ARROW_ASSIGN_OR_RAISE(auto parsed, ParseBody(info.body));
+  if (parsed.query == nullptr) {
+    return Status::Invalid("the table function ", name, " holds no query");
+  }
+  const auto& query = parsed.query;
   ExpansionGuard expansion(routine.qualified_name);
   PlanNodePtr body;
   {
-    std::optional<CatalogManager::CurrentOverride> settings;
-    ARROW_RETURN_NOT_OK(ApplySettings(catalogs, info, &settings));
+    CatalogManager::CurrentOverride settings(catalogs, info.sql_configs);
     FrameGuard guard(&frame);
     ARROW_ASSIGN_OR_RAISE(body, BindSelect(*query, catalogs, nullptr));
   }
@@ -378,12 +381,10 @@ Result<PlanNodePtr> BindSqlTableFunction(const sql::FromItem& item, const Routin
 Status CheckSqlFunction(const std::string& qualified_name, const std::string& display,
                         bool persistent, SqlFunctionInfo* info, CatalogManager* catalogs,
                         SourcePosition pos) {
-  const size_t dot = qualified_name.rfind('.');
-  const std::string name =
-      dot == std::string::npos ? qualified_name : qualified_name.substr(dot + 1);
+  const std::string name = ShortName(qualified_name);
   ARROW_RETURN_NOT_OK(CheckParameters(name, *info, pos));
-  ARROW_ASSIGN_OR_RAISE(auto query, ParseBodyQuery(info->body));
-  if (info->is_table && query == nullptr) {
+  ARROW_ASSIGN_OR_RAISE(auto parsed, ParseBody(info->body));
+  if (info->is_table && parsed.query == nullptr) {
     return AnalysisError("USER_DEFINED_FUNCTIONS.SQL_TABLE_UDF_BODY_MUST_BE_A_QUERY",
                          fmt::format("User defined function is invalid: SQL table function {} "
                                      "body must be a query.",
@@ -399,7 +400,7 @@ Status CheckSqlFunction(const std::string& qualified_name, const std::string& di
     ExpansionGuard expansion(qualified_name);
     FrameGuard guard(&frame);
     if (info->is_table) {
-      ARROW_ASSIGN_OR_RAISE(auto plan, BindSelect(*query, catalogs, nullptr));
+      ARROW_ASSIGN_OR_RAISE(auto plan, BindSelect(*parsed.query, catalogs, nullptr));
       if (info->return_columns.empty()) {
         for (const auto& field : plan->output) {
           Column column;
@@ -411,7 +412,7 @@ Status CheckSqlFunction(const std::string& qualified_name, const std::string& di
       ARROW_RETURN_NOT_OK(CheckReturnColumns(name, info->return_columns, pos));
       ARROW_RETURN_NOT_OK(ProjectReturnColumns(plan, *info, name, pos).status());
     } else {
-      ARROW_ASSIGN_OR_RAISE(auto body, ParseScalarBody(info->body));
+      sql::ExprPtr body = ScalarBody(std::move(parsed), info->body);
       const std::string complex = ComplexFunction(*body);
       if (!complex.empty()) {
         return AnalysisError("USER_DEFINED_FUNCTIONS.CANNOT_CONTAIN_COMPLEX_FUNCTIONS",

@@ -171,6 +171,18 @@ CatalogManager::CurrentOverride::CurrentOverride(CatalogManager* manager, std::s
       namespace_(manager->current_namespace_) {
   manager_->current_catalog_ = std::move(catalog);
   manager_->current_namespace_ = std::move(namespace_path);
+  SetConf(conf);
+}
+
+CatalogManager::CurrentOverride::CurrentOverride(CatalogManager* manager,
+                                                 const std::map<std::string, std::string>& conf)
+    : manager_(manager),
+      catalog_(manager->current_catalog_),
+      namespace_(manager->current_namespace_) {
+  SetConf(conf);
+}
+
+void CatalogManager::CurrentOverride::SetConf(const std::map<std::string, std::string>& conf) {
   for (const auto& [key, value] : conf) {
     const auto& set = manager_->conf_->explicit_values();
     auto before = set.find(key);

@@ -124,6 +124,9 @@ class CatalogManager {
     CurrentOverride(CatalogManager* manager, std::string catalog,
                     std::vector<std::string> namespace_path,
                     const std::map<std::string, std::string>& conf = {});
+    /// \brief Only the settings `conf`; the current catalog and namespace stay (binding a SQL
+    /// function's body, whose names resolve where it is called).
+    CurrentOverride(CatalogManager* manager, const std::map<std::string, std::string>& conf);
     ~CurrentOverride();
     CurrentOverride(const CurrentOverride&) = delete;
     CurrentOverride& operator=(const CurrentOverride&) = delete;
@@ -132,6 +135,8 @@ class CatalogManager {
     CatalogManager* manager_;
     std::optional<std::string> catalog_;
     std::optional<std::vector<std::string>> namespace_;
+    void SetConf(const std::map<std::string, std::string>& conf);
+
     // The settings overridden, with the value each had before (nullopt: unset).
     std::vector<std::pair<std::string, std::optional<std::string>>> replaced_conf_;
   };

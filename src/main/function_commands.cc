@@ -7,6 +7,7 @@
 
 #include "analysis/analysis_error.h"
 #include "analysis/expression_binder.h"
+#include "analysis/routine_binder.h"
 #include "analysis/window_binder.h"
 #include "catalog/identifiers.h"
 #include "functions/function_registry.h"
@@ -24,12 +25,6 @@ std::set<std::string> BuiltinNames() {
   for (const auto& name : AggregateFunctionNames()) names.insert(name);
   for (const auto& name : WindowOnlyFunctionNames()) names.insert(name);
   return names;
-}
-
-std::string QualifiedName(const std::string& catalog, const Identifier& ident) {
-  std::string name = catalog;
-  for (const auto& part : ident.namespace_path) name += "." + part;
-  return name + "." + ident.name;
 }
 
 }  // namespace
@@ -51,7 +46,8 @@ CommandResult RunShowFunctions(const sql::ShowFunctions& show, const CommandCont
     }
     if (auto* functions = dynamic_cast<FunctionCatalog*>(resolved.first.get())) {
       ARROW_ASSIGN_OR_RAISE(auto idents, functions->ListFunctions(resolved.second));
-      for (const auto& ident : idents) names.insert(QualifiedName(resolved.first->name(), ident));
+      for (const auto& ident : idents)
+        names.insert(RoutineQualifiedName(resolved.first->name(), ident));
     }
   }
   NamePattern pattern(show.pattern);
@@ -96,7 +92,7 @@ CommandResult RunDescribeFunction(const sql::DescribeFunction& describe,
                       QuoteIdentifier(catalogs->current_catalog())),
           describe.function.pos);
     }
-    const std::string qualified = QualifiedName(resolved->catalog->name(), resolved->ident);
+    const std::string qualified = RoutineQualifiedName(resolved->catalog->name(), resolved->ident);
     if (const auto* sql = dynamic_cast<const SqlFunction*>(function.get())) {
       lines = DescribeSqlFunctionLines(qualified, sql->info(), describe.extended);
     } else {

@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "analysis/analysis_error.h"
+#include "analysis/routine_binder.h"
 #include "analysis/sql_function_binder.h"
 #include "analysis/types.h"
 #include "catalog/identifiers.h"
@@ -85,12 +86,6 @@ std::string Display(const Identifier& ident) {
   std::vector<std::string> parts = ident.namespace_path;
   parts.push_back(ident.name);
   return QuoteMultipartIdentifier(parts);
-}
-
-std::string QualifiedName(const CatalogPlugin& catalog, const Identifier& ident) {
-  std::string name = catalog.name();
-  for (const auto& part : ident.namespace_path) name += "." + part;
-  return name + "." + ident.name;
 }
 
 // Rows of `name type [DEFAULT d] ['comment']`, names and types padded to line up.
@@ -189,7 +184,8 @@ CommandResult RunCreateFunction(const sql::CreateFunction& create, SourcePositio
   ARROW_ASSIGN_OR_RAISE(bool exists, functions->FunctionExists(name.ident));
   if (exists && create.if_not_exists) return EmptyResult();
   if (exists && !create.replace) return RoutineAlreadyExists(display, create.name.pos);
-  ARROW_RETURN_NOT_OK(CheckSqlFunction(QualifiedName(*name.catalog, name.ident), display,
+  ARROW_RETURN_NOT_OK(CheckSqlFunction(RoutineQualifiedName(name.catalog->name(), name.ident),
+                                       display,
                                        /*persistent=*/true, &info, catalogs, pos));
   ARROW_RETURN_NOT_OK(functions->CreateSqlFunction(name.ident, info, create.replace));
   return EmptyResult();

@@ -173,6 +173,7 @@ class FunctionTestCatalog : public testing::TestCatalog, public FunctionCatalog 
     return std::vector<Identifier>{};
   }
   Result<std::shared_ptr<UnboundFunction>> LoadFunction(const Identifier& ident) override {
+    ++loads;
     if (ident.namespace_path == std::vector<std::string>{"default"} && ident.name == "times") {
       return std::make_shared<Times>(calls_);
     }
@@ -181,6 +182,9 @@ class FunctionTestCatalog : public testing::TestCatalog, public FunctionCatalog 
     }
     return Status::KeyError("no function ", ident.ToString());
   }
+
+  /// How often LoadFunction was called.
+  std::atomic<int> loads{0};
 
  private:
   std::shared_ptr<std::atomic<int>> calls_;
@@ -298,6 +302,20 @@ TEST_F(ConnectorFunctionTest, AggregateFunctionsUnderGroupByOverPartitions) {
   ASSERT_OK(session_->Sql("USE tc.default").status());
   EXPECT_EQ(testing::SessionRows(session_.get(), "SELECT default.total(b) FROM t WHERE a < 10"),
             (Rows{"9"}));
+}
+
+// Binding looks a call's function up several times (is it an aggregate? what does it bind
+// to?); the catalog loads it once per statement.
+TEST_F(ConnectorFunctionTest, AStatementLoadsEachCatalogFunctionOnce) {
+  catalog_->loads = 0;
+  EXPECT_EQ(testing::SessionRows(session_.get(),
+                                 "SELECT tc.default.times(a, 2), tc.default.total(a) FROM "
+                                 "tc.default.t WHERE a < 3 GROUP BY a, tc.default.times(a, 2) "
+                                 "ORDER BY tc.default.times(a, 2)"),
+            (Rows{"0,0", "2,1", "4,2"}));
+  EXPECT_EQ(catalog_->loads.load(), 2);
+  ASSERT_OK(session_->Sql("SELECT tc.default.times(1, 2)").status());
+  EXPECT_EQ(catalog_->loads.load(), 3);
 }
 
 TEST_F(ConnectorFunctionTest, AggregateFunctionErrors) {
