@@ -290,6 +290,11 @@ class Binder {
       return MakeCall("||", {CastTo(left, arrow::utf8()), CastTo(right, arrow::utf8())},
                       arrow::utf8());
     }
+    if (op == "<<" || op == ">>" || op == ">>>") {
+      // The shift operators are the functions shiftleft, shiftright and shiftrightunsigned.
+      FunctionCall call{expr, op, {left, right}, nullptr};
+      return (*FunctionRegistry::Builtin().FindTypeRule(op))(call);
+    }
     return BindArithmetic(expr, op, left, right);
   }
 
@@ -549,13 +554,14 @@ class Binder {
     const TypeRule* rule =
         expr.name_parts.size() == 1 ? FunctionRegistry::Builtin().FindTypeRule(name) : nullptr;
     if (rule != nullptr) {
-      FunctionCall call{
-          expr,
-          name,
-          {},
-          [this, &expr](const std::string& op, BoundExprPtr left, BoundExprPtr right) {
-            return BindArithmetic(expr, op, std::move(left), std::move(right));
-          }};
+      FunctionCall call{expr,
+                        name,
+                        {},
+                        [this, &expr](const std::string& op, BoundExprPtr left,
+                                      BoundExprPtr right) -> Result<BoundExprPtr> {
+                          if (op == "<=>" || op == "=") return Compare(expr, op, left, right);
+                          return BindArithmetic(expr, op, std::move(left), std::move(right));
+                        }};
       for (const auto& child : expr.children) {
         ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
         call.args.push_back(arg);

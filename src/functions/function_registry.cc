@@ -11,7 +11,9 @@ const FunctionRegistry& FunctionRegistry::Builtin() {
     RegisterArrayFunctions(built);
     RegisterConditionalFunctions(built);
     RegisterDatetimeFunctions(built);
+    RegisterIntegralFunctions(built);
     RegisterMathFunctions(built);
+    RegisterMathDoubleFunctions(built);
     RegisterStringFunctions(built);
     return built;
   }();

@@ -30,7 +30,8 @@ struct FunctionCall {
   std::string name;
   std::vector<BoundExprPtr> args;
   /// Binds `left op right` as the binary operator `op` of the call's position would ("+",
-  /// "/"...), for functions defined by an operator: try_add is `+` whose failures are NULL.
+  /// "/", "=", "<=>"...), for functions defined by an operator: try_add is `+` whose failures
+  /// are NULL, equal_null is `<=>`.
   std::function<Result<BoundExprPtr>(const std::string& op, BoundExprPtr left, BoundExprPtr right)>
       bind_operator;
 };
@@ -68,7 +69,9 @@ class FunctionRegistry {
 void RegisterArrayFunctions(FunctionRegistry* registry);
 void RegisterConditionalFunctions(FunctionRegistry* registry);
 void RegisterDatetimeFunctions(FunctionRegistry* registry);
+void RegisterIntegralFunctions(FunctionRegistry* registry);
 void RegisterMathFunctions(FunctionRegistry* registry);
+void RegisterMathDoubleFunctions(FunctionRegistry* registry);
 void RegisterStringFunctions(FunctionRegistry* registry);
 
 }  // namespace parley

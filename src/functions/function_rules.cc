@@ -3,12 +3,15 @@
 
 #include <fmt/format.h>
 
+#include "arrow/compute/api.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "plan/type_rules.h"
 #include "sql/positioned_error.h"
 
 namespace parley {
+
+namespace cp = arrow::compute;
 namespace {
 
 bool IsNull(const arrow::DataType& type) { return type.id() == arrow::Type::NA; }
@@ -70,6 +73,28 @@ Result<BoundExprPtr> DoubleArg(const FunctionCall& call, size_t index) {
   const auto& type = *arg->type;
   if (IsNumeric(type) || IsStringLike(type) || IsNull(type)) return CastTo(arg, arrow::float64());
   return UnexpectedInputType(call, index, "DOUBLE");
+}
+
+Result<BoundExprPtr> BigintArg(const FunctionCall& call, size_t index) {
+  const auto& arg = call.args[index];
+  const auto& type = *arg->type;
+  if (IsNumeric(type) || IsStringLike(type) || IsNull(type)) return CastTo(arg, arrow::int64());
+  return UnexpectedInputType(call, index, "BIGINT");
+}
+
+Result<BoundExprPtr> BindAs(const FunctionCall& call, const std::string& name,
+                            std::vector<BoundExprPtr> args) {
+  const TypeRule* rule = FunctionRegistry::Builtin().FindTypeRule(name);
+  if (rule == nullptr) return Status::Invalid("no built-in function ", name);
+  FunctionCall as{call.expr, name, std::move(args), call.bind_operator};
+  return (*rule)(as);
+}
+
+void AddKernelLowering(FunctionRegistry* registry, const std::string& bound,
+                       const std::string& kernel) {
+  registry->AddLowering(bound, [kernel](const BoundExpr&, std::vector<cp::Expression> args) {
+    return Result<cp::Expression>(cp::call(kernel, std::move(args)));
+  });
 }
 
 Result<BoundExprPtr> NumericArg(const FunctionCall& call, size_t index) {

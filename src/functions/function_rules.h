@@ -57,6 +57,19 @@ inline BoundExprPtr Call(std::string name, std::vector<BoundExprPtr> args,
   return MakeCall(std::move(name), std::move(args), std::move(type));
 }
 
+/// \brief Argument `index` as BIGINT: numbers and strings cast. Other types:
+/// UNEXPECTED_INPUT_TYPE.
+Result<BoundExprPtr> BigintArg(const FunctionCall& call, size_t index);
+
+/// \brief The call as the built-in function `name` would bind `args` (Spark's functions that
+/// are another with fixed arguments: zeroifnull(x) is nvl(x, 0)).
+Result<BoundExprPtr> BindAs(const FunctionCall& call, const std::string& name,
+                            std::vector<BoundExprPtr> args);
+
+/// \brief Register `bound` as lowering to the Arrow function `kernel` of the same arguments.
+void AddKernelLowering(FunctionRegistry* registry, const std::string& bound,
+                       const std::string& kernel);
+
 /// \brief The constant `value` as a STRING literal.
 BoundExprPtr StringLiteral(std::string value);
 /// \brief The constant `value` as an INT literal.

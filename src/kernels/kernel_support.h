@@ -97,6 +97,51 @@ Status WriteTextOfEach(const arrow::compute::ExecSpan& batch, arrow::compute::Ke
   return FinishInto(&builder, out);
 }
 
+/// \brief An output of `map(value)` for each value of the fixed-width input 0, appended to
+/// `builder` (null where the input is null, or where `map` returns nullopt).
+template <typename T, typename Builder, typename Map>
+Status MapEach(const arrow::compute::ExecSpan& batch, Builder* builder,
+               arrow::compute::ExecResult* out, Map map) {
+  Column<T> values(batch[0]);
+  ARROW_RETURN_NOT_OK(builder->Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!values.IsValid(row)) {
+      builder->UnsafeAppendNull();
+      continue;
+    }
+    auto mapped = map(values.Value(row));
+    if (mapped.has_value()) {
+      builder->UnsafeAppend(*mapped);
+    } else {
+      builder->UnsafeAppendNull();
+    }
+  }
+  return FinishInto(builder, out);
+}
+
+/// \brief An output of `map(left, right)` for each row of the fixed-width inputs 0 and 1
+/// (null where either is null, or where `map` returns nullopt).
+template <typename Left, typename Right, typename Builder, typename Map>
+Status MapEachPair(const arrow::compute::ExecSpan& batch, Builder* builder,
+                   arrow::compute::ExecResult* out, Map map) {
+  Column<Left> lefts(batch[0]);
+  Column<Right> rights(batch[1]);
+  ARROW_RETURN_NOT_OK(builder->Reserve(batch.length));
+  for (int64_t row = 0; row < batch.length; ++row) {
+    if (!lefts.IsValid(row) || !rights.IsValid(row)) {
+      builder->UnsafeAppendNull();
+      continue;
+    }
+    auto mapped = map(lefts.Value(row), rights.Value(row));
+    if (mapped.has_value()) {
+      builder->UnsafeAppend(*mapped);
+    } else {
+      builder->UnsafeAppendNull();
+    }
+  }
+  return FinishInto(builder, out);
+}
+
 /// \brief Register a scalar function `name` with one kernel that allocates its own output.
 inline Status AddFunction(arrow::compute::FunctionRegistry* registry, const std::string& name,
                           std::vector<arrow::compute::InputType> inputs,
@@ -110,6 +155,31 @@ inline Status AddFunction(arrow::compute::FunctionRegistry* registry, const std:
   kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
   kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
   ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
+  return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
+}
+
+/// \brief One kernel of a function with several: its input types, output and exec.
+struct KernelSpec {
+  std::vector<arrow::compute::InputType> inputs;
+  arrow::compute::OutputType output;
+  arrow::compute::ArrayKernelExec exec;
+};
+
+/// \brief Register a scalar function `name` with a kernel per input signature in `kernels`
+/// (all of one arity), each allocating its own output.
+inline Status AddFunctionKernels(arrow::compute::FunctionRegistry* registry,
+                                 const std::string& name, const std::string& summary,
+                                 std::vector<KernelSpec> kernels) {
+  namespace cp = arrow::compute;
+  int arity = static_cast<int>(kernels.front().inputs.size());
+  auto function = std::make_shared<cp::ScalarFunction>(name, cp::Arity(arity),
+                                                       cp::FunctionDoc(summary, "", {}));
+  for (auto& spec : kernels) {
+    cp::ScalarKernel kernel(std::move(spec.inputs), std::move(spec.output), spec.exec);
+    kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
+    kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
+    ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
+  }
   return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
 }
 
@@ -159,6 +229,12 @@ Status RegisterStringCastKernels(arrow::compute::FunctionRegistry* registry);
 /// Casts between timestamps and text or numbers (timestamp_cast_kernels.cc).
 Status RegisterTimestampCastKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterMathKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_cbrt, parley_rint, parley_cot, parley_sec, parley_csc, parley_degrees,
+/// parley_radians, parley_hypot (math_double_kernels.cc): Java's Math on doubles.
+Status RegisterMathDoubleKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_factorial, parley_bin, parley_hex_*, parley_unhex, parley_conv, the shifts,
+/// parley_bit_count and parley_bit_get (integral_kernels.cc).
+Status RegisterIntegralKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterArrayKernels(arrow::compute::FunctionRegistry* registry);
 
 }  // namespace parley::kernels

@@ -26,6 +26,8 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterTimestampCastKernels(registry);
     if (status.ok()) status = kernels::RegisterRemainderKernels(registry);
     if (status.ok()) status = kernels::RegisterMathKernels(registry);
+    if (status.ok()) status = kernels::RegisterMathDoubleKernels(registry);
+    if (status.ok()) status = kernels::RegisterIntegralKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
     if (status.ok()) status = RegisterConditionalKernels();

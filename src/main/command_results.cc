@@ -30,30 +30,6 @@ std::shared_ptr<arrow::Table> EmptyResult() {
   return arrow::Table::Make(arrow::schema({}), arrow::ArrayVector{}, 0);
 }
 
-std::string DescribeTypeName(const arrow::DataType& type) {
-  switch (type.id()) {
-    case arrow::Type::LIST:
-    case arrow::Type::LARGE_LIST:
-    case arrow::Type::FIXED_SIZE_LIST:
-      return "array<" +
-             DescribeTypeName(*static_cast<const arrow::BaseListType&>(type).value_type()) + ">";
-    case arrow::Type::MAP: {
-      const auto& map = static_cast<const arrow::MapType&>(type);
-      return "map<" + DescribeTypeName(*map.key_type()) + "," + DescribeTypeName(*map.item_type()) +
-             ">";
-    }
-    case arrow::Type::STRUCT: {
-      std::string out = "struct<";
-      for (int i = 0; i < type.num_fields(); ++i) {
-        if (i > 0) out += ",";
-        out += type.field(i)->name() + ":" + DescribeTypeName(*type.field(i)->type());
-      }
-      return out + ">";
-    }
-    default: return ToLowerAscii(SqlTypeName(type));
-  }
-}
-
 std::string QuoteIfNeeded(const std::string& name) {
   bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';

@@ -19,10 +19,6 @@ using StringRows = std::vector<std::vector<std::string>>;
 Result<std::shared_ptr<arrow::Table>> StringTable(const std::vector<std::string>& columns,
                                                   const StringRows& rows);
 
-/// \brief A column type as DESCRIBE prints it, Spark's catalog form: lower-case names, nested
-/// types as array<t>, map<k,v> and struct<name:t,...>.
-std::string DescribeTypeName(const arrow::DataType& type);
-
 /// \brief An identifier as Spark prints it in DDL: backquoted only when it is not a plain word.
 std::string QuoteIfNeeded(const std::string& name);
 

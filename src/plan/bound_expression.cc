@@ -7,6 +7,7 @@
 
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "catalog/identifiers.h"
 #include "parley/connector/expressions.h"
 
 namespace parley {
@@ -71,6 +72,30 @@ std::string SqlTypeName(const arrow::DataType& type) {
       return fmt::format("DECIMAL({},{})", dec.precision(), dec.scale());
     }
     default: return type.ToString();
+  }
+}
+
+std::string DescribeTypeName(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::LIST:
+    case arrow::Type::LARGE_LIST:
+    case arrow::Type::FIXED_SIZE_LIST:
+      return "array<" +
+             DescribeTypeName(*static_cast<const arrow::BaseListType&>(type).value_type()) + ">";
+    case arrow::Type::MAP: {
+      const auto& map = static_cast<const arrow::MapType&>(type);
+      return "map<" + DescribeTypeName(*map.key_type()) + "," + DescribeTypeName(*map.item_type()) +
+             ">";
+    }
+    case arrow::Type::STRUCT: {
+      std::string out = "struct<";
+      for (int i = 0; i < type.num_fields(); ++i) {
+        if (i > 0) out += ",";
+        out += type.field(i)->name() + ":" + DescribeTypeName(*type.field(i)->type());
+      }
+      return out + ">";
+    }
+    default: return ToLowerAscii(SqlTypeName(type));
   }
 }
 

@@ -55,6 +55,10 @@ BoundExprPtr MakeCall(std::string function, std::vector<BoundExprPtr> args,
 /// \brief The SQL name of an Arrow type, as Spark prints it ("INT", "DECIMAL(10,2)").
 std::string SqlTypeName(const arrow::DataType& type);
 
+/// \brief A type in Spark's catalog form, as DESCRIBE and typeof() print it: lower-case names,
+/// nested types as array<t>, map<k,v> and struct<name:t,...>.
+std::string DescribeTypeName(const arrow::DataType& type);
+
 /// \brief The column references `expr` reads, one per field, in the order first read.
 std::vector<BoundExprPtr> ColumnRefs(const BoundExprPtr& expr);
 

@@ -57,12 +57,13 @@ bool IsNumber(TokenKind kind) {
 
 // The binary operator levels of ParseBinary, lowest precedence first.
 constexpr int kComparisonLevel = 0;
-constexpr int kBinaryLevels = 6;
+constexpr int kShiftLevel = 4;
+constexpr int kBinaryLevels = 7;
 
 // The operator `token` stands for at `level`, normalised (== is =, != is <>), or nullopt.
 std::optional<std::string> BinaryOperatorAt(const Token& token, int level) {
   if (token.kind == TokenKind::kWord) {
-    if (level == 5 && token.IsWord("DIV")) return "DIV";
+    if (level == 6 && token.IsWord("DIV")) return "DIV";
     return std::nullopt;
   }
   if (token.kind != TokenKind::kOperator) return std::nullopt;
@@ -79,7 +80,7 @@ std::optional<std::string> BinaryOperatorAt(const Token& token, int level) {
     case 1: return op == "|" ? std::optional<std::string>(op) : std::nullopt;
     case 2: return op == "^" ? std::optional<std::string>(op) : std::nullopt;
     case 3: return op == "&" ? std::optional<std::string>(op) : std::nullopt;
-    case 4:
+    case 5:
       if (op == "+" || op == "-" || op == "||") return op;
       return std::nullopt;
     default:
@@ -313,8 +314,26 @@ Result<ExprPtr> Parser::ParseBinary(int level) {
   Mark start = Here();
   ARROW_ASSIGN_OR_RAISE(ExprPtr left, ParseBinary(level + 1));
   Nesting chain(this, 0);
-  while (std::optional<std::string> op = BinaryOperatorAt(Peek(), level)) {
-    Next();
+  // The shift operators are runs of adjacent '<' or '>' tokens: <<, >> and >>>.
+  auto shift_operator = [this]() -> std::optional<std::string> {
+    const std::string& first = Peek().value;
+    if (Peek().kind != TokenKind::kOperator || (first != "<" && first != ">")) return {};
+    std::string op = first;
+    for (size_t ahead = 1; ahead < 3; ++ahead) {
+      const Token& next = Peek(ahead);
+      if (next.kind != TokenKind::kOperator || next.value != first ||
+          next.begin != Peek(ahead - 1).end || (first == "<" && ahead == 2)) {
+        break;
+      }
+      op += first;
+    }
+    if (op.size() < 2) return {};
+    return op;
+  };
+  while (std::optional<std::string> op =
+             level == kShiftLevel ? shift_operator() : BinaryOperatorAt(Peek(), level)) {
+    for (size_t i = 0; i < op->size() && level == kShiftLevel; ++i) Next();
+    if (level != kShiftLevel) Next();
     chain.Deepen();
     RETURN_NOT_OK(CheckNesting());
     ARROW_ASSIGN_OR_RAISE(ExprPtr right, ParseBinary(level + 1));
