@@ -15,7 +15,7 @@ cd "$root"
 
 packages=(ccache cmake ninja-build g++ pkg-config python3-venv
           nlohmann-json3-dev libfmt-dev libcli11-dev libedit-dev
-          libgtest-dev libgmock-dev libsqlite3-dev libpq-dev
+          libgtest-dev libgmock-dev libsqlite3-dev libpq-dev libssl-dev
           openjdk-17-jre-headless maven clang-format)
 # `bootstrap.sh fuzz` (make fuzz) also installs clang with libFuzzer and its sanitizer runtimes.
 if [ "${1:-}" = "fuzz" ]; then

@@ -15,6 +15,7 @@ const FunctionRegistry& FunctionRegistry::Builtin() {
     RegisterMathFunctions(built);
     RegisterMathDoubleFunctions(built);
     RegisterStringFunctions(built);
+    RegisterTextFunctions(built);
     return built;
   }();
   return *registry;

@@ -73,5 +73,6 @@ void RegisterIntegralFunctions(FunctionRegistry* registry);
 void RegisterMathFunctions(FunctionRegistry* registry);
 void RegisterMathDoubleFunctions(FunctionRegistry* registry);
 void RegisterStringFunctions(FunctionRegistry* registry);
+void RegisterTextFunctions(FunctionRegistry* registry);
 
 }  // namespace parley

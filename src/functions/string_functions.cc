@@ -140,21 +140,35 @@ std::string Re2Replacement(const std::string& replacement) {
   return out;
 }
 
-// A one-argument function of a string computed by one Arrow kernel.
+// A one-argument function of a string computed by one Arrow kernel; of a BINARY too when
+// `binary_kernel` names the kernel for bytes. `scale` multiplies the INT result (bit_length).
 void AddUnary(FunctionRegistry* registry, std::vector<std::string> names, std::string bound,
-              std::string kernel, std::shared_ptr<arrow::DataType> type) {
-  registry->AddTypeRule(names, [bound, type](const FunctionCall& call) -> Result<BoundExprPtr> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
-    ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
-    return Call(bound, {text}, type);
-  });
-  registry->AddLowering(bound, [kernel, type](const BoundExpr&, std::vector<cp::Expression> args) {
-    auto value = cp::call(kernel, {std::move(args[0])});
-    if (type->id() == arrow::Type::INT32) {
-      value = cp::call("cast", {value}, cp::CastOptions::Safe(arrow::int32()));
-    }
-    return Result<cp::Expression>(value);
-  });
+              std::string kernel, std::shared_ptr<arrow::DataType> type,
+              std::string binary_kernel = "", int32_t scale = 1) {
+  std::string bound_binary = bound + "_binary";
+  registry->AddTypeRule(
+      names,
+      [bound, bound_binary, binary_kernel, type](const FunctionCall& call) -> Result<BoundExprPtr> {
+        ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+        if (!binary_kernel.empty() && call.args[0]->type->id() == arrow::Type::BINARY) {
+          auto result_type = type->id() == arrow::Type::STRING ? arrow::binary() : type;
+          return Call(bound_binary, {call.args[0]}, result_type);
+        }
+        ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+        return Call(bound, {text}, type);
+      });
+  auto lowering = [type, scale](std::string kernel) {
+    return [kernel, type, scale](const BoundExpr&, std::vector<cp::Expression> args) {
+      auto value = cp::call(kernel, {std::move(args[0])});
+      if (type->id() == arrow::Type::INT32) {
+        value = cp::call("cast", {value}, cp::CastOptions::Safe(arrow::int32()));
+        if (scale != 1) value = cp::call("multiply", {value, cp::literal(scale)});
+      }
+      return Result<cp::Expression>(value);
+    };
+  };
+  registry->AddLowering(bound, lowering(kernel));
+  if (!binary_kernel.empty()) registry->AddLowering(bound_binary, lowering(binary_kernel));
 }
 
 // trim, ltrim and rtrim: of spaces, or of the characters of a constant trim string given
@@ -247,10 +261,13 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
       });
   AddUnary(registry, {"upper", "ucase"}, "upper", "utf8_upper", arrow::utf8());
   AddUnary(registry, {"lower", "lcase"}, "lower", "utf8_lower", arrow::utf8());
-  AddUnary(registry, {"reverse"}, "reverse", "utf8_reverse", arrow::utf8());
+  AddUnary(registry, {"reverse"}, "reverse", "utf8_reverse", arrow::utf8(), "binary_reverse");
   AddUnary(registry, {"length", "char_length", "character_length", "len"}, "length", "utf8_length",
-           arrow::int32());
-  AddUnary(registry, {"octet_length"}, "octet_length", "binary_length", arrow::int32());
+           arrow::int32(), "binary_length");
+  AddUnary(registry, {"octet_length"}, "octet_length", "binary_length", arrow::int32(),
+           "binary_length");
+  AddUnary(registry, {"bit_length"}, "bit_length", "binary_length", arrow::int32(), "binary_length",
+           8);
   registry->AddTypeRule({"initcap"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
     ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));

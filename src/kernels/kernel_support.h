@@ -235,6 +235,8 @@ Status RegisterMathDoubleKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_factorial, parley_bin, parley_hex_*, parley_unhex, parley_conv, the shifts,
 /// parley_bit_count and parley_bit_get (integral_kernels.cc).
 Status RegisterIntegralKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief The per-row string, encoding and digest functions of text_kernels.cc.
+Status RegisterTextKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterArrayKernels(arrow::compute::FunctionRegistry* registry);
 
 }  // namespace parley::kernels

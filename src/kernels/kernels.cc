@@ -28,6 +28,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterMathKernels(registry);
     if (status.ok()) status = kernels::RegisterMathDoubleKernels(registry);
     if (status.ok()) status = kernels::RegisterIntegralKernels(registry);
+    if (status.ok()) status = kernels::RegisterTextKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
     if (status.ok()) status = RegisterConditionalKernels();

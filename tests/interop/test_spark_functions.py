@@ -161,7 +161,7 @@ def parley_answer(sql, warehouse):
         proc = subprocess.run(
             [PARLEY, "--output", "csv", "--warehouse", warehouse,
              "--conf", "spark.sql.session.timeZone=UTC", "-c", sql],
-            capture_output=True, text=True, timeout=60)
+            capture_output=True, text=True, errors="replace", timeout=60)
     except subprocess.TimeoutExpired:
         return None, "timed out after 60 s"
     if proc.returncode != 0:

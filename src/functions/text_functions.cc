@@ -1,0 +1,121 @@
+// String, encoding and digest functions computed per row by text_kernels.cc: ascii, chr /
+// char, find_in_set, levenshtein, luhn_check, mask, quote, soundex, space, split_part,
+// substring_index, translate, url_encode / url_decode / try_url_decode, the UTF-8 checks,
+// base64 / unbase64, md5, sha / sha1, sha2 and crc32.
+#include <fmt/format.h>
+
+#include "arrow/compute/api.h"
+#include "arrow/type.h"
+#include "functions/function_rules.h"
+#include "plan/type_rules.h"
+#include "sql/positioned_error.h"
+
+namespace parley {
+namespace {
+
+// Argument `index` as BINARY: bytes as they are, strings as their UTF-8 bytes.
+Result<BoundExprPtr> BinaryArg(const FunctionCall& call, size_t index) {
+  if (call.args[index]->type->id() == arrow::Type::BINARY) return call.args[index];
+  ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, index));
+  return CastTo(text, arrow::binary());
+}
+
+using ArgReader = Result<BoundExprPtr> (*)(const FunctionCall&, size_t);
+
+// `name`, a function of arguments read by `readers`, computed by the kernel `kernel`.
+void AddRowFunction(FunctionRegistry* registry, std::vector<std::string> names, std::string kernel,
+                    std::vector<ArgReader> readers, std::shared_ptr<arrow::DataType> type) {
+  registry->AddTypeRule(names,
+                        [kernel, readers, type](const FunctionCall& call) -> Result<BoundExprPtr> {
+                          ARROW_RETURN_NOT_OK(CheckArgCount(call, readers.size()));
+                          std::vector<BoundExprPtr> args;
+                          for (size_t i = 0; i < readers.size(); ++i) {
+                            ARROW_ASSIGN_OR_RAISE(auto arg, readers[i](call, i));
+                            args.push_back(std::move(arg));
+                          }
+                          return Call(kernel, std::move(args), type);
+                        });
+  AddKernelLowering(registry, kernel, kernel);
+}
+
+// mask's replacement `index`: a constant of one character, or NULL (kept as "") to keep the
+// characters of its class.
+Result<BoundExprPtr> MaskReplacement(const FunctionCall& call, size_t index,
+                                     const std::string& fallback, const char* parameter) {
+  if (index >= call.args.size()) return StringLiteral(fallback);
+  ARROW_ASSIGN_OR_RAISE(auto given, ConstantStringArg(call, index));
+  if (!given.has_value()) return StringLiteral("");
+  size_t characters = 0;
+  for (char c : *given) characters += (c & 0xC0) != 0x80;
+  if (characters != 1) {
+    return AnalysisError("DATATYPE_MISMATCH.INPUT_SIZE_NOT_ONE",
+                         fmt::format("Cannot resolve \"{}\" due to data type mismatch: Length of "
+                                     "{} should be 1.",
+                                     call.expr.source_text, parameter),
+                         call.expr.pos);
+  }
+  return StringLiteral(*given);
+}
+
+}  // namespace
+
+void RegisterTextFunctions(FunctionRegistry* registry) {
+  const auto utf8 = arrow::utf8();
+  const auto int32 = arrow::int32();
+  AddRowFunction(registry, {"ascii"}, "parley_ascii", {StringArg}, int32);
+  AddRowFunction(registry, {"chr", "char"}, "parley_chr", {BigintArg}, utf8);
+  AddRowFunction(registry, {"find_in_set"}, "parley_find_in_set", {StringArg, StringArg}, int32);
+  AddRowFunction(registry, {"luhn_check"}, "parley_luhn_check", {StringArg}, arrow::boolean());
+  AddRowFunction(registry, {"quote"}, "parley_quote", {StringArg}, utf8);
+  AddRowFunction(registry, {"soundex"}, "parley_soundex", {StringArg}, utf8);
+  AddRowFunction(registry, {"space"}, "parley_space", {IntArg}, utf8);
+  AddRowFunction(registry, {"split_part"}, "parley_split_part", {StringArg, StringArg, IntArg},
+                 utf8);
+  AddRowFunction(registry, {"substring_index"}, "parley_substring_index",
+                 {StringArg, StringArg, IntArg}, utf8);
+  AddRowFunction(registry, {"translate"}, "parley_translate", {StringArg, StringArg, StringArg},
+                 utf8);
+  AddRowFunction(registry, {"url_encode"}, "parley_url_encode", {StringArg}, utf8);
+  AddRowFunction(registry, {"url_decode"}, "parley_url_decode", {StringArg}, utf8);
+  AddRowFunction(registry, {"is_valid_utf8"}, "parley_is_valid_utf8", {BinaryArg},
+                 arrow::boolean());
+  AddRowFunction(registry, {"make_valid_utf8"}, "parley_make_valid_utf8", {BinaryArg}, utf8);
+  AddRowFunction(registry, {"validate_utf8"}, "parley_validate_utf8", {BinaryArg}, utf8);
+  AddRowFunction(registry, {"try_validate_utf8"}, "parley_try_validate_utf8", {BinaryArg}, utf8);
+  AddRowFunction(registry, {"base64"}, "parley_base64", {BinaryArg}, utf8);
+  AddRowFunction(registry, {"unbase64"}, "parley_unbase64", {StringArg}, arrow::binary());
+  AddRowFunction(registry, {"md5"}, "parley_md5", {BinaryArg}, utf8);
+  AddRowFunction(registry, {"sha1", "sha"}, "parley_sha1", {BinaryArg}, utf8);
+  AddRowFunction(registry, {"sha2"}, "parley_sha2", {BinaryArg, IntArg}, utf8);
+  AddRowFunction(registry, {"crc32"}, "parley_crc32", {BinaryArg}, arrow::int64());
+
+  registry->AddTypeRule({"try_url_decode"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+    ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+    return Call("TRY", {Call("parley_url_decode", {text}, arrow::utf8())}, arrow::utf8());
+  });
+  registry->AddTypeRule({"levenshtein"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
+    ARROW_ASSIGN_OR_RAISE(auto left, StringArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto right, StringArg(call, 1));
+    if (call.args.size() == 2) {
+      return Call("parley_levenshtein", {left, right}, arrow::int32());
+    }
+    ARROW_ASSIGN_OR_RAISE(auto threshold, IntArg(call, 2));
+    return Call("parley_levenshtein_within", {left, right, threshold}, arrow::int32());
+  });
+  AddKernelLowering(registry, "parley_levenshtein", "parley_levenshtein");
+  AddKernelLowering(registry, "parley_levenshtein_within", "parley_levenshtein_within");
+  registry->AddTypeRule({"mask"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 5));
+    ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto upper, MaskReplacement(call, 1, "X", "upperChar"));
+    ARROW_ASSIGN_OR_RAISE(auto lower, MaskReplacement(call, 2, "x", "lowerChar"));
+    ARROW_ASSIGN_OR_RAISE(auto digit, MaskReplacement(call, 3, "n", "digitChar"));
+    ARROW_ASSIGN_OR_RAISE(auto other, MaskReplacement(call, 4, "", "otherChar"));
+    return Call("parley_mask", {text, upper, lower, digit, other}, arrow::utf8());
+  });
+  AddKernelLowering(registry, "parley_mask", "parley_mask");
+}
+
+}  // namespace parley
