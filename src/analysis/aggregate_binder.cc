@@ -5,12 +5,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "analysis/analysis_error.h"
 #include "analysis/routine_binder.h"
 #include "analysis/types.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "catalog/identifiers.h"
+#include "functions/builtin_aggregates.h"
 #include "parley/connector/function.h"
 #include "plan/expression_equality.h"
 
@@ -55,6 +58,26 @@ bool SameAggregate(const AggregateCall& a, const AggregateCall& b) {
 }
 
 }  // namespace
+
+// DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE for argument `index` of an aggregate call.
+Status UnexpectedArgumentType(const sql::Expr& call, size_t index, const arrow::DataType& type,
+                              const char* required) {
+  static const char* kOrdinals[] = {"first", "second", "third"};
+  return AnalysisError(
+      "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+      fmt::format("Cannot resolve \"{}\" due to data type mismatch: The {} parameter requires "
+                  "the \"{}\" type, however \"{}\" has the type \"{}\".",
+                  call.source_text, kOrdinals[std::min<size_t>(index, 2)], required,
+                  call.children[index]->source_text, SqlTypeName(type)),
+      call.pos);
+}
+
+bool IsRewrittenAggregate(const std::string& name) {
+  static const std::set<std::string> kNames = {"count_if",   "bool_and",  "every",
+                                               "bool_or",    "some",      "any",
+                                               "regr_count", "regr_avgx", "regr_avgy"};
+  return kNames.count(name) > 0;
+}
 
 Result<std::shared_ptr<arrow::DataType>> AggregateResultType(const std::string& function,
                                                              const sql::Expr& call,
@@ -195,6 +218,9 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
   if (call.name_parts.size() != 1 || !IsAggregateFunction(call.name_parts[0])) {
     return BindConnectorCall(call);
   }
+  const std::string lower = ToLowerAscii(call.name_parts.back());
+  if (IsBuiltinLibraryAggregate(lower)) return BindLibraryCall(call, lower);
+  if (IsRewrittenAggregate(lower)) return BindRewrittenCall(call, lower);
   std::string name = call.name_parts.back();
   std::transform(name.begin(), name.end(), name.begin(), ::toupper);
   if (name == "MEAN") name = "AVG";
@@ -242,6 +268,103 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
   ARROW_ASSIGN_OR_RAISE(aggregate.type,
                         AggregateResultType(aggregate.function, call,
                                             aggregate.args.empty() ? nullptr : aggregate.args[0]));
+  return AddCall(call, std::move(aggregate));
+}
+
+Status AggregateBinder::CheckPlainAggregate(const sql::Expr& call, size_t arity) const {
+  if (call.star) {
+    return AnalysisError("INVALID_USAGE_OF_STAR_OR_REGEX",
+                         fmt::format("Invalid usage of '*' in {}.", call.source_text), call.pos);
+  }
+  if (call.children.size() != arity) {
+    return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                         fmt::format("The `{}` requires {} parameters but the actual number is {}.",
+                                     call.name_parts.back(), arity, call.children.size()),
+                         call.pos);
+  }
+  if (call.distinct || call.filter) {
+    return AnalysisError(
+        call.distinct ? "UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT"
+                      : "UNSUPPORTED_FEATURE.AGGREGATE_FILTER",
+        fmt::format("{} on \"{}\" is not supported yet.",
+                    call.distinct ? "DISTINCT" : "FILTER (WHERE ...)", call.source_text),
+        call.pos);
+  }
+  return Status::OK();
+}
+
+Result<BoundExprPtr> AggregateBinder::BindLibraryCall(const sql::Expr& call,
+                                                      const std::string& name) {
+  ARROW_RETURN_NOT_OK(CheckPlainAggregate(call, BuiltinAggregateArity(name)));
+  const bool bitwise = BuiltinAggregateIsBitwise(name);
+  std::vector<BoundExprPtr> args;
+  std::vector<std::shared_ptr<arrow::DataType>> types;
+  for (size_t i = 0; i < call.children.size(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto arg, BindExpression(*call.children[i], input_, NestedAggregate));
+    const auto& type = *arg->type;
+    const bool is_null = type.id() == arrow::Type::NA;
+    if (bitwise ? !(IsIntegral(type) || is_null)
+                : !(IsNumeric(type) || type.id() == arrow::Type::STRING || is_null)) {
+      return UnexpectedArgumentType(call, i, type, bitwise ? "INTEGRAL" : "DOUBLE");
+    }
+    arg = bitwise ? (is_null ? CastTo(arg, arrow::int32()) : arg) : CastTo(arg, arrow::float64());
+    types.push_back(arg->type);
+    args.push_back(std::move(arg));
+  }
+  AggregateCall aggregate;
+  aggregate.function = name;
+  aggregate.args = std::move(args);
+  aggregate.connector_aggregate = BuiltinAggregate(name, types);
+  aggregate.type = aggregate.connector_aggregate->result_type();
+  return AddCall(call, std::move(aggregate));
+}
+
+Result<BoundExprPtr> AggregateBinder::BindRewrittenCall(const sql::Expr& call,
+                                                        const std::string& name) {
+  const bool regression = name.rfind("regr_", 0) == 0;
+  ARROW_RETURN_NOT_OK(CheckPlainAggregate(call, regression ? 2 : 1));
+  std::vector<BoundExprPtr> args;
+  for (size_t i = 0; i < call.children.size(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto arg, BindExpression(*call.children[i], input_, NestedAggregate));
+    const auto& type = *arg->type;
+    if (type.id() == arrow::Type::NA) {
+      arg = CastTo(arg, regression ? arrow::float64() : arrow::boolean());
+    } else if (regression ? !IsNumeric(type) : type.id() != arrow::Type::BOOL) {
+      return UnexpectedArgumentType(call, i, type, regression ? "NUMERIC" : "BOOLEAN");
+    }
+    args.push_back(std::move(arg));
+  }
+  // `value` where `condition` holds, else NULL.
+  auto when = [](BoundExprPtr condition, BoundExprPtr value) {
+    auto type = value->type;
+    return MakeCall("CASE_WHEN", {std::move(condition), std::move(value)}, type);
+  };
+  auto is_not_null = [](const BoundExprPtr& value) {
+    return MakeCall("IS_NOT_NULL", {value}, arrow::boolean());
+  };
+  AggregateCall aggregate;
+  if (name == "count_if") {
+    aggregate.function = "COUNT";
+    aggregate.args = {
+        when(args[0], MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>(true)))};
+  } else if (name == "bool_and" || name == "every") {
+    aggregate.function = "MIN";
+    aggregate.args = {args[0]};
+  } else if (name == "bool_or" || name == "some" || name == "any") {
+    aggregate.function = "MAX";
+    aggregate.args = {args[0]};
+  } else if (name == "regr_count") {
+    aggregate.function = "COUNT";
+    aggregate.args = {when(is_not_null(args[0]), args[1])};
+  } else if (name == "regr_avgx") {
+    aggregate.function = "AVG";
+    aggregate.args = {when(is_not_null(args[0]), args[1])};
+  } else {
+    aggregate.function = "AVG";
+    aggregate.args = {when(is_not_null(args[1]), args[0])};
+  }
+  ARROW_ASSIGN_OR_RAISE(aggregate.type,
+                        AggregateResultType(aggregate.function, call, aggregate.args[0]));
   return AddCall(call, std::move(aggregate));
 }
 

@@ -65,6 +65,14 @@ class AggregateBinder {
  private:
   Result<BoundExprPtr> BindCall(const sql::Expr& call);
   Result<BoundExprPtr> BindConnectorCall(const sql::Expr& call);
+  /// INVALID_USAGE_OF_STAR_OR_REGEX, WRONG_NUM_ARGS or UNSUPPORTED_FEATURE.AGGREGATE_* unless
+  /// the call has `arity` arguments and neither DISTINCT nor FILTER.
+  Status CheckPlainAggregate(const sql::Expr& call, size_t arity) const;
+  /// A call of one of the built-in library's aggregates (functions/builtin_aggregates.h).
+  Result<BoundExprPtr> BindLibraryCall(const sql::Expr& call, const std::string& name);
+  /// count_if, bool_and / every, bool_or / some / any, regr_count, regr_avgx and regr_avgy:
+  /// Spark's aggregates that are count, min, max or avg of a rewritten argument.
+  Result<BoundExprPtr> BindRewrittenCall(const sql::Expr& call, const std::string& name);
   // The column of `aggregate`'s result, computed once however often the query names it.
   Result<BoundExprPtr> AddCall(const sql::Expr& call, AggregateCall aggregate);
   Result<BoundExprPtr> BindWindowCall(const sql::Expr& call);

@@ -1,5 +1,6 @@
 // ExpressionBinder: name resolution, type checking and coercion of expressions.
 #include "analysis/expression_binder.h"
+#include "functions/builtin_aggregates.h"
 
 #include <fmt/format.h>
 
@@ -630,8 +631,14 @@ class Binder {
 
 const std::set<std::string>& AggregateFunctionNames() {
   // grouping() and grouping_id() are bound with the aggregates: they too read the grouping.
-  static const std::set<std::string> kAggregates = {"count", "sum", "avg",      "mean",
-                                                    "min",   "max", "grouping", "grouping_id"};
+  static const std::set<std::string> kAggregates = [] {
+    std::set<std::string> names = {"count",     "sum",      "avg",         "mean",     "min",
+                                   "max",       "grouping", "grouping_id", "count_if", "bool_and",
+                                   "every",     "bool_or",  "some",        "any",      "regr_count",
+                                   "regr_avgx", "regr_avgy"};
+    for (const auto& name : BuiltinLibraryAggregateNames()) names.insert(name);
+    return names;
+  }();
   return kAggregates;
 }
 
