@@ -14,6 +14,7 @@
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
 #include "functions/builtin_aggregates.h"
+#include "functions/distinct_aggregate.h"
 #include "parley/connector/function.h"
 #include "plan/expression_equality.h"
 
@@ -253,21 +254,26 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
     ARROW_ASSIGN_OR_RAISE(auto arg, BindExpression(*call.children[0], input_, NestedAggregate));
     aggregate.args.push_back(arg);
   }
-  if (aggregate.distinct && aggregate.function != "COUNT") {
-    return AnalysisError(
-        "UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT",
-        fmt::format("DISTINCT is supported in count only, not in \"{}\".", call.source_text),
-        call.pos);
-  }
-  if (call.filter) {
-    return AnalysisError(
-        "UNSUPPORTED_FEATURE.AGGREGATE_FILTER",
-        fmt::format("FILTER (WHERE ...) on \"{}\" is not supported yet.", call.source_text),
-        call.pos);
-  }
+  // min and max see each value once anyway.
+  if (aggregate.function == "MIN" || aggregate.function == "MAX") aggregate.distinct = false;
   ARROW_ASSIGN_OR_RAISE(aggregate.type,
                         AggregateResultType(aggregate.function, call,
                                             aggregate.args.empty() ? nullptr : aggregate.args[0]));
+  if (aggregate.distinct && aggregate.function != "COUNT") {
+    // sum and avg of the distinct values: a state that keeps each value once.
+    const bool average = aggregate.function == "AVG";
+    auto& arg = aggregate.args[0];
+    if (average && aggregate.type->id() == arrow::Type::DECIMAL128) {
+      return AnalysisError(
+          "UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT",
+          fmt::format("avg(DISTINCT) of a decimal is not supported yet: \"{}\".", call.source_text),
+          call.pos);
+    }
+    if (arg->type->id() == arrow::Type::NA) arg = CastTo(arg, arrow::int32());
+    aggregate.connector_aggregate = DistinctSumOrAverage(average, arg->type, aggregate.type);
+    aggregate.function = average ? "avg" : "sum";
+  }
+  ARROW_RETURN_NOT_OK(ApplyFilter(call, &aggregate));
   return AddCall(call, std::move(aggregate));
 }
 
@@ -282,13 +288,42 @@ Status AggregateBinder::CheckPlainAggregate(const sql::Expr& call, size_t arity)
                                      call.name_parts.back(), arity, call.children.size()),
                          call.pos);
   }
-  if (call.distinct || call.filter) {
-    return AnalysisError(
-        call.distinct ? "UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT"
-                      : "UNSUPPORTED_FEATURE.AGGREGATE_FILTER",
-        fmt::format("{} on \"{}\" is not supported yet.",
-                    call.distinct ? "DISTINCT" : "FILTER (WHERE ...)", call.source_text),
-        call.pos);
+  if (call.distinct && (arity != 1 || IsRewrittenAggregate(ToLowerAscii(call.name_parts.back())))) {
+    return AnalysisError("UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT",
+                         fmt::format("DISTINCT on \"{}\" is not supported yet.", call.source_text),
+                         call.pos);
+  }
+  return Status::OK();
+}
+
+// FILTER (WHERE condition): every aggregate here passes over NULL arguments, so the rows the
+// condition does not keep become NULL arguments (count(*) counts the rows it keeps).
+Status AggregateBinder::ApplyFilter(const sql::Expr& call, AggregateCall* aggregate) const {
+  if (!call.filter) return Status::OK();
+  auto invalid = [&](const char* reason, std::string message) {
+    return AnalysisError(std::string("INVALID_AGGREGATE_FILTER.") + reason,
+                         fmt::format("The FILTER expression \"{}\" in an aggregate function is "
+                                     "invalid. {}",
+                                     call.filter->source_text, message),
+                         call.filter->pos);
+  };
+  auto no_aggregate = [&](const sql::Expr& inner) -> Result<BoundExprPtr> {
+    return invalid("CONTAINS_AGGREGATE",
+                   fmt::format("Expected a FILTER expression without an aggregation, but found "
+                               "\"{}\".",
+                               inner.source_text));
+  };
+  ARROW_ASSIGN_OR_RAISE(auto condition, BindExpression(*call.filter, input_, no_aggregate));
+  if (condition->type->id() != arrow::Type::BOOL) {
+    return invalid("NOT_BOOLEAN", "Expected a FILTER expression of the BOOLEAN type.");
+  }
+  if (aggregate->function == "COUNT_STAR") {
+    aggregate->function = "COUNT";
+    aggregate->args = {MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>(true))};
+  }
+  for (auto& arg : aggregate->args) {
+    auto type = arg->type;
+    arg = MakeCall("CASE_WHEN", {condition, arg}, type);
   }
   return Status::OK();
 }
@@ -315,7 +350,10 @@ Result<BoundExprPtr> AggregateBinder::BindLibraryCall(const sql::Expr& call,
   aggregate.function = name;
   aggregate.args = std::move(args);
   aggregate.connector_aggregate = BuiltinAggregate(name, types);
+  if (call.distinct) aggregate.connector_aggregate = DistinctOf(aggregate.connector_aggregate);
+  aggregate.distinct = call.distinct;
   aggregate.type = aggregate.connector_aggregate->result_type();
+  ARROW_RETURN_NOT_OK(ApplyFilter(call, &aggregate));
   return AddCall(call, std::move(aggregate));
 }
 
@@ -365,6 +403,7 @@ Result<BoundExprPtr> AggregateBinder::BindRewrittenCall(const sql::Expr& call,
   }
   ARROW_ASSIGN_OR_RAISE(aggregate.type,
                         AggregateResultType(aggregate.function, call, aggregate.args[0]));
+  ARROW_RETURN_NOT_OK(ApplyFilter(call, &aggregate));
   return AddCall(call, std::move(aggregate));
 }
 

@@ -65,9 +65,11 @@ class AggregateBinder {
  private:
   Result<BoundExprPtr> BindCall(const sql::Expr& call);
   Result<BoundExprPtr> BindConnectorCall(const sql::Expr& call);
-  /// INVALID_USAGE_OF_STAR_OR_REGEX, WRONG_NUM_ARGS or UNSUPPORTED_FEATURE.AGGREGATE_* unless
-  /// the call has `arity` arguments and neither DISTINCT nor FILTER.
+  /// INVALID_USAGE_OF_STAR_OR_REGEX, WRONG_NUM_ARGS or UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT
+  /// unless the call has `arity` arguments, and DISTINCT only with one.
   Status CheckPlainAggregate(const sql::Expr& call, size_t arity) const;
+  /// The call's FILTER (WHERE ...) applied to the arguments of `aggregate`.
+  Status ApplyFilter(const sql::Expr& call, AggregateCall* aggregate) const;
   /// A call of one of the built-in library's aggregates (functions/builtin_aggregates.h).
   Result<BoundExprPtr> BindLibraryCall(const sql::Expr& call, const std::string& name);
   /// count_if, bool_and / every, bool_or / some / any, regr_count, regr_avgx and regr_avgy:
