@@ -16,6 +16,7 @@ const FunctionRegistry& FunctionRegistry::Builtin() {
     RegisterMathDoubleFunctions(built);
     RegisterStringFunctions(built);
     RegisterTextFunctions(built);
+    RegisterArrayRowFunctions(built);
     return built;
   }();
   return *registry;

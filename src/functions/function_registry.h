@@ -67,6 +67,8 @@ class FunctionRegistry {
 };
 
 void RegisterArrayFunctions(FunctionRegistry* registry);
+/// \brief After RegisterStringFunctions: it extends reverse to arrays.
+void RegisterArrayRowFunctions(FunctionRegistry* registry);
 void RegisterConditionalFunctions(FunctionRegistry* registry);
 void RegisterDatetimeFunctions(FunctionRegistry* registry);
 void RegisterIntegralFunctions(FunctionRegistry* registry);

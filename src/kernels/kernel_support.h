@@ -238,5 +238,7 @@ Status RegisterIntegralKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief The per-row string, encoding and digest functions of text_kernels.cc.
 Status RegisterTextKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterArrayKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief The per-row array functions of array_row_kernels.cc (parley_array_contains, ...).
+Status RegisterArrayRowKernels(arrow::compute::FunctionRegistry* registry);
 
 }  // namespace parley::kernels

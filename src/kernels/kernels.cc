@@ -30,6 +30,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterIntegralKernels(registry);
     if (status.ok()) status = kernels::RegisterTextKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);
+    if (status.ok()) status = kernels::RegisterArrayRowKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
     if (status.ok()) status = RegisterConditionalKernels();
     if (status.ok()) status = RegisterConnectorFunction();

@@ -176,12 +176,22 @@ Status ForEachListElement(const arrow::Array& array, int64_t row, Element&& elem
 
 Status AppendText(const arrow::Array& array, int64_t row, std::string* out);
 
+// An element of an array, map or struct: NULL inside a value is `null`, as Spark's
+// CAST(x AS STRING) writes it.
+Status AppendNestedText(const arrow::Array& array, int64_t row, std::string* out) {
+  if (array.IsNull(row)) {
+    *out += "null";
+    return Status::OK();
+  }
+  return AppendText(array, row, out);
+}
+
 Status AppendListText(const arrow::Array& array, int64_t row, std::string* out) {
   out->push_back('[');
   RETURN_NOT_OK(ForEachListElement(
       array, row, [out](const arrow::Array& values, int64_t index, int64_t position) {
         if (position > 0) *out += ", ";
-        return AppendText(values, index, out);
+        return AppendNestedText(values, index, out);
       }));
   out->push_back(']');
   return Status::OK();
@@ -193,9 +203,9 @@ Status AppendMapText(const arrow::Array& array, int64_t row, std::string* out) {
   int64_t offset = map.value_offset(row);
   for (int64_t i = 0; i < map.value_length(row); ++i) {
     if (i > 0) *out += ", ";
-    RETURN_NOT_OK(AppendText(*map.keys(), offset + i, out));
+    RETURN_NOT_OK(AppendNestedText(*map.keys(), offset + i, out));
     *out += " -> ";
-    RETURN_NOT_OK(AppendText(*map.items(), offset + i, out));
+    RETURN_NOT_OK(AppendNestedText(*map.items(), offset + i, out));
   }
   out->push_back('}');
   return Status::OK();
@@ -206,7 +216,7 @@ Status AppendStructText(const arrow::Array& array, int64_t row, std::string* out
   out->push_back('{');
   for (int i = 0; i < st.num_fields(); ++i) {
     if (i > 0) *out += ", ";
-    RETURN_NOT_OK(AppendText(*st.field(i), row, out));
+    RETURN_NOT_OK(AppendNestedText(*st.field(i), row, out));
   }
   out->push_back('}');
   return Status::OK();

@@ -112,13 +112,13 @@ TEST(FormatCellTest, DatesAndTimes) {
 
 TEST(FormatCellTest, NestedValues) {
   EXPECT_EQ(Cells(arrow::list(arrow::int32()), "[[1, null, 3], []]"),
-            (Strings{"[1, NULL, 3]", "[]"}));
+            (Strings{"[1, null, 3]", "[]"}));
   EXPECT_EQ(
       Cells(arrow::struct_({arrow::field("a", arrow::int32()), arrow::field("b", arrow::utf8())}),
             R"([{"a": 1, "b": "x"}, {"a": null, "b": "y"}])"),
-      (Strings{"{1, x}", "{NULL, y}"}));
+      (Strings{"{1, x}", "{null, y}"}));
   EXPECT_EQ(Cells(arrow::map(arrow::utf8(), arrow::float64()), R"([[["a", 1.0], ["b", null]]])"),
-            (Strings{"{a -> 1.0, b -> NULL}"}));
+            (Strings{"{a -> 1.0, b -> null}"}));
 }
 
 TEST(FormatCellTest, DictionaryPrintsItsValues) {
