@@ -108,6 +108,29 @@ bool IsNaN(const ScalarPtr& scalar) {
   return false;
 }
 
+// One list of `elements` (a null scalar as a NULL element).
+Status AppendList(arrow::ListBuilder* builder, const std::vector<ScalarPtr>& elements) {
+  ARROW_RETURN_NOT_OK(builder->Append());
+  for (const auto& element : elements) {
+    if (element->is_valid) {
+      ARROW_RETURN_NOT_OK(builder->value_builder()->AppendScalar(*element));
+    } else {
+      ARROW_RETURN_NOT_OK(builder->value_builder()->AppendNull());
+    }
+  }
+  return Status::OK();
+}
+
+// Every argument as an array of the batch's length.
+Result<std::vector<std::shared_ptr<arrow::Array>>> AsArrays(const cp::ExecSpan& batch) {
+  std::vector<std::shared_ptr<arrow::Array>> arrays;
+  for (int i = 0; i < batch.num_values(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto array, AsArray(batch[i], batch.length));
+    arrays.push_back(std::move(array));
+  }
+  return arrays;
+}
+
 // The elements in their order under `order`, NaN above every number as in Spark (Arrow places
 // NaN with the NULLs), the NULLs where `nulls` says.
 Result<std::vector<ScalarPtr>> Sorted(const arrow::ListArray& lists, int64_t row,
@@ -208,13 +231,9 @@ Result<std::optional<std::vector<ScalarPtr>>> ListResult(const arrow::ListArray&
 // The rows of a list-valued operation.
 template <ArrayOp kOp>
 Status ListExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  ARROW_ASSIGN_OR_RAISE(auto input, AsArray(batch[0], batch.length));
-  const auto& lists = static_cast<const arrow::ListArray&>(*input);
-  std::vector<std::shared_ptr<arrow::Array>> others;
-  for (int i = 1; i < batch.num_values(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto other, AsArray(batch[i], batch.length));
-    others.push_back(std::move(other));
-  }
+  ARROW_ASSIGN_OR_RAISE(auto arrays, AsArrays(batch));
+  const auto& lists = static_cast<const arrow::ListArray&>(*arrays[0]);
+  const std::vector<std::shared_ptr<arrow::Array>> others(arrays.begin() + 1, arrays.end());
   std::unique_ptr<arrow::ArrayBuilder> builder;
   ARROW_RETURN_NOT_OK(
       arrow::MakeBuilder(ctx->memory_pool(), out->type()->GetSharedPtr(), &builder));
@@ -234,14 +253,7 @@ Status ListExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResul
       ARROW_RETURN_NOT_OK(list_builder->AppendNull());
       continue;
     }
-    ARROW_RETURN_NOT_OK(list_builder->Append());
-    for (const auto& element : *result) {
-      if (element->is_valid) {
-        ARROW_RETURN_NOT_OK(list_builder->value_builder()->AppendScalar(*element));
-      } else {
-        ARROW_RETURN_NOT_OK(list_builder->value_builder()->AppendNull());
-      }
-    }
+    ARROW_RETURN_NOT_OK(AppendList(list_builder, *result));
   }
   return kernels::FinishInto(list_builder, out);
 }
@@ -314,14 +326,7 @@ Status SetExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult
         for (auto& e : right) add(e);
       }
       auto* list_builder = static_cast<arrow::ListBuilder*>(builder.get());
-      ARROW_RETURN_NOT_OK(list_builder->Append());
-      for (const auto& element : result) {
-        if (element->is_valid) {
-          ARROW_RETURN_NOT_OK(list_builder->value_builder()->AppendScalar(*element));
-        } else {
-          ARROW_RETURN_NOT_OK(list_builder->value_builder()->AppendNull());
-        }
-      }
+      ARROW_RETURN_NOT_OK(AppendList(list_builder, result));
     }
   }
   return kernels::FinishInto(builder.get(), out);
@@ -387,13 +392,9 @@ Result<ScalarPtr> ValueResult(const arrow::ListArray& lists, int64_t row,
 
 template <ArrayOp kOp>
 Status ValueExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  ARROW_ASSIGN_OR_RAISE(auto input, AsArray(batch[0], batch.length));
-  const auto& lists = static_cast<const arrow::ListArray&>(*input);
-  std::vector<std::shared_ptr<arrow::Array>> others;
-  for (int i = 1; i < batch.num_values(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto other, AsArray(batch[i], batch.length));
-    others.push_back(std::move(other));
-  }
+  ARROW_ASSIGN_OR_RAISE(auto arrays, AsArrays(batch));
+  const auto& lists = static_cast<const arrow::ListArray&>(*arrays[0]);
+  const std::vector<std::shared_ptr<arrow::Array>> others(arrays.begin() + 1, arrays.end());
   auto type = out->type()->GetSharedPtr();
   std::unique_ptr<arrow::ArrayBuilder> builder;
   ARROW_RETURN_NOT_OK(arrow::MakeBuilder(ctx->memory_pool(), type, &builder));

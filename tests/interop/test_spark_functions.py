@@ -40,7 +40,7 @@ SESSION_DEPENDENT = {
     "user", "version", "input_file_name", "input_file_block_start", "input_file_block_length",
     "spark_partition_id", "monotonically_increasing_id", "current_date", "current_timestamp",
     "current_timezone", "now", "curdate", "localtimestamp", "current_time", "uuid", "rand",
-    "randn", "random", "randstr", "uniform", "shuffle",
+    "randn", "random", "randstr", "uniform", "shuffle", "unix_timestamp",
 }
 
 
