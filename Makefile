@@ -39,6 +39,7 @@ test: bootstrap build
 SANITIZE_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1"
 export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/lsan.supp
 # Arrow comes uninstrumented from the pyarrow wheel: its atomics and futures are invisible to
 # TSan, so the accesses its own code makes through intercepted calls are not judged, and the
 # handoffs it synchronizes for Parley's kernels are listed in tests/tsan.supp.
