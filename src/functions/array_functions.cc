@@ -136,6 +136,59 @@ void RegisterArrayFunctions(FunctionRegistry* registry) {
     return Result<cp::Expression>(cp::call("parley_make_array", std::move(args)));
   });
 
+  // struct(v1, v2, ...): fields named as the arguments' columns, else col1, col2...;
+  // named_struct(name1, v1, ...): names given as constant strings.
+  registry->AddTypeRule(
+      {"struct", "named_struct"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+        const bool named = call.name == "named_struct";
+        if (call.args.empty() || (named && call.args.size() % 2 != 0)) {
+          return AnalysisError(
+              "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+              fmt::format("The `{}` requires {} parameters but the actual number is {}.", call.name,
+                          named ? "a positive even number of" : "at least one", call.args.size()),
+              call.expr.pos);
+        }
+        std::vector<BoundExprPtr> values;
+        arrow::FieldVector fields;
+        for (size_t i = 0; i < call.args.size(); i += named ? 2 : 1) {
+          std::string name;
+          if (named) {
+            const auto& given = call.args[i];
+            if (given->kind != BoundExpr::Kind::kLiteral ||
+                given->type->id() != arrow::Type::STRING || !given->literal->is_valid) {
+              return AnalysisError(
+                  "DATATYPE_MISMATCH.CREATE_NAMED_STRUCT_WITHOUT_FOLDABLE_STRING",
+                  fmt::format(
+                      "Cannot resolve \"{}\" due to data type mismatch: Only foldable "
+                      "`STRING` expressions are allowed to appear at odd position, but they "
+                      "are [\"{}\"].",
+                      call.expr.source_text, call.expr.children[i]->source_text),
+                  call.expr.pos);
+            }
+            name = LiteralString(*given);
+          } else {
+            const auto& child = *call.expr.children[i];
+            name = child.kind == sql::ExprKind::kColumn ? child.name_parts.back()
+                                                        : fmt::format("col{}", i + 1);
+          }
+          const auto& value = call.args[named ? i + 1 : i];
+          fields.push_back(arrow::field(name, value->type));
+          values.push_back(value);
+        }
+        std::vector<BoundExprPtr> args;
+        for (const auto& field : fields) args.push_back(StringLiteral(field->name()));
+        args.insert(args.end(), values.begin(), values.end());
+        return Call("make_struct", std::move(args), arrow::struct_(std::move(fields)));
+      });
+  registry->AddLowering("make_struct", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+    size_t count = args.size() / 2;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < count; ++i) names.push_back(LiteralString(*call.args[i]));
+    std::vector<cp::Expression> values(args.begin() + count, args.end());
+    return Result<cp::Expression>(
+        cp::call("make_struct", std::move(values), cp::MakeStructOptions(std::move(names))));
+  });
+
   // map(k1, v1, k2, v2, ...): keys widened to one type, values to another; at least one pair
   // (Parley has no empty map of unknown types).
   registry->AddTypeRule({"map"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
