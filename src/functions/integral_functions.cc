@@ -55,7 +55,7 @@ void RegisterIntegralFunctions(FunctionRegistry* registry) {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
     const auto& type = *call.args[0]->type;
     if (type.id() == arrow::Type::STRING || IsBinaryType(type)) {
-      return Call("parley_hex_bytes", {call.args[0]}, arrow::utf8());
+      return Call("parley_hex_bytes", {CastTo(call.args[0], arrow::binary())}, arrow::utf8());
     }
     ARROW_ASSIGN_OR_RAISE(auto value, BigintArg(call, 0));
     return Call("parley_hex_integer", {value}, arrow::utf8());

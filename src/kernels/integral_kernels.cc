@@ -10,17 +10,15 @@
 #include <optional>
 #include <string>
 
-#include "arrow/array/builder_binary.h"
-#include "arrow/array/builder_primitive.h"
-#include "kernels/kernel_support.h"
 #include "kernels/kernels.h"
+#include "kernels/row_kernel.h"
 
 namespace parley {
 namespace {
 
 namespace cp = arrow::compute;
-using kernels::Column;
-using kernels::StringColumn;
+using kernels::Bytes;
+using kernels::BytesView;
 
 constexpr char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -34,41 +32,20 @@ std::string UnsignedDigits(uint64_t value, uint64_t radix) {
   return digits;
 }
 
-Status FactorialExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  arrow::Int64Builder builder(ctx->memory_pool());
-  return kernels::MapEach<int32_t>(batch, &builder, out, [](int32_t n) -> std::optional<int64_t> {
-    if (n < 0 || n > 20) return std::nullopt;
-    int64_t product = 1;
-    for (int32_t i = 2; i <= n; ++i) product *= i;
-    return product;
-  });
+std::optional<int64_t> Factorial(int32_t n) {
+  if (n < 0 || n > 20) return std::nullopt;
+  int64_t product = 1;
+  for (int32_t i = 2; i <= n; ++i) product *= i;
+  return product;
 }
 
-template <uint64_t kRadix>
-Status DigitsExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  return kernels::WriteTextOfEach<int64_t>(batch, ctx, out, [](int64_t value) {
-    return UnsignedDigits(static_cast<uint64_t>(value), kRadix);
-  });
-}
-
-Status HexOfBytesExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  StringColumn values(batch[0]);
-  arrow::StringBuilder builder(ctx->memory_pool());
-  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+std::string HexOfBytes(std::string_view bytes) {
   std::string text;
-  for (int64_t row = 0; row < batch.length; ++row) {
-    if (!values.IsValid(row)) {
-      ARROW_RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
-    text.clear();
-    for (unsigned char byte : values.Value(row)) {
-      text.push_back(kDigits[byte >> 4]);
-      text.push_back(kDigits[byte & 0xF]);
-    }
-    ARROW_RETURN_NOT_OK(builder.Append(text));
+  for (unsigned char byte : bytes) {
+    text.push_back(kDigits[byte >> 4]);
+    text.push_back(kDigits[byte & 0xF]);
   }
-  return kernels::FinishInto(&builder, out);
+  return text;
 }
 
 int HexValue(char c) {
@@ -79,39 +56,22 @@ int HexValue(char c) {
 }
 
 // unhex: NULL for a character that is not a hex digit; an odd count reads as if led by '0'.
-Status UnhexExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  StringColumn values(batch[0]);
-  arrow::BinaryBuilder builder(ctx->memory_pool());
-  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
+std::optional<kernels::Bytes> Unhex(std::string_view text) {
   std::string bytes;
-  for (int64_t row = 0; row < batch.length; ++row) {
-    if (!values.IsValid(row)) {
-      ARROW_RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
-    std::string_view text = values.Value(row);
-    bytes.clear();
-    bool valid = true;
-    size_t i = 0;
-    if (text.size() % 2 == 1) {
-      int low = HexValue(text[0]);
-      valid = low >= 0;
-      bytes.push_back(static_cast<char>(low));
-      i = 1;
-    }
-    for (; valid && i < text.size(); i += 2) {
-      int high = HexValue(text[i]);
-      int low = HexValue(text[i + 1]);
-      valid = high >= 0 && low >= 0;
-      bytes.push_back(static_cast<char>(high * 16 + low));
-    }
-    if (valid) {
-      ARROW_RETURN_NOT_OK(builder.Append(bytes));
-    } else {
-      ARROW_RETURN_NOT_OK(builder.AppendNull());
-    }
+  size_t i = 0;
+  if (text.size() % 2 == 1) {
+    int low = HexValue(text[0]);
+    if (low < 0) return std::nullopt;
+    bytes.push_back(static_cast<char>(low));
+    i = 1;
   }
-  return kernels::FinishInto(&builder, out);
+  for (; i < text.size(); i += 2) {
+    int high = HexValue(text[i]);
+    int low = HexValue(text[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    bytes.push_back(static_cast<char>(high * 16 + low));
+  }
+  return kernels::Bytes{std::move(bytes)};
 }
 
 Status ConvOverflow() {
@@ -158,80 +118,49 @@ Result<std::optional<std::string>> Convert(std::string_view text, int32_t from, 
   return (negative && to < 0 ? "-" : "") + digits;
 }
 
-Status ConvExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  StringColumn values(batch[0]);
-  Column<int32_t> froms(batch[1]);
-  Column<int32_t> tos(batch[2]);
-  arrow::StringBuilder builder(ctx->memory_pool());
-  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
-  for (int64_t row = 0; row < batch.length; ++row) {
-    if (!values.IsValid(row) || !froms.IsValid(row) || !tos.IsValid(row)) {
-      ARROW_RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
-    ARROW_ASSIGN_OR_RAISE(auto text, Convert(values.Value(row), froms.Value(row), tos.Value(row)));
-    if (text.has_value()) {
-      ARROW_RETURN_NOT_OK(builder.Append(*text));
-    } else {
-      ARROW_RETURN_NOT_OK(builder.AppendNull());
-    }
-  }
-  return kernels::FinishInto(&builder, out);
-}
-
 enum class Shift { kLeft, kRight, kRightUnsigned };
 
 // A shift of a 32- or 64-bit integer by a distance Java masks to the width (x << 33 is x << 1
 // for an INT).
 template <typename T, Shift kShift>
-Status ShiftExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
+T Shifted(T value, int32_t distance) {
   using Unsigned = std::make_unsigned_t<T>;
-  typename arrow::CTypeTraits<T>::BuilderType builder(ctx->memory_pool());
-  return kernels::MapEachPair<T, int32_t>(
-      batch, &builder, out, [](T value, int32_t distance) -> std::optional<T> {
-        const int bits = static_cast<int>(sizeof(T) * 8);
-        const int by = distance & (bits - 1);
-        switch (kShift) {
-          case Shift::kLeft: return static_cast<T>(static_cast<Unsigned>(value) << by);
-          case Shift::kRight: return static_cast<T>(value >> by);
-          case Shift::kRightUnsigned: return static_cast<T>(static_cast<Unsigned>(value) >> by);
-        }
-        return std::nullopt;
-      });
-}
-
-Status BitCountExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  arrow::Int32Builder builder(ctx->memory_pool());
-  return kernels::MapEach<int64_t>(batch, &builder, out, [](int64_t value) {
-    return std::optional<int32_t>(__builtin_popcountll(static_cast<uint64_t>(value)));
-  });
+  const int by = distance & static_cast<int>(sizeof(T) * 8 - 1);
+  switch (kShift) {
+    case Shift::kLeft: return static_cast<T>(static_cast<Unsigned>(value) << by);
+    case Shift::kRight: return static_cast<T>(value >> by);
+    case Shift::kRightUnsigned: return static_cast<T>(static_cast<Unsigned>(value) >> by);
+  }
+  return value;
 }
 
 // bit_get(value, position, width): the bit at `position` of a `width`-bit value;
 // INVALID_PARAMETER_VALUE.BIT_POSITION_RANGE for a position outside [0, width).
-Status BitGetExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  Column<int64_t> values(batch[0]);
-  Column<int32_t> positions(batch[1]);
-  Column<int32_t> widths(batch[2]);
-  arrow::Int8Builder builder(ctx->memory_pool());
-  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
-  for (int64_t row = 0; row < batch.length; ++row) {
-    if (!values.IsValid(row) || !positions.IsValid(row)) {
-      builder.UnsafeAppendNull();
-      continue;
-    }
-    int32_t position = positions.Value(row);
-    int32_t width = widths.Value(row);
-    if (position < 0 || position >= width) {
-      return MakeError(arrow::StatusCode::Invalid, "INVALID_PARAMETER_VALUE.BIT_POSITION_RANGE",
-                       fmt::format("The value of parameter(s) `pos` in `bit_get` is invalid: "
-                                   "expects an integer value in [0, {}), but got {}.",
-                                   width, position));
-    }
-    builder.UnsafeAppend(
-        static_cast<int8_t>((static_cast<uint64_t>(values.Value(row)) >> position) & 1));
+Result<std::optional<int8_t>> BitGet(int64_t value, int32_t position, int32_t width) {
+  if (position < 0 || position >= width) {
+    return MakeError(arrow::StatusCode::Invalid, "INVALID_PARAMETER_VALUE.BIT_POSITION_RANGE",
+                     fmt::format("The value of parameter(s) `pos` in `bit_get` is invalid: "
+                                 "expects an integer value in [0, {}), but got {}.",
+                                 width, position));
   }
-  return kernels::FinishInto(&builder, out);
+  return std::optional<int8_t>((static_cast<uint64_t>(value) >> position) & 1);
+}
+
+// A shift function with its INT and BIGINT kernels.
+template <Shift kShift>
+Status AddShift(cp::FunctionRegistry* registry, const std::string& name) {
+  auto of_int = &kernels::RowExec<decltype([](int32_t v, int32_t d) {
+                                    return std::optional(Shifted<int32_t, kShift>(v, d));
+                                  }),
+                                  int32_t, int32_t, int32_t>;
+  auto of_bigint = &kernels::RowExec<decltype([](int64_t v, int32_t d) {
+                                       return std::optional(Shifted<int64_t, kShift>(v, d));
+                                     }),
+                                     int64_t, int64_t, int32_t>;
+  return kernels::AddFunctionKernels(
+      registry, name, "Java's shift of an integer",
+      {{{arrow::int32(), arrow::int32()}, arrow::int32(), of_int},
+       {{arrow::int64(), arrow::int32()}, arrow::int64(), of_bigint}});
 }
 
 }  // namespace
@@ -239,41 +168,45 @@ Status BitGetExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecRes
 namespace kernels {
 
 Status RegisterIntegralKernels(cp::FunctionRegistry* registry) {
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_factorial", {arrow::int32()}, arrow::int64(),
-                                  FactorialExec, "Spark's factorial"));
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_bin", {arrow::int64()}, arrow::utf8(),
-                                  DigitsExec<2>, "Binary digits of a BIGINT"));
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_hex_integer", {arrow::int64()}, arrow::utf8(),
-                                  DigitsExec<16>, "Hex digits of a BIGINT"));
-  ARROW_RETURN_NOT_OK(AddFunctionKernels(registry, "parley_hex_bytes", "Hex digits of bytes",
-                                         {{{arrow::utf8()}, arrow::utf8(), HexOfBytesExec},
-                                          {{arrow::binary()}, arrow::utf8(), HexOfBytesExec}}));
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_unhex", {arrow::utf8()}, arrow::binary(),
-                                  UnhexExec, "Bytes of hex digits"));
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_conv",
-                                  {arrow::utf8(), arrow::int32(), arrow::int32()}, arrow::utf8(),
-                                  ConvExec, "Spark's conv"));
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_bit_count", {arrow::int64()}, arrow::int32(),
-                                  BitCountExec, "Set bits of a BIGINT"));
-  ARROW_RETURN_NOT_OK(AddFunction(registry, "parley_bit_get",
-                                  {arrow::int64(), arrow::int32(), arrow::int32()}, arrow::int8(),
-                                  BitGetExec, "A bit of an integer"));
-  struct ShiftKernels {
-    const char* name;
-    cp::ArrayKernelExec of_int;
-    cp::ArrayKernelExec of_bigint;
+  using SV = std::string_view;
+  // Template arguments have commas, which a macro argument cannot: register, then check.
+  const Status registered[] = {
+      RegisterRowFunction<int64_t, int32_t>(
+          registry, "parley_factorial", [](int32_t n) { return Factorial(n); },
+          "Spark's factorial"),
+      RegisterRowFunction<std::string, int64_t>(
+          registry, "parley_bin",
+          [](int64_t v) { return std::optional(UnsignedDigits(static_cast<uint64_t>(v), 2)); },
+          "Binary digits of a BIGINT"),
+      RegisterRowFunction<std::string, int64_t>(
+          registry, "parley_hex_integer",
+          [](int64_t v) { return std::optional(UnsignedDigits(static_cast<uint64_t>(v), 16)); },
+          "Hex digits of a BIGINT"),
+      RegisterRowFunction<std::string, BytesView>(
+          registry, "parley_hex_bytes",
+          [](BytesView value) { return std::optional(HexOfBytes(value.bytes)); },
+          "Hex digits of bytes"),
+      RegisterRowFunction<Bytes, SV>(
+          registry, "parley_unhex", [](SV text) { return Unhex(text); }, "Bytes of hex digits"),
+      RegisterRowFunction<std::string, SV, int32_t, int32_t>(
+          registry, "parley_conv",
+          [](SV text, int32_t from, int32_t to) { return Convert(text, from, to); },
+          "Spark's conv"),
+      RegisterRowFunction<int32_t, int64_t>(
+          registry, "parley_bit_count",
+          [](int64_t v) {
+            return std::optional<int32_t>(__builtin_popcountll(static_cast<uint64_t>(v)));
+          },
+          "Set bits of a BIGINT"),
+      RegisterRowFunction<int8_t, int64_t, int32_t, int32_t>(
+          registry, "parley_bit_get",
+          [](int64_t v, int32_t position, int32_t width) { return BitGet(v, position, width); },
+          "A bit of an integer"),
+      AddShift<Shift::kLeft>(registry, "parley_shift_left"),
+      AddShift<Shift::kRight>(registry, "parley_shift_right"),
+      AddShift<Shift::kRightUnsigned>(registry, "parley_shift_right_unsigned"),
   };
-  const ShiftKernels shifts[] = {
-      {"parley_shift_left", ShiftExec<int32_t, Shift::kLeft>, ShiftExec<int64_t, Shift::kLeft>},
-      {"parley_shift_right", ShiftExec<int32_t, Shift::kRight>, ShiftExec<int64_t, Shift::kRight>},
-      {"parley_shift_right_unsigned", ShiftExec<int32_t, Shift::kRightUnsigned>,
-       ShiftExec<int64_t, Shift::kRightUnsigned>}};
-  for (const auto& shift : shifts) {
-    ARROW_RETURN_NOT_OK(
-        AddFunctionKernels(registry, shift.name, "Java's shift of an integer",
-                           {{{arrow::int32(), arrow::int32()}, arrow::int32(), shift.of_int},
-                            {{arrow::int64(), arrow::int32()}, arrow::int64(), shift.of_bigint}}));
-  }
+  for (const auto& status : registered) ARROW_RETURN_NOT_OK(status);
   return Status::OK();
 }
 

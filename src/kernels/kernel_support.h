@@ -97,51 +97,6 @@ Status WriteTextOfEach(const arrow::compute::ExecSpan& batch, arrow::compute::Ke
   return FinishInto(&builder, out);
 }
 
-/// \brief An output of `map(value)` for each value of the fixed-width input 0, appended to
-/// `builder` (null where the input is null, or where `map` returns nullopt).
-template <typename T, typename Builder, typename Map>
-Status MapEach(const arrow::compute::ExecSpan& batch, Builder* builder,
-               arrow::compute::ExecResult* out, Map map) {
-  Column<T> values(batch[0]);
-  ARROW_RETURN_NOT_OK(builder->Reserve(batch.length));
-  for (int64_t row = 0; row < batch.length; ++row) {
-    if (!values.IsValid(row)) {
-      builder->UnsafeAppendNull();
-      continue;
-    }
-    auto mapped = map(values.Value(row));
-    if (mapped.has_value()) {
-      builder->UnsafeAppend(*mapped);
-    } else {
-      builder->UnsafeAppendNull();
-    }
-  }
-  return FinishInto(builder, out);
-}
-
-/// \brief An output of `map(left, right)` for each row of the fixed-width inputs 0 and 1
-/// (null where either is null, or where `map` returns nullopt).
-template <typename Left, typename Right, typename Builder, typename Map>
-Status MapEachPair(const arrow::compute::ExecSpan& batch, Builder* builder,
-                   arrow::compute::ExecResult* out, Map map) {
-  Column<Left> lefts(batch[0]);
-  Column<Right> rights(batch[1]);
-  ARROW_RETURN_NOT_OK(builder->Reserve(batch.length));
-  for (int64_t row = 0; row < batch.length; ++row) {
-    if (!lefts.IsValid(row) || !rights.IsValid(row)) {
-      builder->UnsafeAppendNull();
-      continue;
-    }
-    auto mapped = map(lefts.Value(row), rights.Value(row));
-    if (mapped.has_value()) {
-      builder->UnsafeAppend(*mapped);
-    } else {
-      builder->UnsafeAppendNull();
-    }
-  }
-  return FinishInto(builder, out);
-}
-
 /// \brief Register a scalar function `name` with one kernel that allocates its own output.
 inline Status AddFunction(arrow::compute::FunctionRegistry* registry, const std::string& name,
                           std::vector<arrow::compute::InputType> inputs,

@@ -6,9 +6,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "arrow/array/builder_primitive.h"
-#include "kernels/kernel_support.h"
 #include "kernels/kernels.h"
+#include "kernels/row_kernel.h"
 
 namespace parley {
 namespace {
@@ -34,19 +33,6 @@ double Cbrt(double x) {
 }
 double Rint(double x) { return std::nearbyint(x); }
 
-template <double (*kFunction)(double)>
-Status UnaryExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  arrow::DoubleBuilder builder(ctx->memory_pool());
-  return kernels::MapEach<double>(batch, &builder, out,
-                                  [](double x) { return std::optional<double>(kFunction(x)); });
-}
-
-Status HypotExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  arrow::DoubleBuilder builder(ctx->memory_pool());
-  return kernels::MapEachPair<double, double>(
-      batch, &builder, out, [](double a, double b) { return std::optional(std::hypot(a, b)); });
-}
-
 // Spark's width_bucket of a value among `count` buckets between `min` and `max` (either order).
 std::optional<int64_t> WidthBucket(double value, double min, double max, int64_t count) {
   if (count <= 0 || count == INT64_MAX || std::isnan(value) || min == max || std::isnan(min) ||
@@ -66,30 +52,11 @@ std::optional<int64_t> WidthBucket(double value, double min, double max, int64_t
   return static_cast<int64_t>(buckets * (upper - value) / (upper - lower)) + 1;
 }
 
-Status WidthBucketExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  kernels::Column<double> values(batch[0]);
-  kernels::Column<double> mins(batch[1]);
-  kernels::Column<double> maxes(batch[2]);
-  kernels::Column<int64_t> counts(batch[3]);
-  arrow::Int64Builder builder(ctx->memory_pool());
-  ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
-  for (int64_t row = 0; row < batch.length; ++row) {
-    std::optional<int64_t> bucket;
-    if (values.IsValid(row) && mins.IsValid(row) && maxes.IsValid(row) && counts.IsValid(row)) {
-      bucket = WidthBucket(values.Value(row), mins.Value(row), maxes.Value(row), counts.Value(row));
-    }
-    if (bucket.has_value()) {
-      builder.UnsafeAppend(*bucket);
-    } else {
-      builder.UnsafeAppendNull();
-    }
-  }
-  return kernels::FinishInto(&builder, out);
-}
-
-Status AddUnary(cp::FunctionRegistry* registry, const std::string& name, cp::ArrayKernelExec exec) {
-  return kernels::AddFunction(registry, name, {arrow::float64()}, arrow::float64(), exec,
-                              "Java's Math on a double");
+template <double (*kFunction)(double)>
+Status AddUnary(cp::FunctionRegistry* registry, const std::string& name) {
+  return kernels::RegisterRowFunction<double, double>(
+      registry, name, [](double x) { return std::optional(kFunction(x)); },
+      "Java's Math on a double");
 }
 
 }  // namespace
@@ -97,19 +64,24 @@ Status AddUnary(cp::FunctionRegistry* registry, const std::string& name, cp::Arr
 namespace kernels {
 
 Status RegisterMathDoubleKernels(cp::FunctionRegistry* registry) {
-  ARROW_RETURN_NOT_OK(AddUnary(registry, "parley_cbrt", UnaryExec<Cbrt>));
-  ARROW_RETURN_NOT_OK(AddUnary(registry, "parley_rint", UnaryExec<Rint>));
-  ARROW_RETURN_NOT_OK(AddUnary(registry, "parley_cot", UnaryExec<Cot>));
-  ARROW_RETURN_NOT_OK(AddUnary(registry, "parley_sec", UnaryExec<Sec>));
-  ARROW_RETURN_NOT_OK(AddUnary(registry, "parley_csc", UnaryExec<Csc>));
-  ARROW_RETURN_NOT_OK(AddUnary(registry, "parley_degrees", UnaryExec<Degrees>));
-  ARROW_RETURN_NOT_OK(AddUnary(registry, "parley_radians", UnaryExec<Radians>));
-  ARROW_RETURN_NOT_OK(
-      AddFunction(registry, "parley_width_bucket",
-                  {arrow::float64(), arrow::float64(), arrow::float64(), arrow::int64()},
-                  arrow::int64(), WidthBucketExec, "Spark's width_bucket"));
-  return AddFunction(registry, "parley_hypot", {arrow::float64(), arrow::float64()},
-                     arrow::float64(), HypotExec, "Java's Math.hypot");
+  ARROW_RETURN_NOT_OK(AddUnary<Cbrt>(registry, "parley_cbrt"));
+  ARROW_RETURN_NOT_OK(AddUnary<Rint>(registry, "parley_rint"));
+  ARROW_RETURN_NOT_OK(AddUnary<Cot>(registry, "parley_cot"));
+  ARROW_RETURN_NOT_OK(AddUnary<Sec>(registry, "parley_sec"));
+  ARROW_RETURN_NOT_OK(AddUnary<Csc>(registry, "parley_csc"));
+  ARROW_RETURN_NOT_OK(AddUnary<Degrees>(registry, "parley_degrees"));
+  ARROW_RETURN_NOT_OK(AddUnary<Radians>(registry, "parley_radians"));
+  // Template arguments have commas, which a macro argument cannot: register, then check.
+  Status width_bucket = RegisterRowFunction<int64_t, double, double, double, int64_t>(
+      registry, "parley_width_bucket",
+      [](double value, double min, double max, int64_t count) {
+        return WidthBucket(value, min, max, count);
+      },
+      "Spark's width_bucket");
+  ARROW_RETURN_NOT_OK(width_bucket);
+  return RegisterRowFunction<double, double, double>(
+      registry, "parley_hypot", [](double a, double b) { return std::optional(std::hypot(a, b)); },
+      "Java's Math.hypot");
 }
 
 }  // namespace kernels

@@ -234,7 +234,11 @@ Result<std::optional<Bytes>> Unbase64(std::string_view text) {
     if (std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/') kept.push_back(c);
   }
   if (kept.size() % 4 == 1) {
-    return Status::Invalid("unbase64: the last unit does not have enough valid bits");
+    return MakeError(arrow::StatusCode::Invalid, "CONVERSION_INVALID_INPUT",
+                     fmt::format("The value '{}' (\"BASE64\") cannot be converted to \"BINARY\" "
+                                 "because it is malformed: its last unit does not have enough "
+                                 "valid bits.",
+                                 text));
   }
   kept.append((4 - kept.size() % 4) % 4, '=');
   ARROW_ASSIGN_OR_RAISE(auto bytes, arrow::util::base64_decode(kept));
