@@ -25,6 +25,7 @@
 #include "arrow/util/float16.h"
 #include "kernels/decimal_text.h"
 #include "kernels/java_number_text.h"
+#include "kernels/utf8_text.h"
 
 namespace parley {
 namespace {
@@ -107,13 +108,10 @@ void AppendDayTimeInterval(int64_t micros, std::string* out) {
   *out += "' DAY TO SECOND";
 }
 
+// Binary as CAST(x AS STRING) writes it: the bytes read as UTF-8, each invalid sequence as
+// U+FFFD.
 void AppendBinary(std::string_view bytes, std::string* out) {
-  out->push_back('[');
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (i > 0) out->push_back(' ');
-    fmt::format_to(std::back_inserter(*out), "{:02X}", static_cast<uint8_t>(bytes[i]));
-  }
-  out->push_back(']');
+  *out += kernels::MakeValidUtf8(bytes);
 }
 
 void AppendJsonString(std::string_view text, std::string* out) {
