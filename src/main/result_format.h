@@ -7,7 +7,8 @@
 // `yyyy-mm-dd hh:mm:ss[.ffffff]` (fraction without trailing zeros; time-zone aware timestamps in
 // UTC), year-month intervals as `INTERVAL '1-2' YEAR TO MONTH`, day-time intervals as
 // `INTERVAL '1 02:03:04.5' DAY TO SECOND`, binary as its bytes read as UTF-8 (U+FFFD for an
-// invalid sequence), arrays as `[1, 2]`, structs as `{1, a}` and maps as `{k -> v}`. All functions here are pure and safe to call from any thread.
+// invalid sequence), arrays as `[1, 2]`, structs as `{1, a}` and maps as `{k -> v}`. All functions
+// here are pure and safe to call from any thread.
 #pragma once
 
 #include <cstdint>
