@@ -128,7 +128,10 @@ Status WindowBinder::BindArguments(const sql::Expr& call, WindowCall* out) {
       }
       out->type = arrow::int32();
     } else {
-      if (n != 0) return WrongArgs(call, "0");
+      // rank, dense_rank and percent_rank take any arguments and rank by the ORDER BY alone.
+      bool takes_any = f == "rank" || f == "dense_rank" || f == "percent_rank";
+      if (n != 0 && !takes_any) return WrongArgs(call, "0");
+      for (const auto& child : call.children) ARROW_RETURN_NOT_OK(bind_input_(*child).status());
       bool fraction = f == "percent_rank" || f == "cume_dist";
       out->type = fraction ? arrow::float64() : arrow::int32();
     }
@@ -157,6 +160,44 @@ Status WindowBinder::BindArguments(const sql::Expr& call, WindowCall* out) {
       }
       ARROW_ASSIGN_OR_RAISE(auto column, BindColumn(*call.children[2]));
       out->args.push_back(CastTo(column, value->type));
+    }
+    return Status::OK();
+  }
+  if (f == "nth_value") {
+    if (n < 2 || n > 3) return WrongArgs(call, "[2, 3]");
+    ARROW_ASSIGN_OR_RAISE(auto value, BindColumn(*call.children[0]));
+    out->args.push_back(value);
+    out->type = value->type;
+    ARROW_ASSIGN_OR_RAISE(auto offset, bind_input_(*call.children[1]));
+    if (offset->kind != BoundExpr::Kind::kLiteral || !IsNumeric(*offset->type)) {
+      return AnalysisError("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                           fmt::format("Cannot resolve \"{}\" due to data type mismatch: the "
+                                       "input `offset` should be a foldable \"INT\" expression; "
+                                       "however, got \"{}\".",
+                                       call.source_text, call.children[1]->source_text),
+                           call.children[1]->pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto as_int64, offset->literal->CastTo(arrow::int64()));
+    out->offset = as_int64->is_valid ? static_cast<const arrow::Int64Scalar&>(*as_int64).value : 0;
+    if (out->offset <= 0) {
+      return AnalysisError("DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
+                           fmt::format("Cannot resolve \"{}\" due to data type mismatch: The "
+                                       "offset must be between (0, 9223372036854775807] (current "
+                                       "value = {}L).",
+                                       call.source_text, out->offset),
+                           call.pos);
+    }
+    out->ignore_nulls = call.ignore_nulls.value_or(false);
+    if (n == 3) {
+      ARROW_ASSIGN_OR_RAISE(auto flag, Constant(*call.children[2], call));
+      if (flag->type->id() != arrow::Type::BOOL) {
+        return AnalysisError("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                             fmt::format("Cannot resolve \"{}\" due to data type mismatch: the "
+                                         "third argument must be a BOOLEAN constant.",
+                                         call.source_text),
+                             call.pos);
+      }
+      out->ignore_nulls = static_cast<const arrow::BooleanScalar&>(*flag).value;
     }
     return Status::OK();
   }
@@ -325,9 +366,9 @@ Result<BoundExprPtr> WindowBinder::BindCallOnce(const sql::Expr& call) {
   WindowCall out;
   out.function = Lower(call.name_parts.back());
   static const std::set<std::string> kKnown = {
-      "row_number", "rank", "dense_rank",  "percent_rank", "cume_dist", "ntile",
-      "lag",        "lead", "first_value", "last_value",   "first",     "last",
-      "count",      "sum",  "avg",         "mean",         "min",       "max"};
+      "row_number", "rank",        "dense_rank", "percent_rank", "cume_dist", "ntile",     "lag",
+      "lead",       "first_value", "last_value", "first",        "last",      "nth_value", "count",
+      "sum",        "avg",         "mean",       "min",          "max"};
   if (call.name_parts.size() != 1 || kKnown.count(out.function) == 0) {
     return AnalysisError(
         "UNSUPPORTED_EXPR_FOR_WINDOW",

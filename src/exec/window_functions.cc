@@ -215,6 +215,36 @@ Result<ArrayPtr> FrameValue(const WindowCall& call, const std::vector<ArrayPtr>&
   return TakeRows(value, &indices);
 }
 
+// nth_value: the offset-th row of each frame (with IGNORE NULLS, its offset-th non-NULL value).
+Result<ArrayPtr> NthValue(const WindowCall& call, const std::vector<ArrayPtr>& args,
+                          const WindowLayout& layout) {
+  const int64_t n = layout.size();
+  const ArrayPtr& value = args[0];
+  // counted[i]: how many rows before row i count towards the offset.
+  std::vector<int64_t> counted(n + 1, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    counted[i + 1] = counted[i] + (value->IsValid(i) || !call.ignore_nulls ? 1 : 0);
+  }
+  arrow::Int64Builder indices;
+  ARROW_RETURN_NOT_OK(indices.Reserve(n));
+  for (const Frame& frame : Frames(call.frame, layout)) {
+    int64_t row = -1;
+    if (frame.first < frame.last && counted[frame.last] - counted[frame.first] >= call.offset) {
+      // The first row r with counted[r + 1] - counted[frame.first] == offset.
+      int64_t target = counted[frame.first] + call.offset;
+      row = std::lower_bound(counted.begin() + frame.first + 1, counted.begin() + frame.last + 1,
+                             target) -
+            counted.begin() - 1;
+    }
+    if (row < 0) {
+      indices.UnsafeAppendNull();
+    } else {
+      indices.UnsafeAppend(row);
+    }
+  }
+  return TakeRows(value, &indices);
+}
+
 // min and max over frames whose ends never move back within a partition: a monotonic deque of
 // rows over the values' dense ranks, which order any sortable type.
 Result<ArrayPtr> Extreme(const WindowCall& call, const std::vector<ArrayPtr>& args,
@@ -404,6 +434,7 @@ Result<std::shared_ptr<arrow::Array>> EvaluateWindowCall(
   }
   if (f == "lag" || f == "lead") return Offset(call, args, layout);
   if (f == "first_value" || f == "last_value") return FrameValue(call, args, layout);
+  if (f == "nth_value") return NthValue(call, args, layout);
   return Aggregate(call, args, layout);
 }
 

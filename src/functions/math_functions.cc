@@ -94,11 +94,37 @@ Lowering LowerRound(cp::RoundMode mode) {
   };
 }
 
-// ceil and floor: BIGINT for integers and floating point, DECIMAL(p - s + 1, 0) for decimals.
+// The constant scale of ceil / floor (argument 1); NULL is not a constant INT here.
+Result<int32_t> ConstantScale(const FunctionCall& call) {
+  ARROW_ASSIGN_OR_RAISE(auto given, IntArg(call, 1));
+  if (given->kind != BoundExpr::Kind::kLiteral || !given->literal->is_valid) {
+    return AnalysisError("NON_FOLDABLE_ARGUMENT",
+                         fmt::format("The function `{}` requires the parameter `scale` to be a "
+                                     "foldable expression of the type \"INT\", but the actual "
+                                     "argument is a non-foldable.",
+                                     call.name),
+                         call.expr.pos);
+  }
+  return static_cast<const arrow::Int32Scalar&>(*given->literal).value;
+}
+
+// ceil and floor: BIGINT for integers and floating point, DECIMAL(p - s + 1, 0) for decimals;
+// with a scale t, the value as a decimal DECIMAL(p, s) (DOUBLE as DECIMAL(30, 15)) rounded up
+// or down to DECIMAL(p - s + t' + 1, t') where t' is t kept within [0, s].
 TypeRule CeilFloor(std::string bound) {
   return [bound](const FunctionCall& call) -> Result<BoundExprPtr> {
-    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 2));
     ARROW_ASSIGN_OR_RAISE(auto value, NumericArg(call, 0));
+    if (call.args.size() == 2) {
+      ARROW_ASSIGN_OR_RAISE(auto scale, ConstantScale(call));
+      auto input = arrow::is_floating(value->type->id()) ? arrow::decimal128(30, 15)
+                                                         : ExactDecimalOf(*value->type);
+      const auto& dec = AsDecimal(*input);
+      int new_scale = std::clamp(scale, 0, dec.scale());
+      auto type = arrow::decimal128(
+          std::min(dec.precision() - dec.scale() + new_scale + 1, kMaxPrecision), new_scale);
+      return Call(bound + "_scaled", {CastTo(value, input), IntLiteral(scale)}, type);
+    }
     std::shared_ptr<arrow::DataType> type = arrow::int64();
     if (IsDecimal(*value->type)) {
       const auto& dec = AsDecimal(*value->type);
@@ -123,6 +149,17 @@ Lowering LowerCeilFloor(std::string kernel) {
         // The rounded value is whole; a cast that drops its zero fraction checks only the range.
         return CastExpr(cp::call(kernel, {value}), call.type);
       };
+}
+
+// ceil / floor to a scale: the decimal widened by one integral digit, rounded up or down.
+Lowering LowerScaledCeilFloor(cp::RoundMode mode) {
+  return [mode](const BoundExpr& call, std::vector<cp::Expression> args) -> Result<cp::Expression> {
+    int32_t scale = static_cast<const arrow::Int32Scalar&>(*call.args[1]->literal).value;
+    const auto& dec = AsDecimal(*call.args[0]->type);
+    auto wide = CastExpr(
+        args[0], arrow::decimal128(std::min(dec.precision() + 1, kMaxPrecision), dec.scale()));
+    return CastExpr(cp::call("round", {wide}, cp::RoundOptions(scale, mode)), call.type);
+  };
 }
 
 // A function of DOUBLE to DOUBLE computed by one Arrow kernel; with `positive_only`, NULL
@@ -203,6 +240,8 @@ void RegisterMathFunctions(FunctionRegistry* registry) {
   registry->AddTypeRule({"floor"}, CeilFloor("floor"));
   registry->AddLowering("ceil", LowerCeilFloor("ceil"));
   registry->AddLowering("floor", LowerCeilFloor("floor"));
+  registry->AddLowering("ceil_scaled", LowerScaledCeilFloor(cp::RoundMode::UP));
+  registry->AddLowering("floor_scaled", LowerScaledCeilFloor(cp::RoundMode::DOWN));
 
   registry->AddTypeRule({"mod"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_ASSIGN_OR_RAISE(auto operands, ModOperands(call));

@@ -27,7 +27,12 @@ Status ToSparkError(const Status& status) {
   if (contains("Failed to parse") || contains("Invalid value") || contains("invalid value")) {
     return MakeError(status.code(), "CAST_INVALID_INPUT", message);
   }
-  if (contains("does not fit in precision") || contains("Rounded value") ||
+  if (contains("Rounded value")) {  // round, bround, ceil and floor to a scale
+    return MakeError(
+        status.code(), "NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION",
+        "The rounded value cannot be represented as the result's decimal type. (" + message + ")");
+  }
+  if (contains("does not fit in precision") ||
       contains("Rescaling Decimal value would cause data loss")) {
     return MakeError(status.code(), "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
                      "The value cannot be represented as the target decimal type. If necessary "

@@ -37,15 +37,16 @@ struct WindowFrame {
 
 struct WindowCall {
   /// Spark's name in lower case: row_number, rank, dense_rank, percent_rank, cume_dist, ntile,
-  /// lag, lead, first_value, last_value, count, sum, avg, min, max.
+  /// lag, lead, first_value, last_value, nth_value, count, sum, avg, min, max.
   std::string function;
   /// Argument columns: the value (none for the ranking functions and count(*)), and for lag and
   /// lead the default value when given.
   std::vector<BoundExprPtr> args;
   bool star = false;  // count(*)
-  /// lag, lead: how many rows back or ahead; ntile: the number of buckets.
+  /// lag, lead: how many rows back or ahead; ntile: the number of buckets; nth_value: which
+  /// row of the frame (from 1).
   int64_t offset = 1;
-  /// first_value, last_value, lag, lead: skip NULL values.
+  /// first_value, last_value, nth_value, lag, lead: skip NULL values.
   bool ignore_nulls = false;
   std::vector<BoundExprPtr> partition_by;
   std::vector<SortKey> order_by;
