@@ -39,17 +39,14 @@ std::string KeyList(const std::vector<BoundExprPtr>& keys) {
 
 // Identical aggregate calls (same function, DISTINCT and argument expressions) are computed
 // once; calls that print alike over different tables' columns are not identical.
-// The hook of an aggregate's arguments: an aggregate there is NESTED_AGGREGATE_FUNCTION.
-Result<BoundExprPtr> NestedAggregate(const sql::Expr& inner) {
-  return AnalysisError("NESTED_AGGREGATE_FUNCTION",
-                       fmt::format("It is not allowed to use an aggregate function in the "
-                                   "argument of another aggregate function: \"{}\".",
-                                   inner.source_text),
-                       inner.pos);
-}
-
 bool SameAggregate(const AggregateCall& a, const AggregateCall& b) {
   if (a.function != b.function || a.distinct != b.distinct || a.args.size() != b.args.size()) {
+    return false;
+  }
+  // Aggregates of one name may differ in their constants (percentile(x, 0.5) and (x, 0.9)).
+  if ((a.connector_aggregate == nullptr) != (b.connector_aggregate == nullptr)) return false;
+  if (a.connector_aggregate != nullptr &&
+      a.connector_aggregate->canonical_name() != b.connector_aggregate->canonical_name()) {
     return false;
   }
   for (size_t i = 0; i < a.args.size(); ++i) {
@@ -60,7 +57,14 @@ bool SameAggregate(const AggregateCall& a, const AggregateCall& b) {
 
 }  // namespace
 
-// DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE for argument `index` of an aggregate call.
+Result<BoundExprPtr> NestedAggregate(const sql::Expr& inner) {
+  return AnalysisError("NESTED_AGGREGATE_FUNCTION",
+                       fmt::format("It is not allowed to use an aggregate function in the "
+                                   "argument of another aggregate function: \"{}\".",
+                                   inner.source_text),
+                       inner.pos);
+}
+
 Status UnexpectedArgumentType(const sql::Expr& call, size_t index, const arrow::DataType& type,
                               const char* required) {
   static const char* kOrdinals[] = {"first", "second", "third"};
@@ -221,6 +225,7 @@ Result<BoundExprPtr> AggregateBinder::BindCall(const sql::Expr& call) {
   }
   const std::string lower = ToLowerAscii(call.name_parts.back());
   if (IsBuiltinLibraryAggregate(lower)) return BindLibraryCall(call, lower);
+  if (IsCollectingAggregate(lower)) return BindCollectingCall(call, lower);
   if (IsRewrittenAggregate(lower)) return BindRewrittenCall(call, lower);
   std::string name = call.name_parts.back();
   std::transform(name.begin(), name.end(), name.begin(), ::toupper);
@@ -298,8 +303,7 @@ Status AggregateBinder::CheckPlainAggregate(const sql::Expr& call, size_t arity)
 
 // FILTER (WHERE condition): every aggregate here passes over NULL arguments, so the rows the
 // condition does not keep become NULL arguments (count(*) counts the rows it keeps).
-Status AggregateBinder::ApplyFilter(const sql::Expr& call, AggregateCall* aggregate) const {
-  if (!call.filter) return Status::OK();
+Result<BoundExprPtr> AggregateBinder::BindFilterCondition(const sql::Expr& call) const {
   auto invalid = [&](const char* reason, std::string message) {
     return AnalysisError(std::string("INVALID_AGGREGATE_FILTER.") + reason,
                          fmt::format("The FILTER expression \"{}\" in an aggregate function is "
@@ -317,6 +321,12 @@ Status AggregateBinder::ApplyFilter(const sql::Expr& call, AggregateCall* aggreg
   if (condition->type->id() != arrow::Type::BOOL) {
     return invalid("NOT_BOOLEAN", "Expected a FILTER expression of the BOOLEAN type.");
   }
+  return condition;
+}
+
+Status AggregateBinder::ApplyFilter(const sql::Expr& call, AggregateCall* aggregate) const {
+  if (!call.filter) return Status::OK();
+  ARROW_ASSIGN_OR_RAISE(auto condition, BindFilterCondition(call));
   if (aggregate->function == "COUNT_STAR") {
     aggregate->function = "COUNT";
     aggregate->args = {MakeBoundLiteral(std::make_shared<arrow::BooleanScalar>(true))};

@@ -31,6 +31,18 @@ Result<std::shared_ptr<arrow::DataType>> AggregateResultType(const std::string& 
 /// AggregateFunction.
 bool IsConnectorAggregateCall(const sql::Expr& call, const Scope& input);
 
+/// \brief The hook of an aggregate's arguments: an aggregate there is NESTED_AGGREGATE_FUNCTION.
+Result<BoundExprPtr> NestedAggregate(const sql::Expr& inner);
+
+/// \brief DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE for argument `index` of an aggregate call.
+Status UnexpectedArgumentType(const sql::Expr& call, size_t index, const arrow::DataType& type,
+                              const char* required);
+
+/// \brief Whether `name` (lower case) is a collecting aggregate (first, collect_list,
+/// percentile...; functions/collecting_aggregates.h), and the list of them.
+bool IsCollectingAggregate(const std::string& name);
+const std::vector<std::string>& CollectingAggregateNames();
+
 class AggregateBinder {
  public:
   /// \brief `input` is the scope below the aggregate (FROM and WHERE).
@@ -68,6 +80,9 @@ class AggregateBinder {
   /// INVALID_USAGE_OF_STAR_OR_REGEX, WRONG_NUM_ARGS or UNSUPPORTED_FEATURE.AGGREGATE_DISTINCT
   /// unless the call has `arity` arguments, and DISTINCT only with one.
   Status CheckPlainAggregate(const sql::Expr& call, size_t arity) const;
+  /// The call's FILTER (WHERE ...) condition, INVALID_AGGREGATE_FILTER unless a BOOLEAN
+  /// without aggregates. REQUIRES: call.filter.
+  Result<BoundExprPtr> BindFilterCondition(const sql::Expr& call) const;
   /// The call's FILTER (WHERE ...) applied to the arguments of `aggregate`.
   Status ApplyFilter(const sql::Expr& call, AggregateCall* aggregate) const;
   /// A call of one of the built-in library's aggregates (functions/builtin_aggregates.h).
@@ -75,6 +90,9 @@ class AggregateBinder {
   /// count_if, bool_and / every, bool_or / some / any, regr_count, regr_avgx and regr_avgy:
   /// Spark's aggregates that are count, min, max or avg of a rewritten argument.
   Result<BoundExprPtr> BindRewrittenCall(const sql::Expr& call, const std::string& name);
+  /// first / last, max_by / min_by, collect_*, string_agg, the percentiles, mode and
+  /// approx_count_distinct (analysis/aggregate_binder_collecting.cc).
+  Result<BoundExprPtr> BindCollectingCall(const sql::Expr& call, const std::string& name);
   // The column of `aggregate`'s result, computed once however often the query names it.
   Result<BoundExprPtr> AddCall(const sql::Expr& call, AggregateCall aggregate);
   Result<BoundExprPtr> BindWindowCall(const sql::Expr& call);

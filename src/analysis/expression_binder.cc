@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "analysis/aggregate_binder.h"
 #include "analysis/analysis_error.h"
 #include "analysis/cast_rules.h"
 #include "analysis/name_suggestions.h"
@@ -123,7 +124,8 @@ class Binder {
     if (expr.subquery_kind != sql::SubqueryKind::kNone) {
       return unsupported("UNSUPPORTED_FEATURE.SUBQUERY", "A subquery expression");
     }
-    if (!expr.within_group.empty()) {
+    if (!expr.within_group.empty() &&
+        !(expr.name_parts.size() == 1 && IsCollectingAggregate(ToLowerAscii(expr.name_parts[0])))) {
       return unsupported("UNSUPPORTED_FEATURE.WITHIN_GROUP", "WITHIN GROUP");
     }
     return Status::OK();
@@ -637,6 +639,7 @@ const std::set<std::string>& AggregateFunctionNames() {
                                    "every",     "bool_or",  "some",        "any",      "regr_count",
                                    "regr_avgx", "regr_avgy"};
     for (const auto& name : BuiltinLibraryAggregateNames()) names.insert(name);
+    for (const auto& name : CollectingAggregateNames()) names.insert(name);
     return names;
   }();
   return kAggregates;

@@ -20,6 +20,7 @@
 #include "arrow/scalar.h"
 #include "kernels/kernel_support.h"
 #include "kernels/kernels.h"
+#include "kernels/scalar_keys.h"
 
 namespace parley {
 namespace {
@@ -50,33 +51,8 @@ enum class ArrayOp {
   kSlice,
 };
 
-// A scalar as a set key: -0.0 as 0.0 and every NaN as one NaN.
-ScalarPtr Normalized(ScalarPtr scalar) {
-  if (scalar->type->id() == arrow::Type::DOUBLE) {
-    double x = static_cast<const arrow::DoubleScalar&>(*scalar).value;
-    if (x == 0.0) return std::make_shared<arrow::DoubleScalar>(0.0);
-    if (std::isnan(x)) {
-      return std::make_shared<arrow::DoubleScalar>(std::numeric_limits<double>::quiet_NaN());
-    }
-  } else if (scalar->type->id() == arrow::Type::FLOAT) {
-    float x = static_cast<const arrow::FloatScalar&>(*scalar).value;
-    if (x == 0.0f) return std::make_shared<arrow::FloatScalar>(0.0f);
-    if (std::isnan(x)) {
-      return std::make_shared<arrow::FloatScalar>(std::numeric_limits<float>::quiet_NaN());
-    }
-  }
-  return scalar;
-}
-
-struct KeyHash {
-  size_t operator()(const ScalarPtr& scalar) const { return scalar->hash(); }
-};
-struct KeyEqual {
-  bool operator()(const ScalarPtr& a, const ScalarPtr& b) const {
-    return a->Equals(*b, arrow::EqualOptions().nans_equal(true));
-  }
-};
-using KeySet = std::unordered_set<ScalarPtr, KeyHash, KeyEqual>;
+using kernels::Normalized;
+using KeySet = kernels::ScalarKeySet;
 
 // A row's elements as scalars (a null element as a null scalar).
 Result<std::vector<ScalarPtr>> Elements(const arrow::ListArray& lists, int64_t row) {
@@ -90,7 +66,7 @@ Result<std::vector<ScalarPtr>> Elements(const arrow::ListArray& lists, int64_t r
   return elements;
 }
 
-bool Same(const ScalarPtr& a, const ScalarPtr& b) { return KeyEqual()(a, b); }
+bool Same(const ScalarPtr& a, const ScalarPtr& b) { return kernels::ScalarKeyEqual()(a, b); }
 
 Result<std::shared_ptr<arrow::Array>> AsArray(const cp::ExecValue& value, int64_t length) {
   if (value.is_scalar()) return arrow::MakeArrayFromScalar(*value.scalar, length);
