@@ -54,15 +54,14 @@ const std::map<std::string, CollectingName>& CollectingNames() {
 }
 
 Status WrongArgCount(const sql::Expr& call, const CollectingName& shape) {
-  std::string expected = shape.min_args == shape.max_args
-                             ? std::to_string(shape.min_args)
-                             : fmt::format("[{}]", [&] {
-                                 std::string list;
-                                 for (size_t n = shape.min_args; n <= shape.max_args; ++n) {
-                                   list += (list.empty() ? "" : ", ") + std::to_string(n);
-                                 }
-                                 return list;
-                               }());
+  std::string expected =
+      shape.min_args == shape.max_args ? std::to_string(shape.min_args) : fmt::format("[{}]", [&] {
+        std::string list;
+        for (size_t n = shape.min_args; n <= shape.max_args; ++n) {
+          list += (list.empty() ? "" : ", ") + std::to_string(n);
+        }
+        return list;
+      }());
   return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
                        fmt::format("The `{}` requires {} parameters but the actual number is {}.",
                                    call.name_parts.back(), expected, call.children.size()),
@@ -142,8 +141,7 @@ Result<bool> ConstantFlag(const sql::Expr& call, const BoundExpr& bound, const c
 
 bool Orderable(const arrow::DataType& type) {
   switch (type.id()) {
-    case arrow::Type::MAP:
-      return false;
+    case arrow::Type::MAP: return false;
     case arrow::Type::LIST:
       return Orderable(*static_cast<const arrow::ListType&>(type).value_type());
     case arrow::Type::STRUCT:
@@ -151,16 +149,13 @@ bool Orderable(const arrow::DataType& type) {
         if (!Orderable(*field->type())) return false;
       }
       return true;
-    default:
-      return true;
+    default: return true;
   }
 }
 
 }  // namespace
 
-bool IsCollectingAggregate(const std::string& name) {
-  return CollectingNames().count(name) > 0;
-}
+bool IsCollectingAggregate(const std::string& name) { return CollectingNames().count(name) > 0; }
 
 const std::vector<std::string>& CollectingAggregateNames() {
   static const std::vector<std::string> kList = [] {
@@ -285,8 +280,7 @@ Result<BoundExprPtr> AggregateBinder::BindCollectingCall(const sql::Expr& call,
         if (delimiter.literal->is_valid) {
           auto text = delimiter.literal->CastTo(binary ? arrow::binary() : arrow::utf8());
           if (!text.ok()) return NotFoldable(call, *call.children[1], "delimiter", "STRING");
-          spec.delimiter =
-              std::string(static_cast<const arrow::BaseBinaryScalar&>(**text).view());
+          spec.delimiter = std::string(static_cast<const arrow::BaseBinaryScalar&>(**text).view());
         }
       }
       if (call.distinct && !order_keys.empty()) {
@@ -333,8 +327,7 @@ Result<BoundExprPtr> AggregateBinder::BindCollectingCall(const sql::Expr& call,
         order_keys.clear();
         order.clear();
       }
-      spec.result_type =
-          spec.percentages_array ? arrow::list(arrow::float64()) : arrow::float64();
+      spec.result_type = spec.percentages_array ? arrow::list(arrow::float64()) : arrow::float64();
       break;
     }
     case CollectingKind::kPercentileApprox: {

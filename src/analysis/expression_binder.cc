@@ -326,9 +326,22 @@ class Binder {
                                             "got \"{}\" and \"{}\"",
                                             SqlTypeName(*left->type), SqlTypeName(*right->type)));
     }
-    // ANSI: strings in arithmetic are read as DOUBLE.
-    if (IsStringLike(*left->type)) left = CastTo(left, arrow::float64());
-    if (IsStringLike(*right->type)) right = CastTo(right, arrow::float64());
+    // ANSI: a string beside an integer is read as a BIGINT, otherwise as a DOUBLE; two strings
+    // are no numbers.
+    if (IsStringLike(*left->type) && IsStringLike(*right->type)) {
+      return AnalysisError("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE",
+                           fmt::format("Cannot resolve \"{}\" due to data type mismatch: the "
+                                       "binary operator requires the input type (\"NUMERIC\" or "
+                                       "\"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO "
+                                       "MONTH\" or \"INTERVAL\"), not \"STRING\".",
+                                       expr.source_text),
+                           expr.pos);
+    }
+    for (auto* operand : {&left, &right}) {
+      if (!IsStringLike(*(*operand)->type)) continue;
+      const auto& other = operand == &left ? right : left;
+      *operand = CastTo(*operand, IsIntegral(*other->type) ? arrow::int64() : arrow::float64());
+    }
     auto common = CommonType(left->type, right->type);
     if (common->id() == arrow::Type::NA) common = arrow::int32();
     if (op == "DIV") {

@@ -31,17 +31,6 @@ std::string Ordinal(size_t n) {
   return fmt::format("{}th", n);
 }
 
-// The type of a result column whose sides have types `left` and `right`; nullptr when none.
-std::shared_ptr<arrow::DataType> WiderType(const std::shared_ptr<arrow::DataType>& left,
-                                           const std::shared_ptr<arrow::DataType>& right) {
-  if (IsStringLike(*left) != IsStringLike(*right)) {
-    const auto& other = IsStringLike(*left) ? *right : *left;
-    if (IsIntegral(other)) return arrow::int64();
-    if (IsNumeric(other)) return arrow::float64();
-  }
-  return CommonType(left, right);
-}
-
 BoundExprPtr Ref(const OutputField& field) {
   return MakeColumnRef(field.name, field.display, field.type);
 }
@@ -167,7 +156,7 @@ Result<PlanNodePtr> BindSetOperation(const sql::SetOperation& operation, Catalog
   for (size_t i = 0; i < left->output.size(); ++i) {
     const OutputField& l = left->output[i];
     const OutputField& r = right->output[i];
-    auto type = WiderType(l.type, r.type);
+    auto type = CommonType(l.type, r.type);
     if (type == nullptr) {
       return AnalysisError(
           "INCOMPATIBLE_COLUMN_TYPE",

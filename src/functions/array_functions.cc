@@ -23,6 +23,7 @@ ElementAccess AccessOf(const std::string& function) {
   if (function == "element_at") return ElementAccess::kElementAt;
   if (function == "try_element_at") return ElementAccess::kTryElementAt;
   if (function == "get") return ElementAccess::kGet;
+  if (function == "elt") return ElementAccess::kElt;
   return ElementAccess::kSubscript;
 }
 
@@ -113,7 +114,28 @@ void RegisterArrayFunctions(FunctionRegistry* registry) {
   registry->AddTypeRule({"get"}, [](const FunctionCall& call) {
     return BindAccess(call, "get", {arrow::Type::LIST});
   });
-  for (const std::string name : {"[]", "element_at", "try_element_at", "get"}) {
+  // elt(n, v1, v2, ...): the n-th value (from 1), all as STRING unless all are BINARY.
+  registry->AddTypeRule({"elt"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, SIZE_MAX));
+    ARROW_ASSIGN_OR_RAISE(auto index, IntArg(call, 0));
+    bool binary = true;
+    for (size_t i = 1; i < call.args.size(); ++i) {
+      binary = binary && call.args[i]->type->id() == arrow::Type::BINARY;
+    }
+    std::vector<BoundExprPtr> values;
+    for (size_t i = 1; i < call.args.size(); ++i) {
+      if (binary) {
+        values.push_back(call.args[i]);
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto text, StringArg(call, i));
+        values.push_back(std::move(text));
+      }
+    }
+    auto type = binary ? arrow::binary() : arrow::utf8();
+    auto array = Call("array", std::move(values), arrow::list(type));
+    return Call("elt", {std::move(array), std::move(index)}, type);
+  });
+  for (const std::string name : {"[]", "element_at", "try_element_at", "get", "elt"}) {
     registry->AddLowering(name, LowerAccess);
   }
   registry->AddLowering(

@@ -244,10 +244,10 @@ class Collecting : public AggregateFunction {
     return spec_.kind != CollectingKind::kFirst && spec_.kind != CollectingKind::kLast;
   }
   std::string canonical_name() const override {
-    std::string text = fmt::format(
-        "{}:{}:{}:{}:{}:{}:{}:{}:{}:{}", spec_.name, spec_.distinct, spec_.ignore_nulls,
-        spec_.top_k.value_or(0), spec_.delimiter, spec_.deterministic, spec_.relative_error,
-        spec_.filtered, spec_.percentages_array, spec_.result_type->ToString());
+    std::string text = fmt::format("{}:{}:{}:{}:{}:{}:{}:{}:{}:{}", spec_.name, spec_.distinct,
+                                   spec_.ignore_nulls, spec_.top_k.value_or(0), spec_.delimiter,
+                                   spec_.deterministic, spec_.relative_error, spec_.filtered,
+                                   spec_.percentages_array, spec_.result_type->ToString());
     for (double p : spec_.percentages) text += fmt::format(":{}", p);
     for (const auto& o : spec_.order) text += fmt::format(":{}{}", o.ascending, o.nulls_first);
     return text;
@@ -344,20 +344,14 @@ class Collecting : public AggregateFunction {
         if (values[0]->length() == 0) return NullOf(spec_.result_type);
         return values[0]->GetScalar(0);
       case CollectingKind::kMaxBy:
-      case CollectingKind::kMinBy:
-        return BestBy(values);
+      case CollectingKind::kMinBy: return BestBy(values);
       case CollectingKind::kCollectList:
-      case CollectingKind::kCollectSet:
-        return Collect(values[0]);
-      case CollectingKind::kStringAgg:
-        return Join(values[0]);
+      case CollectingKind::kCollectSet: return Collect(values[0]);
+      case CollectingKind::kStringAgg: return Join(values[0]);
       case CollectingKind::kPercentile:
-      case CollectingKind::kPercentileDisc:
-        return Percentiles(values);
-      case CollectingKind::kPercentileApprox:
-        return ApproxPercentiles(values[0]);
-      case CollectingKind::kMode:
-        return Mode(values[0]);
+      case CollectingKind::kPercentileDisc: return Percentiles(values);
+      case CollectingKind::kPercentileApprox: return ApproxPercentiles(values[0]);
+      case CollectingKind::kMode: return Mode(values[0]);
       case CollectingKind::kCountDistinct: {
         ARROW_ASSIGN_OR_RAISE(auto distinct, FirstOccurrences(values[0]));
         return std::make_shared<arrow::Int64Scalar>(static_cast<int64_t>(distinct.size()));
@@ -430,8 +424,8 @@ class Collecting : public AggregateFunction {
     std::vector<int64_t> rows;
     if (spec_.kind == CollectingKind::kCollectSet) {
       ARROW_ASSIGN_OR_RAISE(rows, FirstOccurrences(values));
-      ARROW_ASSIGN_OR_RAISE(auto hashes, CollectionHashes(values, rows,
-                                                          kernels::CollectionHash::kScalaHashSet));
+      ARROW_ASSIGN_OR_RAISE(auto hashes,
+                            CollectionHashes(values, rows, kernels::CollectionHash::kScalaHashSet));
       if (hashes) {
         std::vector<int64_t> ordered;
         for (size_t at : HashSetOrder(*hashes, HashSetCapacity(values, rows))) {
@@ -579,8 +573,8 @@ class Collecting : public AggregateFunction {
       ARROW_ASSIGN_OR_RAISE(auto sorted, SortedRows({distinct}, {{ascending, true}}));
       order.assign(sorted.begin(), sorted.end());
     } else {
-      ARROW_ASSIGN_OR_RAISE(auto hashes, CollectionHashes(values, rows,
-                                                          kernels::CollectionHash::kOpenHashMap));
+      ARROW_ASSIGN_OR_RAISE(auto hashes,
+                            CollectionHashes(values, rows, kernels::CollectionHash::kOpenHashMap));
       if (hashes) order = OpenHashMapOrder(*hashes);
     }
     size_t best = order[0];

@@ -55,8 +55,8 @@ struct CollectingSpec {
   /// the value itself (percentile_cont(p) WITHIN GROUP (ORDER BY x DESC)).
   std::vector<CollectingOrder> order;
   bool filtered = false;
-  bool distinct = false;      // over the distinct values of the first argument
-  bool ignore_nulls = false;  // first, last
+  bool distinct = false;            // over the distinct values of the first argument
+  bool ignore_nulls = false;        // first, last
   std::optional<int64_t> top_k;     // max_by / min_by with k: the k best values, best first
   std::vector<double> percentages;  // percentile family
   bool percentages_array = false;   // the result is an array, one per percentage

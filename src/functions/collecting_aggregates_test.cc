@@ -73,8 +73,8 @@ TEST(CollectingAggregatesTest, SplitAndMergedStatesGiveTheWholeGroupsValue) {
 }
 
 TEST(CollectingAggregatesTest, DamagedStateIsAnError) {
-  auto function = CollectingAggregate(SpecOf(CollectingKind::kCollectList,
-                                             arrow::list(arrow::int32())));
+  auto function =
+      CollectingAggregate(SpecOf(CollectingKind::kCollectList, arrow::list(arrow::int32())));
   EXPECT_FALSE(function->Deserialize("not a state").ok());
 }
 

@@ -55,7 +55,7 @@ Result<BoundExprPtr> StringArg(const FunctionCall& call, size_t index) {
   const auto& arg = call.args[index];
   const auto& type = *arg->type;
   if (IsStringLike(type) || IsNull(type) || IsNumeric(type) || IsDatetime(type) ||
-      type.id() == arrow::Type::BOOL) {
+      type.id() == arrow::Type::BOOL || type.id() == arrow::Type::BINARY) {
     return CastTo(arg, arrow::utf8());
   }
   return UnexpectedInputType(call, index, "STRING");

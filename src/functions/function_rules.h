@@ -24,8 +24,8 @@ std::string Ordinal(size_t index);
 /// type `required` (as Spark names it: "STRING", "DATE", "NUMERIC"...).
 Status UnexpectedInputType(const FunctionCall& call, size_t index, std::string_view required);
 
-/// \brief Argument `index` as STRING: strings as they are; numbers, booleans, dates and
-/// timestamps cast; NULL typed. Other types: UNEXPECTED_INPUT_TYPE.
+/// \brief Argument `index` as STRING: strings as they are; numbers, booleans, dates,
+/// timestamps and binary (its bytes as UTF-8) cast; NULL typed. Other types: UNEXPECTED_INPUT_TYPE.
 Result<BoundExprPtr> StringArg(const FunctionCall& call, size_t index);
 /// \brief Argument `index` as INT: integral types up to INT and strings cast (a BIGINT must fit,
 /// checked when run). Other types: UNEXPECTED_INPUT_TYPE.

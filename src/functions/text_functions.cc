@@ -1,7 +1,8 @@
 // String, encoding and digest functions computed per row by text_kernels.cc: ascii, chr /
 // char, find_in_set, levenshtein, luhn_check, mask, quote, soundex, space, split_part,
 // substring_index, translate, url_encode / url_decode / try_url_decode, the UTF-8 checks,
-// base64 / unbase64, md5, sha / sha1, sha2 and crc32.
+// base64 / unbase64, md5, sha / sha1, sha2 and crc32, encode / decode (and decode's CASE
+// form), hash and xxhash64.
 #include <fmt/format.h>
 
 #include "arrow/compute/api.h"
@@ -57,9 +58,86 @@ Result<BoundExprPtr> MaskReplacement(const FunctionCall& call, size_t index,
   return StringLiteral(*given);
 }
 
+bool ContainsMap(const arrow::DataType& type) {
+  if (type.id() == arrow::Type::MAP) return true;
+  for (const auto& field : type.fields()) {
+    if (ContainsMap(*field->type())) return true;
+  }
+  return false;
+}
+
+// hash and xxhash64: one or more values of any type but a map.
+TypeRule Hash(std::string kernel, std::shared_ptr<arrow::DataType> type) {
+  return [kernel, type](const FunctionCall& call) -> Result<BoundExprPtr> {
+    if (call.args.empty()) {
+      return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                           fmt::format("The `{}` requires > 0 parameters but the actual number "
+                                       "is 0.",
+                                       call.name),
+                           call.expr.pos);
+    }
+    for (const auto& arg : call.args) {
+      if (ContainsMap(*arg->type)) {
+        return AnalysisError(
+            "DATATYPE_MISMATCH.HASH_MAP_TYPE",
+            fmt::format("Cannot resolve \"{}\" due to data type mismatch: Input to the function "
+                        "`{}` cannot contain elements of the \"MAP\" type. In Spark, same maps "
+                        "may have different hashcode, thus hash expressions are prohibited on "
+                        "\"MAP\" elements.",
+                        call.expr.source_text, call.name),
+            call.expr.pos);
+      }
+    }
+    return Call(kernel, call.args, type);
+  };
+}
+
+// decode(expr, search1, result1, ..., default): the result of the first search equal to expr
+// (NULL equal to NULL), else the default or NULL.
+Result<BoundExprPtr> BindDecodeCases(const FunctionCall& call) {
+  std::vector<BoundExprPtr> conditions;
+  std::vector<BoundExprPtr> results;
+  size_t i = 1;
+  for (; i + 1 < call.args.size(); i += 2) {
+    ARROW_ASSIGN_OR_RAISE(auto equal, call.bind_operator("<=>", call.args[0], call.args[i]));
+    conditions.push_back(std::move(equal));
+    results.push_back(call.args[i + 1]);
+  }
+  const bool has_default = i < call.args.size();
+  if (has_default) results.push_back(call.args[i]);
+  ARROW_ASSIGN_OR_RAISE(results, ArgsOfCommonType(call, results, arrow::utf8()));
+  std::vector<BoundExprPtr> args;
+  for (size_t c = 0; c < conditions.size(); ++c) {
+    args.push_back(conditions[c]);
+    args.push_back(results[c]);
+  }
+  if (has_default) args.push_back(results.back());
+  auto type = results[0]->type;
+  auto cases = std::const_pointer_cast<BoundExpr>(MakeCall("CASE_WHEN", std::move(args), type));
+  cases->has_else = has_default;
+  return cases;
+}
+
 }  // namespace
 
 void RegisterTextFunctions(FunctionRegistry* registry) {
+  registry->AddTypeRule({"hash"}, Hash("parley_hash", arrow::int32()));
+  registry->AddTypeRule({"xxhash64"}, Hash("parley_xxhash64", arrow::int64()));
+  AddKernelLowering(registry, "parley_hash", "parley_hash");
+  AddKernelLowering(registry, "parley_xxhash64", "parley_xxhash64");
+  AddRowFunction(registry, {"encode"}, "parley_encode", {StringArg, StringArg}, arrow::binary());
+  registry->AddTypeRule({"decode"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, SIZE_MAX));
+    if (call.args.size() > 2) return BindDecodeCases(call);
+    auto id = call.args[0]->type->id();
+    if (id != arrow::Type::BINARY && id != arrow::Type::NA && !IsStringLike(*call.args[0]->type)) {
+      return UnexpectedInputType(call, 0, "BINARY");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto bytes, BinaryArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto charset, StringArg(call, 1));
+    return Call("parley_decode", {bytes, charset}, arrow::utf8());
+  });
+  AddKernelLowering(registry, "parley_decode", "parley_decode");
   const auto utf8 = arrow::utf8();
   const auto int32 = arrow::int32();
   AddRowFunction(registry, {"ascii"}, "parley_ascii", {StringArg}, int32);

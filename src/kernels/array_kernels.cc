@@ -60,8 +60,10 @@ Result<std::optional<int64_t>> ElementPosition(const arrow::ListArray& lists, in
     if (index == 0) return IndexOfZero();
     at = index > 0 ? index - 1 : size + index;
   }
+  if (access == ElementAccess::kElt) at = index - 1;
   if (at < 0 || at >= size) {
-    if (access == ElementAccess::kSubscript || access == ElementAccess::kElementAt) {
+    if (access == ElementAccess::kSubscript || access == ElementAccess::kElementAt ||
+        access == ElementAccess::kElt) {
       return IndexOutOfBounds(index, size, access);
     }
     return std::nullopt;

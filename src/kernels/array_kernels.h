@@ -17,6 +17,8 @@ enum class ElementAccess : int32_t {
   kGet = 2,
   /// try_element_at(a, i): as element_at, but outside the array is NULL (0 still fails).
   kTryElementAt = 3,
+  /// elt(n, ...): 1-based; outside the arguments (0 too) fails with INVALID_ARRAY_INDEX.
+  kElt = 4,
 };
 
 }  // namespace parley

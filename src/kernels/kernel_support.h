@@ -193,6 +193,10 @@ Status RegisterIntegralKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief The per-row string, encoding and digest functions of text_kernels.cc.
 Status RegisterTextKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterArrayKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_encode and parley_decode (charset_kernels.cc).
+Status RegisterCharsetKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_hash and parley_xxhash64 (hash_kernels.cc).
+Status RegisterHashKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief The per-row array functions of array_row_kernels.cc (parley_array_contains, ...).
 Status RegisterArrayRowKernels(arrow::compute::FunctionRegistry* registry);
 

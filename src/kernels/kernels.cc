@@ -31,6 +31,8 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterTextKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayKernels(registry);
     if (status.ok()) status = kernels::RegisterArrayRowKernels(registry);
+    if (status.ok()) status = kernels::RegisterHashKernels(registry);
+    if (status.ok()) status = kernels::RegisterCharsetKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
     if (status.ok()) status = RegisterConditionalKernels();
     if (status.ok()) status = RegisterConnectorFunction();

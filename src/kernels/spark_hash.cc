@@ -84,18 +84,10 @@ int32_t Murmur3Bytes(std::string_view bytes, int32_t seed) {
 std::optional<int32_t> CollectionHashOf(const arrow::Scalar& value, CollectionHash kind) {
   std::optional<int32_t> code;
   switch (value.type->id()) {
-    case arrow::Type::INT8:
-      code = checked_cast<const arrow::Int8Scalar&>(value).value;
-      break;
-    case arrow::Type::INT16:
-      code = checked_cast<const arrow::Int16Scalar&>(value).value;
-      break;
-    case arrow::Type::INT32:
-      code = checked_cast<const arrow::Int32Scalar&>(value).value;
-      break;
-    case arrow::Type::DATE32:
-      code = checked_cast<const arrow::Date32Scalar&>(value).value;
-      break;
+    case arrow::Type::INT8: code = checked_cast<const arrow::Int8Scalar&>(value).value; break;
+    case arrow::Type::INT16: code = checked_cast<const arrow::Int16Scalar&>(value).value; break;
+    case arrow::Type::INT32: code = checked_cast<const arrow::Int32Scalar&>(value).value; break;
+    case arrow::Type::DATE32: code = checked_cast<const arrow::Date32Scalar&>(value).value; break;
     case arrow::Type::INT64:
     case arrow::Type::TIMESTAMP: {
       int64_t v = value.type->id() == arrow::Type::INT64
@@ -122,8 +114,7 @@ std::optional<int32_t> CollectionHashOf(const arrow::Scalar& value, CollectionHa
       code = Murmur3Bytes(view, 42);  // UTF8String's hashCode
       break;
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
   if (kind == CollectionHash::kScalaHashSet) return ImproveHash(*code);
   return Murmur3Int(*code, 0);

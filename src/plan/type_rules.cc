@@ -94,6 +94,21 @@ std::shared_ptr<arrow::DataType> DecimalResultType(char op, const arrow::DataTyp
   }
 }
 
+namespace {
+
+// The type a string and a value of `other` meet in, nullptr when they do not.
+std::shared_ptr<arrow::DataType> TypeOfStringBeside(const std::shared_ptr<arrow::DataType>& other) {
+  if (IsIntegral(*other)) return arrow::int64();
+  if (IsNumeric(*other)) return arrow::float64();
+  if (other->id() == arrow::Type::DATE32 || other->id() == arrow::Type::TIMESTAMP ||
+      other->id() == arrow::Type::BOOL) {
+    return other;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataType>& left,
                                             const std::shared_ptr<arrow::DataType>& right) {
   if (left->Equals(*right)) return left;
@@ -111,17 +126,10 @@ std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataTyp
     }
     return lr >= rr ? left : right;
   }
-  // ANSI: a string operand converts to the other side's type (and fails on bad input).
-  if (IsStringLike(*left) &&
-      (rr > 0 || right->id() == arrow::Type::DATE32 || right->id() == arrow::Type::TIMESTAMP ||
-       right->id() == arrow::Type::BOOL)) {
-    return right;
-  }
-  if (IsStringLike(*right) &&
-      (lr > 0 || left->id() == arrow::Type::DATE32 || left->id() == arrow::Type::TIMESTAMP ||
-       left->id() == arrow::Type::BOOL)) {
-    return left;
-  }
+  // ANSI: a string operand converts to the other side's type (and fails on bad input), read
+  // as a BIGINT beside an integer and as a DOUBLE beside a decimal or floating-point number.
+  if (IsStringLike(*left) && !IsStringLike(*right)) return TypeOfStringBeside(right);
+  if (IsStringLike(*right) && !IsStringLike(*left)) return TypeOfStringBeside(left);
   if (left->id() == arrow::Type::DATE32 && right->id() == arrow::Type::TIMESTAMP) return right;
   if (right->id() == arrow::Type::DATE32 && left->id() == arrow::Type::TIMESTAMP) return left;
   if (IsStringLike(*left) && IsStringLike(*right)) return arrow::utf8();
