@@ -1,5 +1,5 @@
 // Spark's ANSI cast matrix for the scalar types, with the error condition and suggestion
-// Spark gives each forbidden pair.
+// Spark gives each forbidden pair, and the casts between arrays, maps and structs.
 #include "analysis/cast_rules.h"
 
 #include <fmt/format.h>
@@ -56,6 +56,42 @@ Verdict Judge(Family from, Family to) {
   return Verdict::kAllowed;  // numbers, booleans, dates and timestamps among themselves
 }
 
+bool IsNested(const arrow::DataType& type) {
+  return type.id() == arrow::Type::LIST || type.id() == arrow::Type::MAP ||
+         type.id() == arrow::Type::STRUCT;
+}
+
+Verdict JudgeScalar(const arrow::DataType& from, const arrow::DataType& to) {
+  const bool interval = FamilyOf(from) == Family::kInterval || FamilyOf(to) == Family::kInterval;
+  return interval ? JudgeInterval(from, to) : Judge(FamilyOf(from), FamilyOf(to));
+}
+
+// Arrays, maps and structs cast to their own kind, part by part (struct fields by position,
+// as many as the target has), and to STRING; Spark's ANSI mode casts them to nothing else.
+Verdict JudgeNested(const arrow::DataType& from, const arrow::DataType& to) {
+  if (from.id() == arrow::Type::NA) return Verdict::kAllowed;
+  if (!IsNested(from) && !IsNested(to)) return JudgeScalar(from, to);
+  if (arrow::is_string(to.id())) return Verdict::kAllowed;
+  if (from.id() != to.id() || from.num_fields() != to.num_fields()) return Verdict::kWithout;
+  for (int i = 0; i < from.num_fields(); ++i) {
+    const auto& a = *from.field(i)->type();
+    const auto& b = *to.field(i)->type();
+    if (from.id() == arrow::Type::MAP && i == 0) {  // the entries struct: key, then value
+      const auto& source = static_cast<const arrow::MapType&>(from);
+      const auto& target = static_cast<const arrow::MapType&>(to);
+      Verdict key = JudgeNested(*source.key_type(), *target.key_type());
+      if (key != Verdict::kAllowed) return key;
+      return JudgeNested(*source.item_type(), *target.item_type());
+    }
+    Verdict part = JudgeNested(a, b);
+    // Spark suggests no configuration for the parts of a nested value, but names the cast
+    // CAST_WITH_FUNC_SUGGESTION then.
+    if (part != Verdict::kAllowed)
+      return part == Verdict::kWithConf ? Verdict::kWithFunction : part;
+  }
+  return Verdict::kAllowed;
+}
+
 }  // namespace
 
 bool NeedsIntervalFields(const arrow::DataType& from, const arrow::DataType& to) {
@@ -65,8 +101,7 @@ bool NeedsIntervalFields(const arrow::DataType& from, const arrow::DataType& to)
 
 Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to, bool is_try,
                      const sql::Expr& cast) {
-  const bool interval = FamilyOf(from) == Family::kInterval || FamilyOf(to) == Family::kInterval;
-  Verdict verdict = interval ? JudgeInterval(from, to) : Judge(FamilyOf(from), FamilyOf(to));
+  Verdict verdict = IsNested(from) || IsNested(to) ? JudgeNested(from, to) : JudgeScalar(from, to);
   if (is_try && verdict == Verdict::kWithConf) verdict = Verdict::kWithout;
   if (verdict == Verdict::kAllowed) return Status::OK();
   const std::string from_name = SqlTypeName(from);
@@ -83,7 +118,10 @@ Status CheckAnsiCast(const arrow::DataType& from, const arrow::DataType& to, boo
       fmt::format("Cannot resolve \"{}\" due to data type mismatch: cannot cast \"{}\" to \"{}\"",
                   cast.source_text, from_name, to_name);
   std::string condition = "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION";
-  if (verdict == Verdict::kWithFunction) {
+  if (verdict == Verdict::kWithFunction && (IsNested(from) || IsNested(to))) {
+    condition = "DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION";
+    message += ".";
+  } else if (verdict == Verdict::kWithFunction) {
     condition = "DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION";
     message += fmt::format(
         ".\nTo convert values from \"{}\" to \"{}\", you can use the functions "

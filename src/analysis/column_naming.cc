@@ -161,7 +161,21 @@ class Printer {
     if (expr.subquery_kind == sql::SubqueryKind::kExists) return "exists()";
     if (expr.interval) return std::nullopt;
     switch (expr.kind) {
-      case ExprKind::kColumn: return expr.name_parts.back();
+      case ExprKind::kColumn:
+        if (expr.name_parts.size() == 1 && IsLambdaVariable(expr.name_parts[0])) {
+          return "namedlambdavariable()";
+        }
+        return expr.name_parts.back();
+      case ExprKind::kLambda: {
+        // lambdafunction(body, namedlambdavariable(), ...), as Spark names it.
+        lambda_variables_.push_back(expr.name_parts);
+        auto body = Print(*expr.children[0]);
+        lambda_variables_.pop_back();
+        if (!body) return std::nullopt;
+        std::string text = "lambdafunction(" + *body;
+        for (size_t i = 0; i < expr.name_parts.size(); ++i) text += ", namedlambdavariable()";
+        return text + ")";
+      }
       case ExprKind::kStar: return std::nullopt;
       case ExprKind::kLiteral: return LiteralName(expr);
       case ExprKind::kUnary: return Unary(expr);
@@ -199,6 +213,18 @@ class Printer {
   static std::string Negated(bool negated, const std::string& text) {
     return negated ? "(NOT " + text + ")" : text;
   }
+
+  bool IsLambdaVariable(const std::string& name) const {
+    for (const auto& params : lambda_variables_) {
+      for (const auto& param : params) {
+        if (EqualsIgnoreCase(param, name)) return true;
+      }
+    }
+    return false;
+  }
+
+  // The parameters of the lambdas being printed, innermost last.
+  std::vector<std::vector<std::string>> lambda_variables_;
 
   // The arguments from `first` on, separated by ", ".
   Name List(const std::vector<sql::ExprPtr>& items, size_t first) {
@@ -347,6 +373,7 @@ class Printer {
     const auto& args = expr.children;
     if (name == "[]") {
       auto base = Print(*args[0]);
+      if (expr.text == "." && base) return *base + "." + args[1]->text;
       auto key = Print(*args[1]);
       if (!base || !key) return std::nullopt;
       return *base + "[" + *key + "]";

@@ -21,6 +21,7 @@
 #include "functions/datetime_arithmetic.h"
 #include "functions/function_registry.h"
 #include "functions/interval_literal.h"
+#include "plan/lambda_function.h"
 
 namespace parley {
 namespace {
@@ -99,6 +100,13 @@ class Binder {
         ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[0]));
         return MakeCall(expr.negated ? "IS_NOT_NULL" : "IS_NULL", {value}, arrow::boolean());
       }
+      case sql::ExprKind::kLambda:
+        return AnalysisError("INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION",
+                             fmt::format("Invalid lambda function call. A lambda function "
+                                         "should only be used in a higher order function: "
+                                         "\"{}\".",
+                                         expr.source_text),
+                             expr.pos);
       case sql::ExprKind::kIsBool: {
         ARROW_ASSIGN_OR_RAISE(auto value, BindBoolean(expr, *expr.children[0]));
         bool want_true = expr.text == "true";
@@ -133,6 +141,14 @@ class Binder {
 
   // A name resolves in the scope, else in the scopes of the enclosing queries, innermost first.
   Result<BoundExprPtr> BindColumn(const sql::Expr& expr) {
+    // A lambda's parameters hide the columns of the same name.
+    if (expr.name_parts.size() == 1) {
+      for (const auto& variable : lambda_variables_) {
+        if (NameEquals(variable.name, expr.name_parts[0])) {
+          return MakeColumnRef(variable.field, variable.name, variable.type);
+        }
+      }
+    }
     auto found = ResolveColumn(expr.name_parts, scope_, expr.pos);
     if (!found.ok() && ErrorCondition(found.status()) != "AMBIGUOUS_REFERENCE") {
       if (auto parameter = ResolveSqlFunctionParameter(expr.name_parts, &scope_, expr.pos)) {
@@ -295,7 +311,7 @@ class Binder {
     }
     if (op == "<<" || op == ">>" || op == ">>>") {
       // The shift operators are the functions shiftleft, shiftright and shiftrightunsigned.
-      FunctionCall call{expr, op, {left, right}, nullptr};
+      FunctionCall call{expr, op, {left, right}, nullptr, nullptr};
       return (*FunctionRegistry::Builtin().FindTypeRule(op))(call);
     }
     return BindArithmetic(expr, op, left, right);
@@ -577,11 +593,20 @@ class Binder {
                                       BoundExprPtr right) -> Result<BoundExprPtr> {
                           if (op == "<=>" || op == "=") return Compare(expr, op, left, right);
                           return BindArithmetic(expr, op, std::move(left), std::move(right));
-                        }};
+                        },
+                        nullptr};
       for (const auto& child : expr.children) {
+        if (child->kind == sql::ExprKind::kLambda && TakesLambdas(name)) {
+          call.args.push_back(nullptr);
+          continue;
+        }
         ARROW_ASSIGN_OR_RAISE(auto arg, Bind(*child));
         call.args.push_back(arg);
       }
+      call.bind_lambda = [this, &expr](size_t index,
+                                       const std::vector<std::shared_ptr<arrow::DataType>>& types) {
+        return BindLambda(*expr.children[index], types);
+      };
       return (*rule)(call);
     }
     ARROW_ASSIGN_OR_RAISE(auto routine, FindRoutine(expr));
@@ -638,8 +663,45 @@ class Binder {
                          expr.pos);
   }
 
+  // A lambda's body, bound with its parameters (of `types`) in scope.
+  Result<BoundExprPtr> BindLambda(const sql::Expr& lambda,
+                                  const std::vector<std::shared_ptr<arrow::DataType>>& types) {
+    const auto& names = lambda.name_parts;
+    for (size_t i = 0; i < names.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (NameEquals(names[i], names[j])) {
+          return AnalysisError("INVALID_LAMBDA_FUNCTION_CALL.DUPLICATE_ARG_NAMES",
+                               fmt::format("Invalid lambda function call. The lambda function "
+                                           "has duplicate arguments [`{}`]. Please, consider to "
+                                           "rename the argument names.",
+                                           names[i]),
+                               lambda.pos);
+        }
+      }
+    }
+    if (names.size() != types.size()) {
+      return AnalysisError("INVALID_LAMBDA_FUNCTION_CALL.NUM_ARGS_MISMATCH",
+                           fmt::format("Invalid lambda function call. A higher order function "
+                                       "expects {} arguments, but got {}.",
+                                       types.size(), names.size()),
+                           lambda.pos);
+    }
+    Binder body_binder(scope_, options_);
+    std::vector<std::string> fields;
+    for (size_t i = 0; i < names.size(); ++i) {
+      fields.push_back(NewLambdaVariableField(names[i]));
+      body_binder.lambda_variables_.push_back({{}, names[i], fields.back(), types[i]});
+    }
+    body_binder.lambda_variables_.insert(body_binder.lambda_variables_.end(),
+                                         lambda_variables_.begin(), lambda_variables_.end());
+    ARROW_ASSIGN_OR_RAISE(auto body, body_binder.Bind(*lambda.children[0]));
+    return MakeLambdaFunction(std::move(body), fields);
+  }
+
   const Scope& scope_;
   const BindOptions& options_;
+  // The parameters of the lambdas whose bodies are being bound, innermost first.
+  std::vector<ScopeColumn> lambda_variables_;
 };
 
 }  // namespace

@@ -17,6 +17,27 @@ Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
                                                       SourcePosition pos) {
   const std::string& n = name.name;
   const auto& p = name.parameters;
+  if (n == "ARRAY" && name.children.size() == 1) {
+    ARROW_ASSIGN_OR_RAISE(auto element, TypeFromName(name.children[0], pos));
+    return arrow::list(std::move(element));
+  }
+  if (n == "MAP" && name.children.size() == 2) {
+    ARROW_ASSIGN_OR_RAISE(auto key, TypeFromName(name.children[0], pos));
+    ARROW_ASSIGN_OR_RAISE(auto value, TypeFromName(name.children[1], pos));
+    if (key->id() == arrow::Type::MAP) {
+      return AnalysisError("UNSUPPORTED_DATATYPE",
+                           "Unsupported data type \"MAP\" as the key of a map.", pos);
+    }
+    return arrow::map(std::move(key), std::move(value));
+  }
+  if (n == "STRUCT" && name.children.size() == name.field_names.size()) {
+    arrow::FieldVector fields;
+    for (size_t i = 0; i < name.children.size(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto type, TypeFromName(name.children[i], pos));
+      fields.push_back(arrow::field(name.field_names[i], std::move(type)));
+    }
+    return arrow::struct_(std::move(fields));
+  }
   if (n == "INT" || n == "INTEGER") return arrow::int32();
   if (n == "BIGINT" || n == "LONG") return arrow::int64();
   if (n == "SMALLINT" || n == "SHORT") return arrow::int16();

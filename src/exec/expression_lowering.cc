@@ -21,6 +21,8 @@
 #include "kernels/conditional_kernels.h"
 #include "kernels/connector_function.h"
 #include "kernels/expression_kernels.h"
+#include "kernels/higher_order_kernels.h"
+#include "plan/lambda_function.h"
 
 namespace parley {
 namespace {
@@ -98,6 +100,83 @@ Result<cp::Expression> LowerIn(const BoundExpr& expr, const std::vector<cp::Expr
 }
 
 Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expression> args);
+
+// A cast between two arrays, two maps or two structs.
+bool IsNestedCast(const BoundExpr& expr) {
+  auto id = expr.type->id();
+  return id == expr.args[0]->type->id() &&
+         (id == arrow::Type::LIST || id == arrow::Type::MAP || id == arrow::Type::STRUCT);
+}
+
+// `expr` with each reference to the field `name` replaced by `by`.
+cp::Expression ReplaceFieldRef(const cp::Expression& expr, const std::string& name,
+                               const cp::Expression& by) {
+  if (const auto* ref = expr.field_ref()) {
+    return ref->name() != nullptr && *ref->name() == name ? by : expr;
+  }
+  if (const auto* call = expr.call()) {
+    std::vector<cp::Expression> args;
+    for (const auto& arg : call->arguments) args.push_back(ReplaceFieldRef(arg, name, by));
+    return cp::call(call->function_name, std::move(args), call->options);
+  }
+  return expr;
+}
+
+// `cast` (CAST or TRY_CAST) of each part of a value from `from` to `to`, the part read from
+// the field `field`.
+Result<cp::Expression> LowerPartCast(const std::string& cast,
+                                     const std::shared_ptr<arrow::DataType>& from,
+                                     const std::shared_ptr<arrow::DataType>& to,
+                                     const std::string& field) {
+  auto part = MakeColumnRef(field, field, from);
+  return LowerExpression(*MakeCall(cast, {part}, to));
+}
+
+// Casts between arrays, maps or structs as Spark's: each element, key and value cast as a value
+// of its own type is (so with Spark's errors; TRY_CAST makes NULL only the parts that fail),
+// struct fields by position.
+Result<cp::Expression> LowerNestedCast(const BoundExpr& expr, cp::Expression value) {
+  const std::string& cast = expr.function;
+  const auto& from = expr.args[0]->type;
+  const auto& to = expr.type;
+  if (from->Equals(*to)) return value;
+  if (to->id() == arrow::Type::LIST) {
+    auto field = NewLambdaVariableField("element");
+    ARROW_ASSIGN_OR_RAISE(auto element,
+                          LowerPartCast(cast, from->field(0)->type(), to->field(0)->type(), field));
+    return HigherOrderCall(HigherOrder::kTransform, {std::move(value)}, {{element, {field}}});
+  }
+  if (to->id() == arrow::Type::MAP) {
+    const auto& source = static_cast<const arrow::MapType&>(*from);
+    const auto& target = static_cast<const arrow::MapType&>(*to);
+    auto key = NewLambdaVariableField("key");
+    auto item = NewLambdaVariableField("value");
+    ARROW_ASSIGN_OR_RAISE(auto cast_item,
+                          LowerPartCast(cast, source.item_type(), target.item_type(), item));
+    auto items = HigherOrderCall(HigherOrder::kTransformValues, {std::move(value)},
+                                 {{cast_item, {key, item}}});
+    if (source.key_type()->Equals(*target.key_type())) return items;
+    ARROW_ASSIGN_OR_RAISE(auto cast_key,
+                          LowerPartCast(cast, source.key_type(), target.key_type(), key));
+    return HigherOrderCall(HigherOrder::kTransformKeys, {std::move(items)},
+                           {{cast_key, {key, item}}});
+  }
+  // Structs: field i of the result is field i of the value, cast; a NULL struct stays NULL.
+  std::vector<cp::Expression> fields;
+  std::vector<std::string> names;
+  for (int i = 0; i < to->num_fields(); ++i) {
+    auto field = cp::call("struct_field", {value}, cp::StructFieldOptions({i}));
+    auto part_field = NewLambdaVariableField("field");
+    ARROW_ASSIGN_OR_RAISE(
+        auto part, LowerPartCast(cast, from->field(i)->type(), to->field(i)->type(), part_field));
+    // The field's cast, reading the field itself where it read the part.
+    fields.push_back(ReplaceFieldRef(part, part_field, field));
+    names.push_back(to->field(i)->name());
+  }
+  auto made = cp::call("make_struct", std::move(fields), cp::MakeStructOptions(names));
+  return cp::call("if_else", {cp::call("is_null", {value}), cp::literal(arrow::MakeNullScalar(to)),
+                              std::move(made)});
+}
 
 // Spark's decimal +, -, NEGATE or * computed on 128-bit decimals, when they can be: a sum,
 // difference or negation whose exact result type fits in 38 digits (it is then Spark's type,
@@ -213,6 +292,10 @@ Result<cp::Expression> LowerLazyConditional(const BoundExpr& expr,
 
 Result<cp::Expression> LowerCall(const BoundExpr& expr) {
   ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
+  if (expr.function == "TRY_CAST" && IsNestedCast(expr)) {
+    ARROW_ASSIGN_OR_RAISE(auto value, LowerExpression(*expr.args[0]));
+    return LowerNestedCast(expr, std::move(value));
+  }
   // TRY(call) and TRY_CAST: the call's rows that fail are NULL.
   const BoundExpr& evaluated = expr.function == "TRY" ? *expr.args[0] : expr;
   std::vector<cp::Expression> args;
@@ -348,6 +431,13 @@ Result<cp::Expression> LowerCallWith(const BoundExpr& expr, std::vector<cp::Expr
     ARROW_RETURN_NOT_OK(EnsureComputeInitialized());
     return cp::call(kScalarSubqueryValueFunction, std::move(args));
   }
+  if (f == "CAST" && expr.type->id() == arrow::Type::STRING &&
+      (expr.args[0]->type->id() == arrow::Type::LIST ||
+       expr.args[0]->type->id() == arrow::Type::MAP ||
+       expr.args[0]->type->id() == arrow::Type::STRUCT)) {
+    return cp::call("parley_value_text", {args[0]});
+  }
+  if (f == "CAST" && IsNestedCast(expr)) return LowerNestedCast(expr, args[0]);
   if (f == "CAST") {
     // ANSI casts fail on overflow and bad input but drop fractions, as Spark does.
     cp::CastOptions options = cp::CastOptions::Safe(expr.type);

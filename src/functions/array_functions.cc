@@ -211,10 +211,18 @@ void RegisterArrayFunctions(FunctionRegistry* registry) {
         cp::call("make_struct", std::move(values), cp::MakeStructOptions(std::move(names))));
   });
 
-  // map(k1, v1, k2, v2, ...): keys widened to one type, values to another; at least one pair
-  // (Parley has no empty map of unknown types).
+  // map(k1, v1, k2, v2, ...): keys widened to one type, values to another; map() is an empty
+  // MAP<VOID, VOID>.
   registry->AddTypeRule({"map"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
-    if (call.args.empty() || call.args.size() % 2 != 0) {
+    if (call.args.empty()) {
+      auto type = arrow::map(arrow::null(), arrow::null());
+      ARROW_ASSIGN_OR_RAISE(
+          auto empty,
+          arrow::MakeEmptyArray(arrow::struct_(
+              {arrow::field("key", arrow::null(), false), arrow::field("value", arrow::null())})));
+      return MakeBoundLiteral(std::make_shared<arrow::MapScalar>(std::move(empty), type));
+    }
+    if (call.args.size() % 2 != 0) {
       return AnalysisError(
           "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
           fmt::format("The `map` requires a positive even number of parameters but the actual "

@@ -67,7 +67,8 @@ Result<std::pair<BoundExprPtr, BoundExprPtr>> TwoArrays(const FunctionCall& call
   ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
   ARROW_ASSIGN_OR_RAISE(auto left, ListArg(call, 0));
   ARROW_ASSIGN_OR_RAISE(auto right, ListArg(call, 1));
-  auto common = CommonType(left->type, right->type);
+  auto element = TightestCommonType(ElementOf(*left), ElementOf(*right));
+  auto common = element == nullptr ? nullptr : arrow::list(element);
   if (common == nullptr) {
     return AnalysisError(
         "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES",

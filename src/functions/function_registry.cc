@@ -17,6 +17,7 @@ const FunctionRegistry& FunctionRegistry::Builtin() {
     RegisterStringFunctions(built);
     RegisterTextFunctions(built);
     RegisterArrayRowFunctions(built);
+    RegisterHigherOrderFunctions(built);
     return built;
   }();
   return *registry;

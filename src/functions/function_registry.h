@@ -34,7 +34,17 @@ struct FunctionCall {
   /// are NULL, equal_null is `<=>`.
   std::function<Result<BoundExprPtr>(const std::string& op, BoundExprPtr left, BoundExprPtr right)>
       bind_operator;
+  /// For a higher-order function (TakesLambdas): args[index] is null where the argument is a
+  /// lambda, and this binds that lambda with parameters of `types` (one per parameter it must
+  /// declare), giving LambdaFunction's form (plan/lambda_function.h).
+  std::function<Result<BoundExprPtr>(size_t index,
+                                     const std::vector<std::shared_ptr<arrow::DataType>>& types)>
+      bind_lambda;
 };
+
+/// \brief Whether `name` (lower case) is a higher-order function, whose arguments may be
+/// lambdas.
+bool TakesLambdas(const std::string& name);
 
 /// \brief Checks a call and builds its bound form; an analysis error (WRONG_NUM_ARGS.*,
 /// DATATYPE_MISMATCH.*, ...) naming the call when it is wrong.
@@ -70,6 +80,8 @@ void RegisterArrayFunctions(FunctionRegistry* registry);
 /// \brief After RegisterStringFunctions: it extends reverse to arrays.
 void RegisterArrayRowFunctions(FunctionRegistry* registry);
 void RegisterConditionalFunctions(FunctionRegistry* registry);
+/// \brief After RegisterArrayRowFunctions: it extends array_sort with a comparator.
+void RegisterHigherOrderFunctions(FunctionRegistry* registry);
 void RegisterDatetimeFunctions(FunctionRegistry* registry);
 void RegisterIntegralFunctions(FunctionRegistry* registry);
 void RegisterMathFunctions(FunctionRegistry* registry);

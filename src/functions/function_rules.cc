@@ -86,7 +86,7 @@ Result<BoundExprPtr> BindAs(const FunctionCall& call, const std::string& name,
                             std::vector<BoundExprPtr> args) {
   const TypeRule* rule = FunctionRegistry::Builtin().FindTypeRule(name);
   if (rule == nullptr) return Status::Invalid("no built-in function ", name);
-  FunctionCall as{call.expr, name, std::move(args), call.bind_operator};
+  FunctionCall as{call.expr, name, std::move(args), call.bind_operator, call.bind_lambda};
   return (*rule)(as);
 }
 

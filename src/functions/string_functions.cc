@@ -490,18 +490,25 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
   registry->AddTypeRule({"size", "cardinality", "array_size"},
                         [](const FunctionCall& call) -> Result<BoundExprPtr> {
                           ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
-                          if (call.args[0]->type->id() != arrow::Type::LIST &&
-                              call.args[0]->type->id() != arrow::Type::NA) {
-                            return UnexpectedInputType(call, 0, "ARRAY");
+                          auto id = call.args[0]->type->id();
+                          bool map = id == arrow::Type::MAP && call.name != "array_size";
+                          if (id != arrow::Type::LIST && id != arrow::Type::NA && !map) {
+                            return UnexpectedInputType(
+                                call, 0, call.name == "array_size" ? "ARRAY" : "ARRAY\" or \"MAP");
                           }
                           if (call.args[0]->type->id() == arrow::Type::NA) {
                             return MakeBoundLiteral(arrow::MakeNullScalar(arrow::int32()));
                           }
                           return Call("size", {call.args[0]}, arrow::int32());
                         });
-  registry->AddLowering("size", [](const BoundExpr&, std::vector<cp::Expression> args) {
-    return Result<cp::Expression>(cp::call("cast",
-                                           {cp::call("list_value_length", {std::move(args[0])})},
+  registry->AddLowering("size", [](const BoundExpr& call, std::vector<cp::Expression> args) {
+    cp::Expression value = std::move(args[0]);
+    if (call.args[0]->type->id() == arrow::Type::MAP) {
+      // A map's size is the length of its list of entries.
+      const auto& map = static_cast<const arrow::MapType&>(*call.args[0]->type);
+      value = cp::call("cast", {value}, cp::CastOptions::Safe(arrow::list(map.value_type())));
+    }
+    return Result<cp::Expression>(cp::call("cast", {cp::call("list_value_length", {value})},
                                            cp::CastOptions::Safe(arrow::int32())));
   });
 

@@ -7,7 +7,9 @@
 #include "kernels/connector_aggregate.h"
 #include "kernels/connector_function.h"
 #include "kernels/expression_kernels.h"
+#include "kernels/higher_order_kernels.h"
 #include "kernels/kernel_support.h"
+#include "kernels/value_text.h"
 
 namespace parley {
 
@@ -33,6 +35,8 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterArrayRowKernels(registry);
     if (status.ok()) status = kernels::RegisterHashKernels(registry);
     if (status.ok()) status = kernels::RegisterCharsetKernels(registry);
+    if (status.ok()) status = kernels::RegisterHigherOrderKernels(registry);
+    if (status.ok()) status = kernels::RegisterValueTextKernel(registry);
     if (status.ok()) status = RegisterExpressionKernels();
     if (status.ok()) status = RegisterConditionalKernels();
     if (status.ok()) status = RegisterConnectorFunction();

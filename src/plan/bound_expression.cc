@@ -9,6 +9,7 @@
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
 #include "parley/connector/expressions.h"
+#include "plan/lambda_function.h"
 
 namespace parley {
 namespace {
@@ -131,6 +132,7 @@ std::string BoundExpr::ToString() const {
 
 void BoundExpr::CollectFields(std::vector<std::string>* out) const {
   if (kind == Kind::kColumn) {
+    if (IsLambdaVariableField(field)) return;
     if (std::find(out->begin(), out->end(), field) == out->end()) out->push_back(field);
     return;
   }
@@ -167,7 +169,10 @@ BoundExprPtr MakeCall(std::string function, std::vector<BoundExprPtr> args,
 
 std::vector<BoundExprPtr> ColumnRefs(const BoundExprPtr& expr) {
   std::vector<BoundExprPtr> out;
-  if (expr->kind == BoundExpr::Kind::kColumn) return {expr};
+  if (expr->kind == BoundExpr::Kind::kColumn) {
+    if (IsLambdaVariableField(expr->field)) return {};
+    return {expr};
+  }
   for (const auto& arg : expr->args) {
     for (auto& column : ColumnRefs(arg)) {
       bool seen = std::any_of(out.begin(), out.end(),

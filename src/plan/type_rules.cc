@@ -130,6 +130,29 @@ std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataTyp
   // as a BIGINT beside an integer and as a DOUBLE beside a decimal or floating-point number.
   if (IsStringLike(*left) && !IsStringLike(*right)) return TypeOfStringBeside(right);
   if (IsStringLike(*right) && !IsStringLike(*left)) return TypeOfStringBeside(left);
+  if (left->id() == right->id() && left->num_fields() == right->num_fields()) {
+    // Arrays, maps and structs meet part by part (a struct keeps the left side's names).
+    if (left->id() == arrow::Type::LIST) {
+      auto element = CommonType(left->field(0)->type(), right->field(0)->type());
+      return element == nullptr ? nullptr : arrow::list(element);
+    }
+    if (left->id() == arrow::Type::MAP) {
+      const auto& a = static_cast<const arrow::MapType&>(*left);
+      const auto& b = static_cast<const arrow::MapType&>(*right);
+      auto key = CommonType(a.key_type(), b.key_type());
+      auto item = CommonType(a.item_type(), b.item_type());
+      return key == nullptr || item == nullptr ? nullptr : arrow::map(key, item);
+    }
+    if (left->id() == arrow::Type::STRUCT) {
+      arrow::FieldVector fields;
+      for (int i = 0; i < left->num_fields(); ++i) {
+        auto type = CommonType(left->field(i)->type(), right->field(i)->type());
+        if (type == nullptr) return nullptr;
+        fields.push_back(arrow::field(left->field(i)->name(), type));
+      }
+      return arrow::struct_(fields);
+    }
+  }
   if (left->id() == arrow::Type::DATE32 && right->id() == arrow::Type::TIMESTAMP) return right;
   if (right->id() == arrow::Type::DATE32 && left->id() == arrow::Type::TIMESTAMP) return left;
   if (IsStringLike(*left) && IsStringLike(*right)) return arrow::utf8();

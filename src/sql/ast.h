@@ -49,9 +49,13 @@ struct WindowSpec;
 
 /// \brief A SQL type as written: DECIMAL(10, 2) is {"DECIMAL", {10, 2}}; names upper-cased.
 /// Interval types are one name with their fields: "INTERVAL DAY TO SECOND", "INTERVAL YEAR".
+/// Nested types: ARRAY<t> has `children` {t}, MAP<k, v> {k, v}, STRUCT<a: t, b: u> {t, u} with
+/// `field_names` {a, b}.
 struct TypeName {
   std::string name;
   std::vector<int> parameters;
+  std::vector<TypeName> children;
+  std::vector<std::string> field_names;
 };
 
 /// \brief How a literal was written; the analyzer assigns Spark's type from it. For the numeric
@@ -88,6 +92,8 @@ enum class ExprKind {
   kLike,      // children[0] LIKE children[1] [ESCAPE text]; op: "LIKE", "ILIKE", "RLIKE"; negated
   kIsNull,    // children[0] IS [NOT] NULL; negated for IS NOT NULL
   kIsBool,    // children[0] IS [NOT] TRUE/FALSE; text "true"/"false"; negated
+  kLambda,    // name_parts: the parameters; children[0]: the body (`x -> x + 1`,
+              // `(acc, x) -> acc + x`), only as an argument of a higher-order function
 };
 
 /// \brief Which subquery expression a node is (Expr::subquery_kind).

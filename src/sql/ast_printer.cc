@@ -191,6 +191,18 @@ std::string RenderCase(const Expr& expr) {
 }  // namespace
 
 std::string ToString(const TypeName& type) {
+  if (type.name == "STRUCT" && (!type.children.empty() || !type.field_names.empty())) {
+    std::vector<std::string> fields;
+    for (size_t i = 0; i < type.children.size(); ++i) {
+      fields.push_back(type.field_names[i] + ": " + ToString(type.children[i]));
+    }
+    return fmt::format("STRUCT<{}>", fmt::join(fields, ", "));
+  }
+  if (!type.children.empty()) {
+    std::vector<std::string> children;
+    for (const auto& child : type.children) children.push_back(ToString(child));
+    return fmt::format("{}<{}>", type.name, fmt::join(children, ", "));
+  }
   if (type.parameters.empty()) return type.name;
   return fmt::format("{}({})", type.name, fmt::join(type.parameters, ","));
 }
@@ -220,6 +232,8 @@ std::string ToString(const Expr& expr) {
       return fmt::format("({} {}{} {}{})", ToString(*c[0]), Not(expr), expr.op, ToString(*c[1]),
                          expr.text.empty() ? "" : " ESCAPE " + QuoteString(expr.text));
     case ExprKind::kIsNull: return fmt::format("({} IS {}NULL)", ToString(*c[0]), Not(expr));
+    case ExprKind::kLambda:
+      return fmt::format("({}) -> {}", fmt::join(expr.name_parts, ", "), ToString(*c[0]));
     case ExprKind::kIsBool:
       return fmt::format("({} IS {}{})", ToString(*c[0]), Not(expr),
                          expr.text == "true" ? "TRUE" : "FALSE");

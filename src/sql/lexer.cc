@@ -34,8 +34,8 @@ char ToUpper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a'
 
 // Longer operators first, so that the first match is the longest.
 constexpr std::string_view kOperators[] = {
-    "<=>", "<=", ">=", "<>", "!=", "==", "=>", "||", "::", "=", "<", ">", "+", "-", "*",
-    "/",   "%",  "&",  "|",  "^",  "~",  "!",  "(",  ")",  "[", "]", ",", ".", ";"};
+    "<=>", "<=", ">=", "<>", "!=", "==", "=>", "->", "||", "::", ":", "=", "<", ">", "+", "-",
+    "*",   "/",  "%",  "&",  "|",  "^",  "~",  "!",  "(",  ")",  "[", "]", ",", ".", ";"};
 
 void AppendUtf8(uint32_t code, std::string* out) {
   if (code < 0x80) {

@@ -42,9 +42,14 @@ TEST(LexerTest, WordsKeepTheirCase) {
             (Strings{"word:SELECT", "word:Foo", "op:,", "word:_bar1", "word:from", "word:T"}));
 }
 
-TEST(LexerTest, DoubleColonIsOneOperatorButAColonAloneIsNot) {
-  EXPECT_EQ(Describe("a::int:::b"), (Strings{"word:a", "op:::", "word:int", "op:::",
-                                             "invalid:Syntax error at or near ':'", "word:b"}));
+TEST(LexerTest, DoubleColonIsOneOperatorAndAColonAnother) {
+  // A colon alone separates a struct field's name from its type: STRUCT<a: INT>.
+  EXPECT_EQ(Describe("a::int:::b"),
+            (Strings{"word:a", "op:::", "word:int", "op:::", "op::", "word:b"}));
+}
+
+TEST(LexerTest, ArrowIsOneOperator) {
+  EXPECT_EQ(Describe("x -> x"), (Strings{"word:x", "op:->", "word:x"}));
 }
 
 TEST(LexerTest, KeywordComparisonIsCaseInsensitive) {

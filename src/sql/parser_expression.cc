@@ -363,11 +363,23 @@ Result<ExprPtr> Parser::ParseUnary() {
 Result<ExprPtr> Parser::ParsePostfix(ExprPtr expr, const Mark& start) {
   Nesting chain(this, 0);
   while (true) {
-    if (PeekOperator("::") || PeekOperator("[")) {
+    if (PeekOperator("::") || PeekOperator("[") || PeekOperator(".")) {
       chain.Deepen();
       RETURN_NOT_OK(CheckNesting());
     }
-    if (AcceptOperator("::")) {
+    if (PeekOperator(".") && IsIdentifier(Peek(1), /*allow_reserved=*/true)) {
+      // value.field: the field of a struct the value is (`get(a, 0).x`, `a[0].x`).
+      Next();
+      ExprPtr access = MakeExpr(ExprKind::kFunction);
+      access->name_parts.push_back("[]");
+      access->text = ".";
+      access->children.push_back(std::move(expr));
+      ExprPtr field = MakeExpr(ExprKind::kLiteral);
+      field->literal_kind = LiteralKind::kString;
+      field->text = Next().value;
+      access->children.push_back(std::move(field));
+      expr = Close(std::move(access), start);
+    } else if (AcceptOperator("::")) {
       ExprPtr cast = MakeExpr(ExprKind::kCast);
       cast->children.push_back(std::move(expr));
       ARROW_ASSIGN_OR_RAISE(cast->type, ParseType());
@@ -443,6 +455,17 @@ Result<ExprPtr> Parser::ParseParenthesized() {
   auto parse_expression = [&]() -> Result<ExprPtr> {
     RETURN_NOT_OK(ExpectOperator("("));
     ARROW_ASSIGN_OR_RAISE(ExprPtr inner, ParseExpression());
+    if (PeekOperator(",")) {
+      // (a, b, ...) is a row: struct(a, b, ...).
+      ExprPtr row = MakeExpr(ExprKind::kFunction);
+      row->name_parts.push_back("struct");
+      row->children.push_back(std::move(inner));
+      while (AcceptOperator(",")) {
+        ARROW_ASSIGN_OR_RAISE(ExprPtr field, ParseExpression());
+        row->children.push_back(std::move(field));
+      }
+      inner = std::move(row);
+    }
     RETURN_NOT_OK(ExpectOperator(")"));
     return Close(std::move(inner), start);
   };
@@ -500,7 +523,12 @@ Result<ExprPtr> Parser::ParseName() {
   const Token& first = Peek();
   // A reserved word may name a function: left(s, 2), like(a, b).
   bool function_name = first.kind == TokenKind::kWord && PeekOperator("(", 1);
-  if (!function_name && !IsIdentifier(first, /*allow_reserved=*/false)) return Unexpected();
+  // LEFT and RIGHT name columns too where an operand starts, as in Spark's default keyword mode
+  // (`(left, right) -> left < right`).
+  bool side_word = first.IsWord("LEFT") || first.IsWord("RIGHT");
+  if (!function_name && !side_word && !IsIdentifier(first, /*allow_reserved=*/false)) {
+    return Unexpected();
+  }
   ExprPtr expr = MakeExpr(ExprKind::kColumn);
   expr->name_parts.push_back(Next().value);
   while (AcceptOperator(".")) {
@@ -772,6 +800,9 @@ Result<TypeName> Parser::ParseType() {
   if (name_token.IsWord("INTERVAL")) return ParseIntervalType(name_token);
   TypeName type;
   type.name = ToUpper(name_token.value);
+  if ((type.name == "ARRAY" || type.name == "MAP" || type.name == "STRUCT") && PeekOperator("<")) {
+    return ParseNestedType(std::move(type));
+  }
   if (AcceptOperator("(")) {
     do {
       const Token& token = Peek();
@@ -799,6 +830,38 @@ Result<TypeName> Parser::ParseType() {
                                     "\"{}(10)\". Please specify the length",
                                     type.name, type.name));
   }
+  return type;
+}
+
+Result<TypeName> Parser::ParseNestedType(TypeName type) {
+  RETURN_NOT_OK(ExpectOperator("<"));
+  if (type.name == "STRUCT") {
+    while (!PeekOperator(">")) {
+      if (!IsIdentifier(Peek(), /*allow_reserved=*/true) &&
+          Peek().kind != TokenKind::kQuotedIdentifier) {
+        return Unexpected();
+      }
+      type.field_names.push_back(Next().value);
+      AcceptOperator(":");
+      ARROW_ASSIGN_OR_RAISE(auto field, ParseType());
+      if (PeekWord("NOT") && PeekWord("NULL", 1)) {
+        Next();
+        Next();
+      }
+      if (AcceptWord("COMMENT")) Next();
+      type.children.push_back(std::move(field));
+      if (!AcceptOperator(",")) break;
+    }
+  } else {
+    ARROW_ASSIGN_OR_RAISE(auto element, ParseType());
+    type.children.push_back(std::move(element));
+    if (type.name == "MAP") {
+      RETURN_NOT_OK(ExpectOperator(","));
+      ARROW_ASSIGN_OR_RAISE(auto value, ParseType());
+      type.children.push_back(std::move(value));
+    }
+  }
+  RETURN_NOT_OK(ExpectOperator(">"));
   return type;
 }
 

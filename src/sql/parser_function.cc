@@ -10,11 +10,41 @@ Status Parser::ParseCallArgument(std::vector<ExprPtr>* arguments, std::vector<st
     name = Next().value;
     Next();
   }
-  ARROW_ASSIGN_OR_RAISE(ExprPtr argument, ParseExpression());
+  ARROW_ASSIGN_OR_RAISE(ExprPtr argument, ParseLambdaOrExpression());
   if (!name.empty() && names->size() < arguments->size()) names->resize(arguments->size());
   if (!name.empty() || !names->empty()) names->push_back(std::move(name));
   arguments->push_back(std::move(argument));
   return Status::OK();
+}
+
+Result<ExprPtr> Parser::ParseLambdaOrExpression() {
+  // `x -> body` or `(x, y, ...) -> body`.
+  size_t params = 0;
+  if (IsIdentifier(Peek(), /*allow_reserved=*/false) && PeekOperator("->", 1)) {
+    params = 1;
+  } else if (PeekOperator("(")) {
+    size_t ahead = 1;
+    while (IsIdentifier(Peek(ahead), /*allow_reserved=*/true) &&
+           (PeekOperator(",", ahead + 1) || PeekOperator(")", ahead + 1))) {
+      ++params;
+      if (PeekOperator(")", ahead + 1)) break;
+      ahead += 2;
+    }
+    if (params == 0 || !PeekOperator("->", 2 * params + 1)) params = 0;
+  }
+  if (params == 0) return ParseExpression();
+  Mark start = Here();
+  auto lambda = std::make_unique<Expr>();
+  lambda->kind = ExprKind::kLambda;
+  bool parenthesized = AcceptOperator("(");
+  for (size_t i = 0; i < params; ++i) {
+    lambda->name_parts.push_back(Next().value);
+    if (parenthesized) Next();  // ',' or ')'
+  }
+  RETURN_NOT_OK(ExpectOperator("->"));
+  ARROW_ASSIGN_OR_RAISE(ExprPtr body, ParseExpression());
+  lambda->children.push_back(std::move(body));
+  return Close(std::move(lambda), start);
 }
 
 Result<Statement> Parser::ParseCreateFunction(const Mark& start, bool replace) {

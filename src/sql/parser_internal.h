@@ -120,6 +120,8 @@ class Parser {
   // One argument of a call, `[name =>] expression`, appended to `arguments`; its name (empty
   // for a positional one) to `names`, which is filled with empty names once any is given.
   Status ParseCallArgument(std::vector<ExprPtr>* arguments, std::vector<std::string>* names);
+  /// A call argument: a lambda (`x -> body`, `(x, y) -> body`) or an expression.
+  Result<ExprPtr> ParseLambdaOrExpression();
   // Whether [TEMPORARY] FUNCTION comes next.
   bool PeekFunctionStart() const {
     return PeekWord("FUNCTION") || (PeekWord("TEMPORARY") && PeekWord("FUNCTION", 1));
@@ -390,6 +392,8 @@ class Parser {
   Result<ExprPtr> ParseCase();
   Result<ExprPtr> ParseCast();
   Result<TypeName> ParseType();
+  /// ARRAY<t>, MAP<k, v> or STRUCT<name: t, ...> after its name, which `type` holds.
+  Result<TypeName> ParseNestedType(TypeName type);
   Result<TypeName> ParseIntervalType(const Token& interval);
 
   std::string_view text_;

@@ -750,3 +750,51 @@ def test_parley_dml_preserves_row_tracking_like_spark(spark, tmp_path, partition
                for r in inserted), inserted
     assert len({r["row_id"] for r in ours_rows}) == len(ours_rows)
     check_query(tmp_path, spark, query.format(p=ours))
+
+
+NESTED_COLUMNS = ("id INT, a ARRAY<STRUCT<x: INT, tags: ARRAY<STRING>>>, "
+                  "m MAP<STRING, ARRAY<INT>>, s STRUCT<name: STRING, at: MAP<INT, DOUBLE>>")
+
+
+def test_parley_nested_types_to_spark_and_delta_rs(spark, tmp_path):
+    """ARRAY, MAP and STRUCT columns, nested in each other and holding NULLs at every level:
+    written by Parley, read by Spark and delta-rs; Spark's append read back by Parley."""
+    from deltalake import DeltaTable
+
+    path = str(tmp_path / "parley-nested")
+    table = f"delta.`{path}`"
+    parley(tmp_path, f"""
+        CREATE TABLE {table} ({NESTED_COLUMNS}) USING delta;
+        INSERT INTO {table} VALUES
+          (1, array(named_struct('x', 1, 'tags', array('a', NULL)), NULL),
+              map('k', array(1, NULL), 'e', array()), named_struct('name', 'n', 'at', map(1, 0.5D))),
+          (2, array(), map(), named_struct('name', NULL, 'at', NULL)),
+          (3, NULL, NULL, NULL)""")
+    expected = [
+        (1, [{"x": 1, "tags": ["a", None]}, None], [("k", [1, None]), ("e", [])],
+         {"name": "n", "at": [(1, 0.5)]}),
+        (2, [], [], {"name": None, "at": None}),
+        (3, None, None, None),
+    ]
+    assert_rows(spark_read(spark, path), expected)
+    assert spark_schema(spark, path) == [
+        ("id", "int"), ("a", "array<struct<x:int,tags:array<string>>>"),
+        ("m", "map<string,array<int>>"), ("s", "struct<name:string,at:map<int,double>>")]
+    assert_rows(DeltaTable(path).to_pyarrow_table(), expected)
+
+    sql(spark, f"INSERT INTO {table} VALUES (4, array(named_struct('x', NULL, 'tags', NULL)), "
+               f"map('z', NULL), named_struct('name', 'spark', 'at', map(2, NULL)))")
+    check_versions(spark, path, [1, 2])
+    check_query(tmp_path, spark, f"SELECT id, get(a, 0).x AS x, m['k'] AS k, s.name, s.at[1] AS at1 "
+                                   f"FROM {table}")
+
+
+def test_spark_nested_parquet_to_parley(spark, tmp_path):
+    """A Parquet directory Spark writes with nested columns reads in Parley as in Spark."""
+    path = str(tmp_path / "spark-nested-parquet")
+    spark.sql(f"""SELECT * FROM VALUES
+        (1, array(named_struct('x', 1, 'tags', array('a', NULL))), map('k', array(1)),
+            named_struct('name', 'n', 'at', map(1, 0.5D))),
+        (2, NULL, map('e', CAST(NULL AS ARRAY<INT>)), named_struct('name', NULL, 'at', NULL))
+        AS t(id, a, m, s)""").write.parquet(path)
+    check_query(tmp_path, spark, f"SELECT id, a, m, s FROM parquet.`{path}`")
