@@ -326,18 +326,14 @@ Result<ArrayPtr> Quantified(const ArrayPtr& source, const Elements& elements,
   return builder.Finish();
 }
 
-Status DuplicateOrNullKeys(const arrow::Array& keys, const Elements& elements) {
-  kernels::ScalarKeySet seen;
-  for (size_t e = 0; e < elements.rows.size(); ++e) {
-    if (e == 0 || elements.rows[e] != elements.rows[e - 1]) seen.clear();
-    if (keys.IsNull(e)) {
-      return MakeError(arrow::StatusCode::Invalid, "NULL_MAP_KEY", "Cannot use null as map key.");
-    }
-    ARROW_ASSIGN_OR_RAISE(auto key, keys.GetScalar(e));
-    if (!seen.insert(kernels::Normalized(key)).second) {
-      return MakeError(arrow::StatusCode::Invalid, "DUPLICATED_MAP_KEY",
-                       fmt::format("Duplicate map key {} was found, please check the input data.",
-                                   key->ToString()));
+// transform_keys' keys, one map per row of `elements`, checked as a map's keys are.
+Status CheckTransformedKeys(const arrow::Array& keys, const Elements& elements) {
+  size_t begin = 0;
+  for (size_t e = 1; e <= elements.rows.size(); ++e) {
+    if (e == elements.rows.size() || elements.rows[e] != elements.rows[begin]) {
+      ARROW_RETURN_NOT_OK(
+          kernels::CheckMapKeys(keys, static_cast<int64_t>(begin), static_cast<int64_t>(e)));
+      begin = e;
     }
   }
   return Status::OK();
@@ -510,7 +506,7 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
       } else {
         ARROW_ASSIGN_OR_RAISE(auto grouped, Regroup(elements, length, nullptr));
         if (state.kind == HigherOrder::kTransformKeys) {
-          ARROW_RETURN_NOT_OK(DuplicateOrNullKeys(*evaluated, elements));
+          ARROW_RETURN_NOT_OK(CheckTransformedKeys(*evaluated, elements));
           ARROW_ASSIGN_OR_RAISE(result, MapOf(source, grouped, evaluated, items, state.output));
         } else {
           ARROW_ASSIGN_OR_RAISE(result, MapOf(source, grouped, keys, evaluated, state.output));

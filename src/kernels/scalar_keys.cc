@@ -1,7 +1,12 @@
 #include "kernels/scalar_keys.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
+
+#include "kernels/kernel_support.h"
+#include "kernels/value_text.h"
 
 namespace parley::kernels {
 
@@ -21,6 +26,24 @@ std::shared_ptr<arrow::Scalar> Normalized(std::shared_ptr<arrow::Scalar> scalar)
     }
   }
   return scalar;
+}
+
+Status CheckMapKeys(const arrow::Array& keys, int64_t begin, int64_t end) {
+  ScalarKeySet seen;
+  for (int64_t i = begin; i < end; ++i) {
+    if (keys.IsNull(i)) {
+      return MakeError(arrow::StatusCode::Invalid, "NULL_MAP_KEY", "Cannot use null as map key.");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto key, keys.GetScalar(i));
+    if (!seen.insert(Normalized(key)).second) {
+      std::string text;
+      ARROW_RETURN_NOT_OK(AppendValueText(keys, i, &text));
+      return MakeError(
+          arrow::StatusCode::Invalid, "DUPLICATED_MAP_KEY",
+          fmt::format("Duplicate map key {} was found, please check the input data.", text));
+    }
+  }
+  return Status::OK();
 }
 
 }  // namespace parley::kernels

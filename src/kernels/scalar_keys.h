@@ -5,7 +5,9 @@
 #include <memory>
 #include <unordered_set>
 
+#include "arrow/array.h"
 #include "arrow/scalar.h"
+#include "parley/connector/status.h"
 
 namespace parley::kernels {
 
@@ -24,5 +26,9 @@ struct ScalarKeyEqual {
 };
 using ScalarKeySet =
     std::unordered_set<std::shared_ptr<arrow::Scalar>, ScalarKeyHash, ScalarKeyEqual>;
+
+/// \brief OK when `keys[begin, end)` can be one map's keys: NULL_MAP_KEY for a NULL, and
+/// DUPLICATED_MAP_KEY for a key met twice (Spark's default spark.sql.mapKeyDedupPolicy).
+Status CheckMapKeys(const arrow::Array& keys, int64_t begin, int64_t end);
 
 }  // namespace parley::kernels
