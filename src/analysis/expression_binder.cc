@@ -12,6 +12,7 @@
 #include "analysis/cast_rules.h"
 #include "analysis/name_suggestions.h"
 #include "analysis/routine_binder.h"
+#include "analysis/select_binder.h"
 #include "analysis/sql_function_binder.h"
 #include "analysis/types.h"
 #include "analysis/window_binder.h"
@@ -578,6 +579,13 @@ class Binder {
     if (expr.name_parts.size() == 1 && IsAggregateFunction(name)) {
       if (options_.aggregate_hook) return options_.aggregate_hook(expr);
       return MisplacedAggregate(expr);
+    }
+    if (expr.name_parts.size() == 1 && IsGeneratorName(name)) {
+      return AnalysisError("UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",
+                           fmt::format("The generator is not supported: nested in expressions "
+                                       "\"{}\".",
+                                       expr.source_text),
+                           expr.pos);
     }
     if (expr.interval) {
       ARROW_ASSIGN_OR_RAISE(auto value, IntervalValue(expr));

@@ -49,6 +49,15 @@ class SelectBinder {
  private:
   using GroupingSets = std::vector<std::vector<size_t>>;
 
+  // A generator of the select list: its function, arguments (over the input) and the fields it
+  // makes.
+  struct Generator {
+    std::string function;
+    std::string source_text;
+    std::vector<BoundExprPtr> args;
+    std::vector<OutputField> outputs;
+  };
+
   // select_binder.cc
   Result<PlanNodePtr> BindFrom();
   BindOptions Options(bool where);
@@ -71,6 +80,11 @@ class SelectBinder {
   Result<BoundExprPtr> BindWindow(const sql::Expr& call);
   Status ExpandStar(const sql::Expr& star, PlanNode* project);
   Result<BoundExprPtr> BindSortKey(const sql::Expr& expr, PlanNode* project, size_t visible);
+
+  // select_generator.cc
+  bool IsGeneratorItem(const sql::Expr& expr) const;
+  Status BindGeneratorItem(const sql::Expr& expr, const std::string& alias, PlanNode* project);
+  PlanNodePtr MakeGenerate(PlanNodePtr input) const;
 
   // select_group_by.cc
   Status BindGroupBy();
@@ -105,6 +119,12 @@ class SelectBinder {
   std::vector<BoundExprPtr> correlation_;
   std::vector<std::pair<BoundExprPtr, BoundExprPtr>> correlation_keys_;
   BoundExprPtr empty_value_;
+  // The select list's generators, in order: each runs over the rows of the one before.
+  std::vector<Generator> generators_;
 };
+
+/// \brief Whether `name` (lower case) is a generator function (explode, posexplode, inline,
+/// stack and their _outer forms).
+bool IsGeneratorName(const std::string& name);
 
 }  // namespace parley

@@ -31,6 +31,10 @@ Result<PlanNodePtr> SelectBinder::BindProjection(const PlanNodePtr& input) {
       ARROW_RETURN_NOT_OK(ExpandStar(expr, project.get()));
       continue;
     }
+    if (IsGeneratorItem(expr)) {
+      ARROW_RETURN_NOT_OK(BindGeneratorItem(expr, item.alias, project.get()));
+      continue;
+    }
     ARROW_ASSIGN_OR_RAISE(auto bound, BindItem(expr));
     // As Spark names an unaliased item: a column by its name, and so a CAST of a column.
     const BoundExpr* named = expr.kind == sql::ExprKind::kColumn ? bound.get() : nullptr;
@@ -60,6 +64,7 @@ Result<PlanNodePtr> SelectBinder::BindProjection(const PlanNodePtr& input) {
   hidden_columns_ = project->output.size() - kept;
   if (!aggregate_) {
     project->children = {ApplySubqueryJoins(input, input_joins_)};
+    if (!generators_.empty()) project->children = {MakeGenerate(project->children[0])};
   } else {
     BoundExprPtr condition;
     if (select_.having) {

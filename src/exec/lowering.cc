@@ -15,6 +15,7 @@
 #include "cdc/net_changes_pass.h"
 #include "cdc/row_level_pass.h"
 #include "exec/expression_lowering.h"
+#include "exec/generate.h"
 #include "exec/replicate_rows.h"
 #include "exec/row_numbering.h"
 #include "exec/sample.h"
@@ -172,6 +173,11 @@ Result<ac::Declaration> Lowering::LowerNode(const PlanNodePtr& node) {
       ARROW_ASSIGN_OR_RAISE(auto input, Gather(node->children[0]));
       ARROW_ASSIGN_OR_RAISE(auto sampled, BernoulliSample(std::move(input), node->sample));
       return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(sampled)));
+    }
+    case PlanNode::Kind::kGenerate: {
+      ARROW_ASSIGN_OR_RAISE(auto input, Gather(node->children[0]));
+      ARROW_ASSIGN_OR_RAISE(auto output, ComputeGenerate(*node, input));
+      return ac::Declaration("table_source", ac::TableSourceNodeOptions(std::move(output)));
     }
     case PlanNode::Kind::kWindow: {
       if (IsRowNumbering(*node)) return LowerRowNumbering(*node);

@@ -186,6 +186,8 @@ std::string InlineDetails(const PlanNode& node) {
       return fmt::format("Expand [{}], {}", fmt::join(projections, ", "), JoinNames(node.output));
     }
     case PlanNode::Kind::kSample: return "Sample " + node.sample.ToString();
+    case PlanNode::Kind::kGenerate:
+      return fmt::format("Generate {}({})", node.generator, fmt::join(node.generator_args, ", "));
     case PlanNode::Kind::kWindow: {
       std::vector<std::string> calls;
       for (const auto& call : node.window_calls) calls.push_back(call.ToString());

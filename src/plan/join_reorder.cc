@@ -19,6 +19,8 @@ namespace {
 constexpr double kUnknownRows = 1e12;
 // Share of rows assumed to pass one filter conjunct, and to survive an aggregate's grouping.
 constexpr double kConjunctSelectivity = 0.3;
+// How many rows a generator makes of each input row, as planned.
+constexpr double kGeneratedRows = 4.0;
 constexpr double kGroupingReduction = 0.5;
 
 bool IsReorderable(const PlanNode& node) {
@@ -355,6 +357,7 @@ double EstimateRows(const PlanNode& node) {
     case PlanNode::Kind::kSample:
       return std::max(EstimateRows(*node.children[0]) * (node.sample.upper - node.sample.lower),
                       1.0);
+    case PlanNode::Kind::kGenerate: return EstimateRows(*node.children[0]) * kGeneratedRows;
     case PlanNode::Kind::kLimit: {
       double rows = EstimateRows(*node.children[0]);
       return node.limit ? std::min(rows, static_cast<double>(*node.limit)) : rows;

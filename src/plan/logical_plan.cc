@@ -39,6 +39,7 @@ std::string PlanNode::OperatorName() const {
     case Kind::kExpand: return "Expand";
     case Kind::kWindow: return "Window";
     case Kind::kSample: return "Sample";
+    case Kind::kGenerate: return "Generate";
     case Kind::kChangelogPass:
       return changelog_stage == ChangelogStage::kRowLevel ? "ChangelogRowLevel"
                                                           : "ChangelogNetChanges";

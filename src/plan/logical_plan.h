@@ -171,6 +171,9 @@ struct PlanNode {
     kWindow,         // window_calls; output: its input's fields then one field per call
     kSample,         // sample: each input row kept with probability upper - lower (TABLESAMPLE);
                      // output: its input's fields
+    kGenerate,       // generator over the input fields generator_args: each input row once per
+                     // row the generator makes of it; output: its input's fields, then the
+                     // generated ones
   };
 
   Kind kind;
@@ -215,6 +218,10 @@ struct PlanNode {
   std::vector<WindowCall> window_calls;
   // kSample
   SampleSpec sample;
+  // kGenerate: explode, explode_outer, posexplode, posexplode_outer, inline, inline_outer or
+  // stack, and the input fields it reads (stack: the row count first)
+  std::string generator;
+  std::vector<std::string> generator_args;
   // kChangelogPass, and kScan of a change read (what its passes do, for EXPLAIN)
   std::shared_ptr<const ChangelogPostProcessing> changelog;
   ChangelogStage changelog_stage = ChangelogStage::kRowLevel;

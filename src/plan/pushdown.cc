@@ -618,6 +618,17 @@ Status PruneColumns(const PlanNodePtr& node, const std::vector<std::string>& req
       ARROW_RETURN_NOT_OK(PruneColumns(node->children[0], required));
       node->output = node->children[0]->output;
       return Status::OK();
+    case PlanNode::Kind::kGenerate: {
+      // Every generated field is kept; the input gives the required fields and the arguments.
+      const size_t generated = node->output.size() - node->children[0]->output.size();
+      std::vector<OutputField> made(node->output.end() - generated, node->output.end());
+      std::vector<std::string> child_required = required;
+      AddFields(node->generator_args, &child_required);
+      ARROW_RETURN_NOT_OK(PruneColumns(node->children[0], child_required));
+      node->output = node->children[0]->output;
+      node->output.insert(node->output.end(), made.begin(), made.end());
+      return Status::OK();
+    }
     case PlanNode::Kind::kChangelogPass: {
       // The parent's columns plus those the passes read; the output follows the input.
       std::vector<std::string> child_required = required;
