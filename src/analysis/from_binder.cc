@@ -10,11 +10,13 @@
 
 #include "analysis/analysis_error.h"
 #include "analysis/changes_binder.h"
+#include "analysis/generator.h"
 #include "analysis/query_binder.h"
 #include "analysis/result_clauses.h"
 #include "analysis/routine_binder.h"
 #include "analysis/sql_function_binder.h"
 #include "analysis/types.h"
+#include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "catalog/identifiers.h"
 #include "parley/connector/metadata_columns.h"
@@ -158,7 +160,16 @@ class FromBinder {
         ARROW_ASSIGN_OR_RAISE(relation, BindJoin(item));
         break;
       }
+      case sql::FromItemKind::kLateralView: {
+        ARROW_ASSIGN_OR_RAISE(relation, BindLateralView(item));
+        break;
+      }
       case sql::FromItemKind::kTableFunction: {
+        if (item.name.parts.size() == 1 && (IsGeneratorName(ToLowerAscii(item.name.parts[0])) ||
+                                            EqualsIgnoreCase(item.name.parts[0], "range"))) {
+          ARROW_ASSIGN_OR_RAISE(relation, BindGeneratorTable(item));
+          break;
+        }
         if (item.name.parts.size() == 1 && EqualsIgnoreCase(item.name.parts[0], "table_changes")) {
           ARROW_ASSIGN_OR_RAISE(relation, BindTableChanges(item.arguments, item.pos, catalogs_));
           break;
@@ -174,6 +185,141 @@ class FromBinder {
   }
 
  private:
+  // `generator` (as `call` names it) over `input`, its columns in `scope` under `qualifier`
+  // and named `columns` (Spark's names when empty).
+  Result<BoundRelation> Generate(BoundRelation input, const sql::Expr& call,
+                                 BoundGenerator generator, const std::string& qualifier,
+                                 const std::vector<std::string>& columns) {
+    if (!columns.empty() && columns.size() != generator.columns.size()) {
+      return AnalysisError("UDTF_ALIAS_NUMBER_MISMATCH",
+                           fmt::format("The number of aliases supplied in the AS clause does not "
+                                       "match the number of columns output by the UDTF. "
+                                       "Expected {} aliases, but got {}.",
+                                       generator.columns.size(), columns.size()),
+                           call.pos);
+    }
+    std::vector<OutputField> outputs;
+    BoundRelation out;
+    out.scope = std::move(input.scope);
+    for (size_t i = 0; i < generator.columns.size(); ++i) {
+      const auto& [name, type] = generator.columns[i];
+      std::string display = columns.empty() ? name : columns[i];
+      std::string field = fmt::format("#generated{}", ++counter_);
+      outputs.push_back({field, display, type, true});
+      out.scope.push_back({{qualifier}, display, field, type});
+    }
+    out.plan = MakeGenerateNode(input.plan, generator, outputs,
+                                fmt::format("#generator{}_arg", ++counter_));
+    return out;
+  }
+
+  Result<BoundGenerator> BindGeneratorCall(const sql::Expr& call, const Scope& scope, bool outer) {
+    std::vector<BoundExprPtr> args;
+    for (const auto& child : call.children) {
+      ARROW_ASSIGN_OR_RAISE(auto arg, BindExpression(*child, scope));
+      args.push_back(std::move(arg));
+    }
+    std::string name = ToLowerAscii(call.name_parts.back());
+    bool has_outer = name.size() > 6 && name.compare(name.size() - 6, 6, "_outer") == 0;
+    if (outer && !has_outer && name != "stack") name += "_outer";
+    return BindGenerator(call, name, std::move(args));
+  }
+
+  // left LATERAL VIEW [OUTER] generator(...) alias [AS] columns.
+  Result<BoundRelation> BindLateralView(const sql::FromItem& item) {
+    ARROW_ASSIGN_OR_RAISE(auto left, Bind(*item.left));
+    const sql::Expr& call = *item.arguments[0];
+    if (call.name_parts.size() != 1 || !IsGeneratorName(ToLowerAscii(call.name_parts[0]))) {
+      return AnalysisError("UNSUPPORTED_FEATURE.LATERAL_VIEW",
+                           fmt::format("LATERAL VIEW of \"{}\", which is not a generator, is "
+                                       "not supported.",
+                                       call.source_text),
+                           call.pos);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto generator, BindGeneratorCall(call, left.scope, item.outer));
+    return Generate(std::move(left), call, std::move(generator), item.view_alias,
+                    item.view_columns);
+  }
+
+  // range([start, ]end[, step[, partitions]]): the BIGINTs from start (0) up to end, exclusive,
+  // by step (1); constant arguments, numbers cut to integers.
+  static Result<BoundGenerator> BindRange(const sql::Expr& call, std::vector<BoundExprPtr> args) {
+    if (args.empty() || args.size() > 4) {
+      return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                           fmt::format("The `range` requires [1, 2, 3, 4] parameters but the "
+                                       "actual number is {}.",
+                                       args.size()),
+                           call.pos);
+    }
+    std::vector<int64_t> values;
+    for (const auto& arg : args) {
+      if (arg->kind != BoundExpr::Kind::kLiteral || !IsNumeric(*arg->type) ||
+          !arg->literal->is_valid) {
+        return AnalysisError("FAILED_FUNCTION_CALL",
+                             "Failed preparing of the function `range` for call. Please, double "
+                             "check function's arguments.",
+                             call.pos);
+      }
+      if (arg->type->id() == arrow::Type::DECIMAL128) {
+        const auto& decimal = static_cast<const arrow::Decimal128Scalar&>(*arg->literal);
+        int32_t scale = static_cast<const arrow::DecimalType&>(*arg->type).scale();
+        arrow::Decimal128 whole = decimal.value.ReduceScaleBy(scale, /*round=*/false);
+        values.push_back(static_cast<int64_t>(whole.low_bits()));
+        continue;
+      }
+      if (arrow::is_floating(arg->type->id())) {
+        ARROW_ASSIGN_OR_RAISE(auto as_double, arg->literal->CastTo(arrow::float64()));
+        values.push_back(
+            static_cast<int64_t>(static_cast<const arrow::DoubleScalar&>(*as_double).value));
+        continue;
+      }
+      ARROW_ASSIGN_OR_RAISE(auto as_long, arg->literal->CastTo(arrow::int64()));
+      values.push_back(static_cast<const arrow::Int64Scalar&>(*as_long).value);
+    }
+    int64_t start = values.size() == 1 ? 0 : values[0];
+    int64_t end = values.size() == 1 ? values[0] : values[1];
+    int64_t step = values.size() >= 3 ? values[2] : 1;
+    if (step == 0) {
+      return AnalysisError("FAILED_FUNCTION_CALL",
+                           "Failed preparing of the function `range` for call. Please, double "
+                           "check function's arguments.",
+                           call.pos);
+    }
+    BoundGenerator generator;
+    generator.function = "range";
+    for (int64_t value : {start, end, step}) {
+      generator.args.push_back(MakeBoundLiteral(std::make_shared<arrow::Int64Scalar>(value)));
+    }
+    generator.columns = {{"id", arrow::int64()}};
+    return generator;
+  }
+
+  // A generator in FROM (`FROM explode(array(1, 2))`), or range: over one empty row.
+  Result<BoundRelation> BindGeneratorTable(const sql::FromItem& item) {
+    auto one_row = std::make_shared<PlanNode>();
+    one_row->kind = PlanNode::Kind::kOneRow;
+    sql::Expr call;
+    call.kind = sql::ExprKind::kFunction;
+    call.pos = item.pos;
+    call.name_parts = item.name.parts;
+    call.source_text = item.name.parts.back();
+    std::vector<BoundExprPtr> args;
+    for (const auto& argument : item.arguments) {
+      ARROW_ASSIGN_OR_RAISE(auto arg, BindExpression(*argument, Scope{}));
+      args.push_back(std::move(arg));
+    }
+    const std::string name = ToLowerAscii(item.name.parts[0]);
+    BoundGenerator generator;
+    if (name == "range") {
+      ARROW_ASSIGN_OR_RAISE(generator, BindRange(call, std::move(args)));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(generator, BindGenerator(call, name, std::move(args)));
+    }
+    BoundRelation input;
+    input.plan = one_row;
+    return Generate(std::move(input), call, std::move(generator), item.name.parts[0], {});
+  }
+
   // A reference to a CTE: its query bound afresh, its columns named by the CTE's column list.
   Result<BoundRelation> BindCte(const sql::FromItem& item, const CteScope& found) {
     const sql::CommonTableExpr& cte = *found.cte;

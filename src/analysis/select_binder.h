@@ -17,6 +17,7 @@
 #include "analysis/aggregate_binder.h"
 #include "analysis/cte_scope.h"
 #include "analysis/expression_binder.h"
+#include "analysis/generator.h"
 #include "analysis/subquery.h"
 #include "analysis/window_binder.h"
 #include "catalog/catalog_manager.h"
@@ -49,12 +50,9 @@ class SelectBinder {
  private:
   using GroupingSets = std::vector<std::vector<size_t>>;
 
-  // A generator of the select list: its function, arguments (over the input) and the fields it
-  // makes.
+  // A generator of the select list and the fields it makes.
   struct Generator {
-    std::string function;
-    std::string source_text;
-    std::vector<BoundExprPtr> args;
+    BoundGenerator call;
     std::vector<OutputField> outputs;
   };
 
@@ -122,9 +120,5 @@ class SelectBinder {
   // The select list's generators, in order: each runs over the rows of the one before.
   std::vector<Generator> generators_;
 };
-
-/// \brief Whether `name` (lower case) is a generator function (explode, posexplode, inline,
-/// stack and their _outer forms).
-bool IsGeneratorName(const std::string& name);
 
 }  // namespace parley

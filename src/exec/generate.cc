@@ -122,6 +122,27 @@ Result<Generated> StackRows(const arrow::Array& count, const std::vector<ArrayPt
   return out;
 }
 
+// range(start, end, step) of each input row: start, start + step, ... short of end.
+Result<Generated> RangeRows(const arrow::Array& start, const arrow::Array& end,
+                            const arrow::Array& step) {
+  const auto& starts = static_cast<const arrow::Int64Array&>(start);
+  const auto& ends = static_cast<const arrow::Int64Array&>(end);
+  const auto& steps = static_cast<const arrow::Int64Array&>(step);
+  Generated out;
+  arrow::Int64Builder ids;
+  for (int64_t row = 0; row < start.length(); ++row) {
+    int64_t by = steps.Value(row);
+    for (int64_t id = starts.Value(row); by > 0 ? id < ends.Value(row) : id > ends.Value(row);) {
+      out.parents.push_back(row);
+      ARROW_RETURN_NOT_OK(ids.Append(id));
+      if (__builtin_add_overflow(id, by, &id)) break;
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto column, ids.Finish());
+  out.columns.push_back(std::move(column));
+  return out;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<arrow::Table>> ComputeGenerate(const PlanNode& node,
@@ -129,7 +150,14 @@ Result<std::shared_ptr<arrow::Table>> ComputeGenerate(const PlanNode& node,
   const auto& child_fields = node.children[0]->output;
   const size_t generated_count = node.output.size() - child_fields.size();
   Generated generated;
-  if (node.generator == "stack") {
+  if (node.generator == "range") {
+    std::vector<ArrayPtr> bounds;
+    for (const auto& name : node.generator_args) {
+      ARROW_ASSIGN_OR_RAISE(auto bound, InputColumn(*input, name));
+      bounds.push_back(std::move(bound));
+    }
+    ARROW_ASSIGN_OR_RAISE(generated, RangeRows(*bounds[0], *bounds[1], *bounds[2]));
+  } else if (node.generator == "stack") {
     ARROW_ASSIGN_OR_RAISE(auto count, InputColumn(*input, node.generator_args[0]));
     std::vector<ArrayPtr> values;
     for (size_t i = 1; i < node.generator_args.size(); ++i) {

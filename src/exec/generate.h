@@ -3,7 +3,8 @@
 // them), and the input's columns are taken once per generated row.
 //   explode(array) -> col; explode(map) -> key, value; posexplode adds pos (from 0) first;
 //   inline(array of structs) -> the struct's fields (a NULL struct a row of NULLs);
-//   stack(n, v1, ..., vk) -> n rows of ceil(k / n) columns, filled row by row, NULL past vk.
+//   stack(n, v1, ..., vk) -> n rows of ceil(k / n) columns, filled row by row, NULL past vk;
+//   range(start, end, step) -> id: start, start + step, ... short of end (FROM range(...)).
 // A NULL or empty array or map makes no row, and with the _outer variants one row of NULLs.
 #pragma once
 

@@ -280,6 +280,7 @@ enum class FromItemKind {
   kTableFunction,  // name(arguments) [alias]: a table-valued function such as range(10)
   kSubquery,       // [LATERAL] (query) [alias], and VALUES ... [alias] (a kValues subquery)
   kJoin,           // left [NATURAL] join_type JOIN [LATERAL] right [ON ... | USING (...)]
+  kLateralView,    // left LATERAL VIEW [OUTER] generator(...) view_alias [AS] view_columns
 };
 
 /// \brief The join types of Spark's grammar. `a, b` in a FROM list is a kCross join.
@@ -354,6 +355,10 @@ struct FromItem {
   std::unique_ptr<FromItem> right;         // kJoin
   ExprPtr condition;                       // kJoin: ON condition; null when none
   std::vector<std::string> using_columns;  // kJoin: USING (columns); empty when none
+  /// kLateralView: the generator call (arguments[0]), OUTER, the view's name and columns.
+  bool outer = false;
+  std::string view_alias;
+  std::vector<std::string> view_columns;
   /// [AS] alias [(column, ...)]: on any kind, but on a kJoin only when it was parenthesised.
   std::string alias;
   std::vector<std::string> column_aliases;

@@ -412,6 +412,13 @@ std::string ToString(const FromItem& item) {
     case FromItemKind::kSubquery:
       out = (item.lateral ? "LATERAL (" : "(") + ToString(*item.subquery) + ")";
       break;
+    case FromItemKind::kLateralView:
+      out = fmt::format("{} LATERAL VIEW {}{} {}", ToString(*item.left), item.outer ? "OUTER " : "",
+                        ToString(*item.arguments[0]), item.view_alias);
+      if (!item.view_columns.empty()) {
+        out += fmt::format(" AS {}", fmt::join(item.view_columns, ", "));
+      }
+      break;
     case FromItemKind::kJoin:
       out = RenderJoin(item);
       if (item.alias.empty() && !item.sample) return out;

@@ -64,6 +64,35 @@ Result<std::unique_ptr<FromItem>> Parser::ParseFromClause() {
     ARROW_ASSIGN_OR_RAISE(std::unique_ptr<FromItem> right, ParseRelation());
     left = MakeJoin(JoinType::kCross, std::move(left), std::move(right));
   }
+  // LATERAL VIEW [OUTER] generator(...) name [[AS] column, ...], each over the FROM before it.
+  while (PeekWord("LATERAL") && PeekWord("VIEW", 1)) {
+    chain.Deepen();
+    RETURN_NOT_OK(CheckNesting());
+    auto view = std::make_unique<FromItem>();
+    view->kind = FromItemKind::kLateralView;
+    view->pos = left->pos;
+    Next();
+    Next();
+    view->outer = AcceptWord("OUTER");
+    const Token& call_start = Peek();
+    ARROW_ASSIGN_OR_RAISE(ExprPtr call, ParsePrimary());
+    if (call->kind != ExprKind::kFunction) {
+      return ErrorAtToken("PARSE_SYNTAX_ERROR", text_, call_start,
+                          "Syntax error: LATERAL VIEW needs a generator call");
+    }
+    view->arguments.push_back(std::move(call));
+    if (!IsIdentifier(Peek(), /*allow_reserved=*/false)) return Unexpected();
+    view->view_alias = Next().value;
+    bool named = AcceptWord("AS");
+    if (named || IsIdentifier(Peek(), /*allow_reserved=*/false)) {
+      do {
+        if (!IsIdentifier(Peek(), /*allow_reserved=*/false)) return Unexpected();
+        view->view_columns.push_back(Next().value);
+      } while (AcceptOperator(","));
+    }
+    view->left = std::move(left);
+    left = std::move(view);
+  }
   return left;
 }
 
