@@ -180,6 +180,34 @@ void RegisterArrayRowFunctions(FunctionRegistry* registry) {
     });
     AddKernel(registry, kernel);
   }
+  // sequence(start, stop[, step]) of integers, of the widest of their types.
+  registry->AddTypeRule({"sequence"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2, 3));
+    for (const auto& arg : call.args) {
+      if (!IsIntegral(*arg->type) && arg->type->id() != arrow::Type::NA) {
+        return AnalysisError(
+            "DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES",
+            fmt::format("Cannot resolve \"{}\" due to data type mismatch: `sequence` uses the "
+                        "wrong parameter type. The parameter type must conform to: the start "
+                        "and stop expressions must resolve to the same type; the step an "
+                        "integral type. Parley's sequence takes integers only.",
+                        call.expr.source_text),
+            call.expr.pos);
+      }
+    }
+    // The elements have the type of start and stop (the step only counts).
+    auto type = CommonType(call.args[0]->type, call.args[1]->type);
+    if (type->id() == arrow::Type::NA) type = arrow::int32();
+    std::vector<BoundExprPtr> args;
+    for (size_t i = 0; i < 3; ++i) {
+      args.push_back(i < call.args.size()
+                         ? CastTo(call.args[i], arrow::int64())
+                         : MakeBoundLiteral(arrow::MakeNullScalar(arrow::int64())));
+    }
+    auto longs = Call("parley_sequence", std::move(args), arrow::list(arrow::int64()));
+    return CastTo(longs, arrow::list(type));
+  });
+  AddKernel(registry, "parley_sequence");
   registry->AddTypeRule({"flatten"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 1));
     ARROW_ASSIGN_OR_RAISE(auto array, ListArg(call, 0));

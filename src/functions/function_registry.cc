@@ -11,6 +11,7 @@ const FunctionRegistry& FunctionRegistry::Builtin() {
     RegisterArrayFunctions(built);
     RegisterConditionalFunctions(built);
     RegisterDatetimeFunctions(built);
+    RegisterEpochFunctions(built);
     RegisterIntegralFunctions(built);
     RegisterMapFunctions(built);
     RegisterMathFunctions(built);

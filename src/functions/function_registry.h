@@ -83,6 +83,7 @@ void RegisterConditionalFunctions(FunctionRegistry* registry);
 /// \brief After RegisterArrayRowFunctions: it extends array_sort with a comparator.
 void RegisterHigherOrderFunctions(FunctionRegistry* registry);
 void RegisterDatetimeFunctions(FunctionRegistry* registry);
+void RegisterEpochFunctions(FunctionRegistry* registry);
 void RegisterIntegralFunctions(FunctionRegistry* registry);
 void RegisterMapFunctions(FunctionRegistry* registry);
 void RegisterMathFunctions(FunctionRegistry* registry);

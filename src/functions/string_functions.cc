@@ -4,6 +4,8 @@
 // positions use Parley's kernels (kernels/kernels.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <limits>
 
 #include "arrow/compute/api.h"
@@ -88,6 +90,30 @@ Result<BoundExprPtr> BindLeftRight(const FunctionCall& call, bool left) {
   if (left) return Substring(text, IntLiteral(1), count);
   if (*constant <= 0) return Substring(text, IntLiteral(1), IntLiteral(0));
   return Substring(text, IntLiteral(-*constant), count);
+}
+
+// concat of arrays: the elements of each in turn, NULL when one of them is; every argument an
+// array, widened to one type.
+Result<BoundExprPtr> ConcatArrays(const FunctionCall& call) {
+  std::shared_ptr<arrow::DataType> common = call.args[0]->type;
+  bool all_arrays = true;
+  for (const auto& arg : call.args) {
+    all_arrays = all_arrays && arg->type->id() == arrow::Type::LIST;
+    if (all_arrays) common = CommonType(common, arg->type);
+  }
+  if (!all_arrays || common == nullptr) {
+    std::vector<std::string> types;
+    for (const auto& arg : call.args) types.push_back("\"" + SqlTypeName(*arg->type) + "\"");
+    return AnalysisError("DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+                         fmt::format("Cannot resolve \"{}\" due to data type mismatch: Input to "
+                                     "`concat` should all be the same type, but it's ({}).",
+                                     call.expr.source_text, fmt::join(types, " or ")),
+                         call.expr.pos);
+  }
+  std::vector<BoundExprPtr> arrays;
+  for (const auto& arg : call.args) arrays.push_back(CastTo(arg, common));
+  auto nested = Call("array", std::move(arrays), arrow::list(common));
+  return BindAs(call, "flatten", {nested});
 }
 
 // A string argument Arrow takes as an option (a pattern, a search string): constant.
@@ -309,6 +335,10 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
                         [](const FunctionCall& call) { return BindLeftRight(call, false); });
 
   registry->AddTypeRule({"concat"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    bool arrays = std::any_of(call.args.begin(), call.args.end(), [](const BoundExprPtr& arg) {
+      return arg->type->id() == arrow::Type::LIST;
+    });
+    if (arrays) return ConcatArrays(call);
     std::vector<BoundExprPtr> args;
     for (size_t i = 0; i < call.args.size(); ++i) {
       ARROW_ASSIGN_OR_RAISE(auto arg, StringArg(call, i));

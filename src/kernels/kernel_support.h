@@ -198,6 +198,8 @@ Status RegisterCharsetKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_map_from_arrays, parley_map_from_entries, parley_map_concat and
 /// parley_str_to_map (map_kernels.cc).
 Status RegisterMapKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_sequence (sequence_kernel.cc).
+Status RegisterSequenceKernel(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_hash and parley_xxhash64 (hash_kernels.cc).
 Status RegisterHashKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief The per-row array functions of array_row_kernels.cc (parley_array_contains, ...).
