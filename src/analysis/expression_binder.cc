@@ -580,6 +580,16 @@ class Binder {
       if (options_.aggregate_hook) return options_.aggregate_hook(expr);
       return MisplacedAggregate(expr);
     }
+    // date(x) and timestamp(x) are CAST(x AS DATE) and CAST(x AS TIMESTAMP).
+    if (expr.name_parts.size() == 1 && (name == "date" || name == "timestamp") &&
+        expr.children.size() == 1) {
+      ARROW_ASSIGN_OR_RAISE(auto input, Bind(*expr.children[0]));
+      auto type =
+          name == "date" ? arrow::date32() : arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+      ARROW_RETURN_NOT_OK(CheckAnsiCast(*input->type, *type, false, expr));
+      if (input->type->Equals(*type)) return input;
+      return MakeCall("CAST", {input}, type);
+    }
     if (expr.name_parts.size() == 1 && IsGeneratorName(name)) {
       return AnalysisError("UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",
                            fmt::format("The generator is not supported: nested in expressions "

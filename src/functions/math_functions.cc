@@ -110,7 +110,7 @@ Result<int32_t> ConstantScale(const FunctionCall& call) {
 
 // ceil and floor: BIGINT for integers and floating point, DECIMAL(p - s + 1, 0) for decimals;
 // with a scale t, the value as a decimal DECIMAL(p, s) (DOUBLE as DECIMAL(30, 15)) rounded up
-// or down to DECIMAL(p - s + t' + 1, t') where t' is t kept within [0, s].
+// or down to DECIMAL(max(p - s + t' + 1, 1 - t), t') where t' is t kept within [0, s].
 TypeRule CeilFloor(std::string bound) {
   return [bound](const FunctionCall& call) -> Result<BoundExprPtr> {
     ARROW_RETURN_NOT_OK(CheckArgCount(call, 1, 2));
@@ -121,8 +121,10 @@ TypeRule CeilFloor(std::string bound) {
                                                          : ExactDecimalOf(*value->type);
       const auto& dec = AsDecimal(*input);
       int new_scale = std::clamp(scale, 0, dec.scale());
-      auto type = arrow::decimal128(
-          std::min(dec.precision() - dec.scale() + new_scale + 1, kMaxPrecision), new_scale);
+      // A negative scale rounds to 10^-t, which needs 1 - t digits.
+      int precision =
+          std::max(dec.precision() - dec.scale() + new_scale + 1, 1 - std::min(scale, 0));
+      auto type = arrow::decimal128(std::min(precision, kMaxPrecision), new_scale);
       return Call(bound + "_scaled", {CastTo(value, input), IntLiteral(scale)}, type);
     }
     std::shared_ptr<arrow::DataType> type = arrow::int64();
@@ -156,8 +158,10 @@ Lowering LowerScaledCeilFloor(cp::RoundMode mode) {
   return [mode](const BoundExpr& call, std::vector<cp::Expression> args) -> Result<cp::Expression> {
     int32_t scale = static_cast<const arrow::Int32Scalar&>(*call.args[1]->literal).value;
     const auto& dec = AsDecimal(*call.args[0]->type);
-    auto wide = CastExpr(
-        args[0], arrow::decimal128(std::min(dec.precision() + 1, kMaxPrecision), dec.scale()));
+    // One more integral digit, and room for 10^-t when the scale t is negative.
+    int precision = std::max(dec.precision() + 1, dec.scale() + 1 - std::min(scale, 0));
+    auto wide =
+        CastExpr(args[0], arrow::decimal128(std::min(precision, kMaxPrecision), dec.scale()));
     return CastExpr(cp::call("round", {wide}, cp::RoundOptions(scale, mode)), call.type);
   };
 }
