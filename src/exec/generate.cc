@@ -8,22 +8,13 @@
 #include "arrow/compute/api.h"
 #include "arrow/table.h"
 #include "arrow/type.h"
+#include "kernels/kernel_support.h"
 
 namespace parley {
 namespace {
 
 namespace cp = arrow::compute;
 using ArrayPtr = std::shared_ptr<arrow::Array>;
-
-Result<ArrayPtr> Take(const ArrayPtr& values, const std::vector<int64_t>& rows) {
-  arrow::Int64Builder builder;
-  for (int64_t row : rows) {
-    ARROW_RETURN_NOT_OK(row < 0 ? builder.AppendNull() : builder.Append(row));
-  }
-  ARROW_ASSIGN_OR_RAISE(auto indices, builder.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(values, indices));
-  return taken.make_array();
-}
 
 Result<ArrayPtr> InputColumn(const arrow::Table& input, const std::string& name) {
   auto column = input.GetColumnByName(name);
@@ -68,13 +59,13 @@ Result<Generated> ExplodeRows(const std::string& generator, const ArrayPtr& cont
   }
   if (container->type_id() == arrow::Type::MAP) {
     const auto& maps = static_cast<const arrow::MapArray&>(*container);
-    ARROW_ASSIGN_OR_RAISE(auto keys, Take(maps.keys(), element_at));
-    ARROW_ASSIGN_OR_RAISE(auto items, Take(maps.items(), element_at));
+    ARROW_ASSIGN_OR_RAISE(auto keys, kernels::TakeRows(maps.keys(), element_at));
+    ARROW_ASSIGN_OR_RAISE(auto items, kernels::TakeRows(maps.items(), element_at));
     out.columns.push_back(std::move(keys));
     out.columns.push_back(std::move(items));
     return out;
   }
-  ARROW_ASSIGN_OR_RAISE(auto elements, Take(lists.values(), element_at));
+  ARROW_ASSIGN_OR_RAISE(auto elements, kernels::TakeRows(lists.values(), element_at));
   if (!inline_rows) {
     out.columns.push_back(std::move(elements));
     return out;
@@ -116,7 +107,7 @@ Result<Generated> StackRows(const arrow::Array& count, const std::vector<ArrayPt
     for (int64_t row = 0; row < rows; ++row) {
       for (int64_t i = 0; i < n; ++i) pick.push_back(i * rows + row);
     }
-    ARROW_ASSIGN_OR_RAISE(auto column, Take(all, pick));
+    ARROW_ASSIGN_OR_RAISE(auto column, kernels::TakeRows(all, pick));
     out.columns.push_back(std::move(column));
   }
   return out;
@@ -181,7 +172,7 @@ Result<std::shared_ptr<arrow::Table>> ComputeGenerate(const PlanNode& node,
   std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
   for (size_t i = 0; i < child_fields.size(); ++i) {
     ARROW_ASSIGN_OR_RAISE(auto column, InputColumn(*input, child_fields[i].name));
-    ARROW_ASSIGN_OR_RAISE(auto taken, Take(column, generated.parents));
+    ARROW_ASSIGN_OR_RAISE(auto taken, kernels::TakeRows(column, generated.parents));
     fields.push_back(arrow::field(child_fields[i].name, taken->type()));
     columns.push_back(std::make_shared<arrow::ChunkedArray>(taken));
   }

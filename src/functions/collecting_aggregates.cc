@@ -17,6 +17,7 @@
 #include "arrow/record_batch.h"
 #include "arrow/scalar.h"
 #include "arrow/type.h"
+#include "kernels/kernel_support.h"
 #include "kernels/scalar_keys.h"
 #include "kernels/spark_hash.h"
 #include "parley/connector/status.h"
@@ -36,18 +37,6 @@ struct CollectedRows : AggregationState {
 
 Result<ScalarPtr> NullOf(const std::shared_ptr<arrow::DataType>& type) {
   return arrow::MakeNullScalar(type);
-}
-
-Result<ArrayPtr> Indices(const std::vector<int64_t>& rows) {
-  arrow::Int64Builder builder;
-  ARROW_RETURN_NOT_OK(builder.AppendValues(rows));
-  return builder.Finish();
-}
-
-Result<ArrayPtr> TakeRows(const ArrayPtr& array, const std::vector<int64_t>& rows) {
-  ARROW_ASSIGN_OR_RAISE(auto indices, Indices(rows));
-  ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(array, indices));
-  return taken.make_array();
 }
 
 // A list scalar of `values` typed as `type` (a list of their type).
@@ -326,7 +315,7 @@ class Collecting : public AggregateFunction {
     if (!spec_.order_types.empty()) {
       std::vector<ArrayPtr> keys(columns.begin() + spec_.value_types.size(), columns.end());
       for (auto& key : keys) {
-        ARROW_ASSIGN_OR_RAISE(key, TakeRows(key, rows));
+        ARROW_ASSIGN_OR_RAISE(key, kernels::TakeRows(key, rows));
       }
       ARROW_ASSIGN_OR_RAISE(auto sorted, SortedRows(keys, spec_.order));
       std::vector<int64_t> reordered;
@@ -335,7 +324,7 @@ class Collecting : public AggregateFunction {
     }
     std::vector<ArrayPtr> values;
     for (size_t i = 0; i < spec_.value_types.size(); ++i) {
-      ARROW_ASSIGN_OR_RAISE(auto taken, TakeRows(columns[i], rows));
+      ARROW_ASSIGN_OR_RAISE(auto taken, kernels::TakeRows(columns[i], rows));
       values.push_back(std::move(taken));
     }
     switch (spec_.kind) {
@@ -404,7 +393,7 @@ class Collecting : public AggregateFunction {
     for (int64_t i = key->length() - 1; i >= 0; --i) {
       if (key->IsValid(i)) candidates.push_back(i);
     }
-    ARROW_ASSIGN_OR_RAISE(auto keys, TakeRows(key, candidates));
+    ARROW_ASSIGN_OR_RAISE(auto keys, kernels::TakeRows(key, candidates));
     bool ascending = spec_.kind == CollectingKind::kMinBy;
     ARROW_ASSIGN_OR_RAISE(auto sorted, SortedRows({keys}, {{ascending, true}}));
     if (!spec_.top_k) {
@@ -416,7 +405,7 @@ class Collecting : public AggregateFunction {
     for (size_t i = 0; i < sorted.size() && static_cast<int64_t>(i) < *spec_.top_k; ++i) {
       best.push_back(candidates[sorted[i]]);
     }
-    ARROW_ASSIGN_OR_RAISE(auto picked, TakeRows(value, best));
+    ARROW_ASSIGN_OR_RAISE(auto picked, kernels::TakeRows(value, best));
     return ListOf(std::move(picked), spec_.result_type);
   }
 
@@ -438,7 +427,7 @@ class Collecting : public AggregateFunction {
         if (values->IsValid(i)) rows.push_back(i);
       }
     }
-    ARROW_ASSIGN_OR_RAISE(auto picked, TakeRows(values, rows));
+    ARROW_ASSIGN_OR_RAISE(auto picked, kernels::TakeRows(values, rows));
     if (spec_.kind == CollectingKind::kCollectSet || spec_.distinct) {
       // -0.0 as 0.0 and one NaN, as the set holds them.
       auto builder = arrow::MakeBuilder(picked->type());
@@ -538,9 +527,9 @@ class Collecting : public AggregateFunction {
       if (values->IsValid(i)) valid.push_back(i);
     }
     if (valid.empty()) return NullOf(spec_.result_type);
-    ARROW_ASSIGN_OR_RAISE(auto present, TakeRows(values, valid));
+    ARROW_ASSIGN_OR_RAISE(auto present, kernels::TakeRows(values, valid));
     ARROW_ASSIGN_OR_RAISE(auto sorted_rows, SortedRows({present}, {{true, true}}));
-    ARROW_ASSIGN_OR_RAISE(auto sorted, TakeRows(present, sorted_rows));
+    ARROW_ASSIGN_OR_RAISE(auto sorted, kernels::TakeRows(present, sorted_rows));
     auto n = static_cast<int64_t>(valid.size());
     std::vector<int64_t> picks;
     for (double p : spec_.percentages) {
@@ -555,7 +544,7 @@ class Collecting : public AggregateFunction {
       picks.push_back(std::clamp<int64_t>(index, 0, n - 1));
     }
     if (!spec_.percentages_array) return sorted->GetScalar(picks[0]);
-    ARROW_ASSIGN_OR_RAISE(auto picked, TakeRows(sorted, picks));
+    ARROW_ASSIGN_OR_RAISE(auto picked, kernels::TakeRows(sorted, picks));
     return ListOf(std::move(picked), spec_.result_type);
   }
 
@@ -568,7 +557,7 @@ class Collecting : public AggregateFunction {
     std::vector<size_t> order(rows.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     if (spec_.deterministic) {
-      ARROW_ASSIGN_OR_RAISE(auto distinct, TakeRows(values, rows));
+      ARROW_ASSIGN_OR_RAISE(auto distinct, kernels::TakeRows(values, rows));
       bool ascending = spec_.order.empty() || spec_.order[0].ascending;
       ARROW_ASSIGN_OR_RAISE(auto sorted, SortedRows({distinct}, {{ascending, true}}));
       order.assign(sorted.begin(), sorted.end());

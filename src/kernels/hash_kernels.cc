@@ -162,12 +162,8 @@ template <typename Hasher, typename Builder>
 Status HashExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
   std::vector<std::shared_ptr<arrow::Array>> args;
   for (int i = 0; i < batch.num_values(); ++i) {
-    if (batch[i].is_scalar()) {
-      ARROW_ASSIGN_OR_RAISE(auto array, arrow::MakeArrayFromScalar(*batch[i].scalar, batch.length));
-      args.push_back(std::move(array));
-    } else {
-      args.push_back(batch[i].array.ToArray());
-    }
+    ARROW_ASSIGN_OR_RAISE(auto array, kernels::ArgumentArray(batch, i));
+    args.push_back(std::move(array));
   }
   Builder builder(ctx->memory_pool());
   ARROW_RETURN_NOT_OK(builder.Reserve(batch.length));
@@ -183,31 +179,19 @@ Status HashExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResul
   return Status::OK();
 }
 
-Status AddHashFunction(cp::FunctionRegistry* registry, const std::string& name,
-                       std::shared_ptr<arrow::DataType> type, cp::ArrayKernelExec exec,
-                       const std::string& summary) {
-  auto function = std::make_shared<cp::ScalarFunction>(name, cp::Arity::VarArgs(1),
-                                                       cp::FunctionDoc(summary, "", {}));
-  cp::ScalarKernel kernel({cp::InputType::Any()}, cp::OutputType(std::move(type)), exec);
-  kernel.signature = cp::KernelSignature::Make({cp::InputType::Any()}, kernel.signature->out_type(),
-                                               /*is_varargs=*/true);
-  kernel.null_handling = cp::NullHandling::OUTPUT_NOT_NULL;
-  kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
-  ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
-  return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
-}
-
 }  // namespace
 
 namespace kernels {
 
 Status RegisterHashKernels(cp::FunctionRegistry* registry) {
-  ARROW_RETURN_NOT_OK(AddHashFunction(registry, "parley_hash", arrow::int32(),
-                                      HashExec<Murmur3, arrow::Int32Builder>,
-                                      "Spark's Murmur3 hash of the arguments"));
-  return AddHashFunction(registry, "parley_xxhash64", arrow::int64(),
-                         HashExec<XxHash64, arrow::Int64Builder>,
-                         "Spark's xxHash64 of the arguments");
+  ARROW_RETURN_NOT_OK(AddAnyInputFunction(
+      registry, "parley_hash", cp::Arity::VarArgs(1), cp::OutputType(arrow::int32()),
+      HashExec<Murmur3, arrow::Int32Builder>, "Spark's Murmur3 hash of the arguments",
+      cp::NullHandling::OUTPUT_NOT_NULL));
+  return AddAnyInputFunction(
+      registry, "parley_xxhash64", cp::Arity::VarArgs(1), cp::OutputType(arrow::int64()),
+      HashExec<XxHash64, arrow::Int64Builder>, "Spark's xxHash64 of the arguments",
+      cp::NullHandling::OUTPUT_NOT_NULL);
 }
 
 }  // namespace kernels

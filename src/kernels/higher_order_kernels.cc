@@ -172,16 +172,6 @@ Result<arrow::TypeHolder> HigherOrderType(cp::KernelContext* ctx,
   return static_cast<HigherOrderState*>(ctx->state())->output;
 }
 
-Result<ArrayPtr> Take(const ArrayPtr& values, const std::vector<int64_t>& rows) {
-  arrow::Int64Builder builder;
-  for (int64_t row : rows) {
-    ARROW_RETURN_NOT_OK(row < 0 ? builder.AppendNull() : builder.Append(row));
-  }
-  ARROW_ASSIGN_OR_RAISE(auto indices, builder.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(values, indices));
-  return taken.make_array();
-}
-
 Result<ArrayPtr> Int32s(const std::vector<int32_t>& values) {
   arrow::Int32Builder builder;
   ARROW_RETURN_NOT_OK(builder.AppendValues(values));
@@ -201,7 +191,7 @@ class Evaluator {
     params.resize(std::min(params.size(), state_.arity[lambda]));
     std::vector<arrow::Datum> columns(params.begin(), params.end());
     for (const auto& column : captured_) {
-      ARROW_ASSIGN_OR_RAISE(auto taken, Take(column, rows));
+      ARROW_ASSIGN_OR_RAISE(auto taken, kernels::TakeRows(column, rows));
       columns.emplace_back(std::move(taken));
     }
     cp::ExecBatch batch(std::move(columns), length);
@@ -278,7 +268,7 @@ Result<std::shared_ptr<arrow::Buffer>> ValidityOf(const arrow::Array& source) {
 
 Result<ArrayPtr> ListOf(const ArrayPtr& source, const Regrouped& grouped, const ArrayPtr& values,
                         const std::shared_ptr<arrow::DataType>& type) {
-  ARROW_ASSIGN_OR_RAISE(auto taken, Take(values, grouped.kept));
+  ARROW_ASSIGN_OR_RAISE(auto taken, kernels::TakeRows(values, grouped.kept));
   ARROW_ASSIGN_OR_RAISE(auto validity, ValidityOf(*source));
   return std::make_shared<arrow::ListArray>(type, source->length(), grouped.offsets, taken,
                                             validity);
@@ -286,8 +276,8 @@ Result<ArrayPtr> ListOf(const ArrayPtr& source, const Regrouped& grouped, const 
 
 Result<ArrayPtr> MapOf(const ArrayPtr& source, const Regrouped& grouped, const ArrayPtr& keys,
                        const ArrayPtr& items, const std::shared_ptr<arrow::DataType>& type) {
-  ARROW_ASSIGN_OR_RAISE(auto taken_keys, Take(keys, grouped.kept));
-  ARROW_ASSIGN_OR_RAISE(auto taken_items, Take(items, grouped.kept));
+  ARROW_ASSIGN_OR_RAISE(auto taken_keys, kernels::TakeRows(keys, grouped.kept));
+  ARROW_ASSIGN_OR_RAISE(auto taken_items, kernels::TakeRows(items, grouped.kept));
   ARROW_ASSIGN_OR_RAISE(auto validity, ValidityOf(*source));
   return std::make_shared<arrow::MapArray>(type, source->length(), grouped.offsets, taken_keys,
                                            taken_items, validity);
@@ -343,12 +333,8 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
   const auto& state = *static_cast<HigherOrderState*>(ctx->state());
   std::vector<ArrayPtr> inputs;
   for (int i = 0; i < batch.num_values(); ++i) {
-    if (batch[i].is_scalar()) {
-      ARROW_ASSIGN_OR_RAISE(auto array, arrow::MakeArrayFromScalar(*batch[i].scalar, batch.length));
-      inputs.push_back(std::move(array));
-    } else {
-      inputs.push_back(batch[i].array.ToArray());
-    }
+    ARROW_ASSIGN_OR_RAISE(auto array, kernels::ArgumentArray(batch, i));
+    inputs.push_back(std::move(array));
   }
   Evaluator evaluate(ctx, state, {inputs.begin() + state.containers, inputs.end()});
   const ArrayPtr& source = inputs[0];
@@ -361,7 +347,7 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
     case HigherOrder::kForall: {
       const auto& lists = static_cast<const arrow::ListArray&>(*source);
       Elements elements = ElementsOf(&lists, nullptr, length);
-      ARROW_ASSIGN_OR_RAISE(auto values, Take(lists.values(), elements.at));
+      ARROW_ASSIGN_OR_RAISE(auto values, kernels::TakeRows(lists.values(), elements.at));
       ARROW_ASSIGN_OR_RAISE(auto positions, Int32s(elements.positions));
       ARROW_ASSIGN_OR_RAISE(auto evaluated, evaluate.Run(0, {values, positions}, elements.rows));
       if (state.kind == HigherOrder::kTransform) {
@@ -394,12 +380,12 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
           elements.rows.push_back(row);
         }
       }
-      ARROW_ASSIGN_OR_RAISE(auto xs, Take(left.values(), left_at));
-      ARROW_ASSIGN_OR_RAISE(auto ys, Take(right.values(), right_at));
+      ARROW_ASSIGN_OR_RAISE(auto xs, kernels::TakeRows(left.values(), left_at));
+      ARROW_ASSIGN_OR_RAISE(auto ys, kernels::TakeRows(right.values(), right_at));
       ARROW_ASSIGN_OR_RAISE(auto evaluated, evaluate.Run(0, {xs, ys}, elements.rows));
       ARROW_ASSIGN_OR_RAISE(auto grouped, Regroup(elements, length, nullptr));
       ARROW_ASSIGN_OR_RAISE(auto bitmap, validity.Finish());
-      ARROW_ASSIGN_OR_RAISE(auto taken, Take(evaluated, grouped.kept));
+      ARROW_ASSIGN_OR_RAISE(auto taken, kernels::TakeRows(evaluated, grouped.kept));
       result =
           std::make_shared<arrow::ListArray>(state.output, length, grouped.offsets, taken, bitmap);
       break;
@@ -418,8 +404,8 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
           }
         }
         if (rows.empty()) break;
-        ARROW_ASSIGN_OR_RAISE(auto accs, Take(acc, rows));
-        ARROW_ASSIGN_OR_RAISE(auto xs, Take(lists.values(), at));
+        ARROW_ASSIGN_OR_RAISE(auto accs, kernels::TakeRows(acc, rows));
+        ARROW_ASSIGN_OR_RAISE(auto xs, kernels::TakeRows(lists.values(), at));
         ARROW_ASSIGN_OR_RAISE(auto merged, evaluate.Run(0, {accs, xs}, rows));
         if (!merged->type()->Equals(*acc->type())) {
           ARROW_ASSIGN_OR_RAISE(auto cast, cp::Cast(*merged, acc->type()));
@@ -430,7 +416,7 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
         for (int64_t row = 0; row < length; ++row) pick[row] = row;
         for (size_t i = 0; i < rows.size(); ++i) pick[rows[i]] = length + static_cast<int64_t>(i);
         ARROW_ASSIGN_OR_RAISE(auto both, arrow::Concatenate({acc, merged}));
-        ARROW_ASSIGN_OR_RAISE(acc, Take(both, pick));
+        ARROW_ASSIGN_OR_RAISE(acc, kernels::TakeRows(both, pick));
       }
       if (state.bound.size() > 1) {
         ARROW_ASSIGN_OR_RAISE(acc, evaluate.Run(1, {acc}, all_rows));
@@ -438,7 +424,7 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
       // A NULL array aggregates to NULL.
       std::vector<int64_t> valid_rows(length);
       for (int64_t row = 0; row < length; ++row) valid_rows[row] = lists.IsValid(row) ? row : -1;
-      ARROW_ASSIGN_OR_RAISE(result, Take(acc, valid_rows));
+      ARROW_ASSIGN_OR_RAISE(result, kernels::TakeRows(acc, valid_rows));
       break;
     }
     case HigherOrder::kArraySort: {
@@ -456,8 +442,8 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
           }
         }
       }
-      ARROW_ASSIGN_OR_RAISE(auto ls, Take(lists.values(), left_at));
-      ARROW_ASSIGN_OR_RAISE(auto rs, Take(lists.values(), right_at));
+      ARROW_ASSIGN_OR_RAISE(auto ls, kernels::TakeRows(lists.values(), left_at));
+      ARROW_ASSIGN_OR_RAISE(auto rs, kernels::TakeRows(lists.values(), right_at));
       ARROW_ASSIGN_OR_RAISE(auto compared, evaluate.Run(0, {ls, rs}, pair_rows));
       ARROW_ASSIGN_OR_RAISE(auto as_int, cp::Cast(*compared, arrow::int64()));
       const auto& order = static_cast<const arrow::Int64Array&>(*as_int);
@@ -487,7 +473,7 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
         pair_base += static_cast<size_t>(n * n);
       }
       ARROW_ASSIGN_OR_RAISE(auto grouped, Regroup(elements, length, nullptr));
-      ARROW_ASSIGN_OR_RAISE(auto values, Take(lists.values(), sorted));
+      ARROW_ASSIGN_OR_RAISE(auto values, kernels::TakeRows(lists.values(), sorted));
       ARROW_ASSIGN_OR_RAISE(result, ListOf(source, grouped, values, state.output));
       break;
     }
@@ -496,8 +482,8 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
     case HigherOrder::kTransformValues: {
       const auto& maps = static_cast<const arrow::MapArray&>(*source);
       Elements elements = ElementsOf(nullptr, &maps, length);
-      ARROW_ASSIGN_OR_RAISE(auto keys, Take(maps.keys(), elements.at));
-      ARROW_ASSIGN_OR_RAISE(auto items, Take(maps.items(), elements.at));
+      ARROW_ASSIGN_OR_RAISE(auto keys, kernels::TakeRows(maps.keys(), elements.at));
+      ARROW_ASSIGN_OR_RAISE(auto items, kernels::TakeRows(maps.items(), elements.at));
       ARROW_ASSIGN_OR_RAISE(auto evaluated, evaluate.Run(0, {keys, items}, elements.rows));
       if (state.kind == HigherOrder::kMapFilter) {
         auto keep = TrueRows(*evaluated);
@@ -560,17 +546,17 @@ Status HigherOrderExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::Ex
         from_left.push_back(at >= 0 ? at : -1);
         from_right.push_back(at >= 0 ? -1 : -2 - at);
       }
-      ARROW_ASSIGN_OR_RAISE(auto left_keys, Take(left.keys(), from_left));
-      ARROW_ASSIGN_OR_RAISE(auto right_keys, Take(right.keys(), from_right));
+      ARROW_ASSIGN_OR_RAISE(auto left_keys, kernels::TakeRows(left.keys(), from_left));
+      ARROW_ASSIGN_OR_RAISE(auto right_keys, kernels::TakeRows(right.keys(), from_right));
       ARROW_ASSIGN_OR_RAISE(auto keys, cp::CallFunction("coalesce", {left_keys, right_keys}));
-      ARROW_ASSIGN_OR_RAISE(auto v1, Take(left.items(), left_at));
-      ARROW_ASSIGN_OR_RAISE(auto v2, Take(right.items(), right_at));
+      ARROW_ASSIGN_OR_RAISE(auto v1, kernels::TakeRows(left.items(), left_at));
+      ARROW_ASSIGN_OR_RAISE(auto v2, kernels::TakeRows(right.items(), right_at));
       ARROW_ASSIGN_OR_RAISE(auto evaluated,
                             evaluate.Run(0, {keys.make_array(), v1, v2}, elements.rows));
       ARROW_ASSIGN_OR_RAISE(auto grouped, Regroup(elements, length, nullptr));
       ARROW_ASSIGN_OR_RAISE(auto bitmap, validity.Finish());
-      ARROW_ASSIGN_OR_RAISE(auto taken_keys, Take(keys.make_array(), grouped.kept));
-      ARROW_ASSIGN_OR_RAISE(auto taken_items, Take(evaluated, grouped.kept));
+      ARROW_ASSIGN_OR_RAISE(auto taken_keys, kernels::TakeRows(keys.make_array(), grouped.kept));
+      ARROW_ASSIGN_OR_RAISE(auto taken_items, kernels::TakeRows(evaluated, grouped.kept));
       result = std::make_shared<arrow::MapArray>(state.output, length, grouped.offsets, taken_keys,
                                                  taken_items, bitmap);
       break;
@@ -607,17 +593,10 @@ cp::Expression HigherOrderCall(HigherOrder kind, std::vector<cp::Expression> con
 namespace kernels {
 
 Status RegisterHigherOrderKernels(cp::FunctionRegistry* registry) {
-  auto function = std::make_shared<cp::ScalarFunction>(
-      "parley_higher_order", cp::Arity::VarArgs(1),
-      cp::FunctionDoc("A higher-order function's lambda over each row's elements", "", {}));
-  cp::ScalarKernel kernel({cp::InputType::Any()}, cp::OutputType(HigherOrderType), HigherOrderExec,
-                          InitHigherOrder);
-  kernel.signature = cp::KernelSignature::Make(
-      {cp::InputType::Any()}, cp::OutputType(HigherOrderType), /*is_varargs=*/true);
-  kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
-  kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
-  ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
-  return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
+  return AddAnyInputFunction(registry, "parley_higher_order", cp::Arity::VarArgs(1),
+                             cp::OutputType(HigherOrderType), HigherOrderExec,
+                             "A higher-order function's lambda over each row's elements",
+                             cp::NullHandling::COMPUTED_NO_PREALLOCATE, InitHigherOrder);
 }
 
 }  // namespace kernels

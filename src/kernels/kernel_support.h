@@ -1,13 +1,20 @@
 // Helpers for writing Parley's Arrow kernels (kernels.h): reading inputs by row whether they
-// are arrays or scalars, handing a built array back to Arrow, and registering a function.
+// are arrays or scalars, taking rows, handing a built array back to Arrow, and registering a
+// function.
 #pragma once
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "arrow/array/builder_base.h"
 #include "arrow/array/builder_binary.h"
+#include "arrow/array/builder_primitive.h"
+#include "arrow/array/util.h"
+#include "arrow/compute/api_vector.h"
+#include "arrow/compute/exec.h"
 #include "arrow/compute/function.h"
 #include "arrow/compute/kernel.h"
 #include "arrow/compute/registry.h"
@@ -111,6 +118,57 @@ inline Status AddFunction(arrow::compute::FunctionRegistry* registry, const std:
   kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
   ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
   return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
+}
+
+/// \brief Register a scalar function `name` of `arity` arguments of any type (for varargs, at
+/// least arity.num_args), with one kernel that allocates its own output; `init` makes the
+/// kernel's state from the call's options when given.
+inline Status AddAnyInputFunction(arrow::compute::FunctionRegistry* registry,
+                                  const std::string& name, arrow::compute::Arity arity,
+                                  arrow::compute::OutputType output,
+                                  arrow::compute::ArrayKernelExec exec, const std::string& summary,
+                                  arrow::compute::NullHandling::type nulls =
+                                      arrow::compute::NullHandling::COMPUTED_NO_PREALLOCATE,
+                                  arrow::compute::KernelInit init = nullptr) {
+  namespace cp = arrow::compute;
+  auto function =
+      std::make_shared<cp::ScalarFunction>(name, arity, cp::FunctionDoc(summary, "", {}));
+  std::vector<cp::InputType> inputs(std::max(arity.num_args, 1), cp::InputType::Any());
+  cp::ScalarKernel kernel(inputs, std::move(output), exec, std::move(init));
+  if (arity.is_varargs) {
+    kernel.signature =
+        cp::KernelSignature::Make(inputs, kernel.signature->out_type(), /*is_varargs=*/true);
+  }
+  kernel.null_handling = nulls;
+  kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
+  ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
+  return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
+}
+
+/// \brief Argument `index` of a batch as an array of the batch's length (a scalar repeated).
+inline Result<std::shared_ptr<arrow::Array>> ArgumentArray(const arrow::compute::ExecSpan& batch,
+                                                           int index) {
+  if (batch[index].is_scalar()) {
+    return arrow::MakeArrayFromScalar(*batch[index].scalar, batch.length);
+  }
+  return batch[index].array.ToArray();
+}
+
+/// \brief The values at `rows` of `values`, a negative row a NULL.
+inline Result<std::shared_ptr<arrow::Array>> TakeRows(const std::shared_ptr<arrow::Array>& values,
+                                                      const std::vector<int64_t>& rows) {
+  arrow::Int64Builder builder;
+  ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(rows.size())));
+  for (int64_t row : rows) {
+    if (row < 0) {
+      builder.UnsafeAppendNull();
+    } else {
+      builder.UnsafeAppend(row);
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto indices, builder.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto taken, arrow::compute::Take(values, indices));
+  return taken.make_array();
 }
 
 /// \brief One kernel of a function with several: its input types, output and exec.

@@ -25,19 +25,6 @@ namespace {
 namespace cp = arrow::compute;
 using ArrayPtr = std::shared_ptr<arrow::Array>;
 
-Result<ArrayPtr> Argument(const cp::ExecSpan& batch, int i) {
-  if (batch[i].is_scalar()) return arrow::MakeArrayFromScalar(*batch[i].scalar, batch.length);
-  return batch[i].array.ToArray();
-}
-
-Result<ArrayPtr> Take(const ArrayPtr& values, const std::vector<int64_t>& rows) {
-  arrow::Int64Builder builder;
-  ARROW_RETURN_NOT_OK(builder.AppendValues(rows));
-  ARROW_ASSIGN_OR_RAISE(auto indices, builder.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(values, indices));
-  return taken.make_array();
-}
-
 // A map per row from the key and value positions each row picks (`keys_at` / `items_at` into
 // `keys` / `items`, a row's run ended by `ends`), NULL where `valid` is false.
 struct MapParts {
@@ -49,8 +36,8 @@ struct MapParts {
 
 Result<ArrayPtr> BuildMap(const MapParts& parts, const ArrayPtr& keys, const ArrayPtr& items,
                           const std::shared_ptr<arrow::DataType>& type) {
-  ARROW_ASSIGN_OR_RAISE(auto taken_keys, Take(keys, parts.keys_at));
-  ARROW_ASSIGN_OR_RAISE(auto taken_items, Take(items, parts.items_at));
+  ARROW_ASSIGN_OR_RAISE(auto taken_keys, kernels::TakeRows(keys, parts.keys_at));
+  ARROW_ASSIGN_OR_RAISE(auto taken_items, kernels::TakeRows(items, parts.items_at));
   int32_t begin = 0;
   for (int32_t end : parts.ends) {
     ARROW_RETURN_NOT_OK(kernels::CheckMapKeys(*taken_keys, begin, end));
@@ -71,8 +58,8 @@ Result<ArrayPtr> BuildMap(const MapParts& parts, const ArrayPtr& keys, const Arr
 }
 
 Status MapFromArraysExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  ARROW_ASSIGN_OR_RAISE(auto key_lists, Argument(batch, 0));
-  ARROW_ASSIGN_OR_RAISE(auto item_lists, Argument(batch, 1));
+  ARROW_ASSIGN_OR_RAISE(auto key_lists, kernels::ArgumentArray(batch, 0));
+  ARROW_ASSIGN_OR_RAISE(auto item_lists, kernels::ArgumentArray(batch, 1));
   const auto& keys = static_cast<const arrow::ListArray&>(*key_lists);
   const auto& items = static_cast<const arrow::ListArray&>(*item_lists);
   MapParts parts;
@@ -96,7 +83,7 @@ Status MapFromArraysExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::Exec
 }
 
 Status MapFromEntriesExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
-  ARROW_ASSIGN_OR_RAISE(auto entry_lists, Argument(batch, 0));
+  ARROW_ASSIGN_OR_RAISE(auto entry_lists, kernels::ArgumentArray(batch, 0));
   const auto& lists = static_cast<const arrow::ListArray&>(*entry_lists);
   const auto& entries = static_cast<const arrow::StructArray&>(*lists.values());
   MapParts parts;
@@ -124,7 +111,7 @@ Status MapConcatExec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResu
   std::vector<int64_t> base;  // where map i's entries start in the concatenated entries
   int64_t total = 0;
   for (int i = 0; i < batch.num_values(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto map, Argument(batch, i));
+    ARROW_ASSIGN_OR_RAISE(auto map, kernels::ArgumentArray(batch, i));
     const auto& typed = static_cast<const arrow::MapArray&>(*map);
     keys.push_back(typed.keys());
     items.push_back(typed.items());
@@ -225,39 +212,23 @@ Result<arrow::TypeHolder> FirstType(cp::KernelContext*, const std::vector<arrow:
   return in[0];
 }
 
-Status AddMapFunction(cp::FunctionRegistry* registry, const std::string& name, cp::Arity arity,
-                      cp::OutputType output, cp::ArrayKernelExec exec, const std::string& summary) {
-  auto function =
-      std::make_shared<cp::ScalarFunction>(name, arity, cp::FunctionDoc(summary, "", {}));
-  std::vector<cp::InputType> inputs(arity.num_args, cp::InputType::Any());
-  cp::ScalarKernel kernel(inputs, std::move(output), exec);
-  if (arity.is_varargs) {
-    kernel.signature =
-        cp::KernelSignature::Make(inputs, kernel.signature->out_type(), /*is_varargs=*/true);
-  }
-  kernel.null_handling = cp::NullHandling::COMPUTED_NO_PREALLOCATE;
-  kernel.mem_allocation = cp::MemAllocation::NO_PREALLOCATE;
-  ARROW_RETURN_NOT_OK(function->AddKernel(std::move(kernel)));
-  return registry->AddFunction(std::move(function), /*allow_overwrite=*/true);
-}
-
 }  // namespace
 
 namespace kernels {
 
 Status RegisterMapKernels(cp::FunctionRegistry* registry) {
-  ARROW_RETURN_NOT_OK(AddMapFunction(registry, "parley_map_from_arrays", cp::Arity::Binary(),
-                                     cp::OutputType(MapOfLists), MapFromArraysExec,
-                                     "A map of keys and values, per row"));
-  ARROW_RETURN_NOT_OK(AddMapFunction(registry, "parley_map_from_entries", cp::Arity::Unary(),
-                                     cp::OutputType(MapOfEntries), MapFromEntriesExec,
-                                     "A map of key-value structs, per row"));
-  ARROW_RETURN_NOT_OK(AddMapFunction(registry, "parley_map_concat", cp::Arity::VarArgs(1),
-                                     cp::OutputType(FirstType), MapConcatExec,
-                                     "The maps' entries in one map, per row"));
-  return AddMapFunction(registry, "parley_str_to_map", cp::Arity::Ternary(),
-                        cp::OutputType(arrow::map(arrow::utf8(), arrow::utf8())), StrToMapExec,
-                        "Spark's str_to_map");
+  ARROW_RETURN_NOT_OK(AddAnyInputFunction(registry, "parley_map_from_arrays", cp::Arity::Binary(),
+                                          cp::OutputType(MapOfLists), MapFromArraysExec,
+                                          "A map of keys and values, per row"));
+  ARROW_RETURN_NOT_OK(AddAnyInputFunction(registry, "parley_map_from_entries", cp::Arity::Unary(),
+                                          cp::OutputType(MapOfEntries), MapFromEntriesExec,
+                                          "A map of key-value structs, per row"));
+  ARROW_RETURN_NOT_OK(AddAnyInputFunction(registry, "parley_map_concat", cp::Arity::VarArgs(1),
+                                          cp::OutputType(FirstType), MapConcatExec,
+                                          "The maps' entries in one map, per row"));
+  return AddAnyInputFunction(registry, "parley_str_to_map", cp::Arity::Ternary(),
+                             cp::OutputType(arrow::map(arrow::utf8(), arrow::utf8())), StrToMapExec,
+                             "Spark's str_to_map");
 }
 
 }  // namespace kernels
