@@ -101,6 +101,22 @@ Status AppendJson(const arrow::Array& array, int64_t row, std::string* out) {
     }
     case arrow::Type::EXTENSION:
       return AppendJson(*checked_cast<const arrow::ExtensionArray&>(array).storage(), row, out);
+    case arrow::Type::BINARY:
+    case arrow::Type::LARGE_BINARY:
+    case arrow::Type::BINARY_VIEW:
+    case arrow::Type::FIXED_SIZE_BINARY: {
+      // Every byte, as hex in brackets ([0A FF]): JSON strings hold text, bytes need not be.
+      ARROW_ASSIGN_OR_RAISE(auto scalar, array.GetScalar(row));
+      const auto& bytes = *checked_cast<const arrow::BaseBinaryScalar&>(*scalar).value;
+      std::string text = "[";
+      for (int64_t i = 0; i < bytes.size(); ++i) {
+        if (i > 0) text.push_back(' ');
+        fmt::format_to(std::back_inserter(text), "{:02X}", bytes.data()[i]);
+      }
+      text.push_back(']');
+      AppendJsonString(text, out);
+      return Status::OK();
+    }
     default: {
       std::string text;
       RETURN_NOT_OK(AppendValueText(array, row, &text));

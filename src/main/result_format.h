@@ -34,7 +34,8 @@ enum class ResultFormat {
   kCsv,
   /// JSON lines: one object per row with the column names as keys in column order. NULL is
   /// `null`; integers, floating point (when finite) and decimals are unquoted numbers;
-  /// NaN/Infinity, dates, timestamps and strings are JSON strings; arrays are JSON arrays and
+  /// NaN/Infinity, dates, timestamps and strings are JSON strings; binary is a JSON string of
+  /// its bytes in hex (`[0A FF]`), as the bytes need not be text; arrays are JSON arrays and
   /// structs and maps are JSON objects.
   kJson,
 };

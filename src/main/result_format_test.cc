@@ -250,6 +250,13 @@ TEST(FormatResultTest, JsonTypes) {
   EXPECT_TRUE(nlohmann::json::accept(text));
 }
 
+TEST(FormatResultTest, JsonKeepsEveryByteOfBinary) {
+  auto table = arrow::Table::Make(arrow::schema({arrow::field("raw", arrow::binary())}),
+                                  {MakeArray(arrow::binary(), R"(["\u0000\u00ff", ""])")});
+  ASSERT_OK_AND_ASSIGN(auto text, FormatResult(*table, ResultFormat::kJson));
+  EXPECT_EQ(text, "{\"raw\":\"[00 C3 BF]\"}\n{\"raw\":\"[]\"}\n");
+}
+
 TEST(ParseResultFormatTest, KnownAndUnknownNames) {
   ASSERT_OK_AND_ASSIGN(auto table, ParseResultFormat("table"));
   EXPECT_EQ(table, ResultFormat::kTable);
