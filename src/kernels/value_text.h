@@ -31,6 +31,7 @@ bool IsFloatingPointType(arrow::Type::type id);
 double FloatingPointValue(const arrow::Array& array, int64_t row);
 std::string FloatingPointText(const arrow::Array& array, int64_t row);
 
+/// \brief `element(values, index, position)` for each element of the `ListArrayType` at `row`.
 template <typename ListArrayType, typename Element>
 Status ForEachElementOf(const arrow::Array& array, int64_t row, Element&& element) {
   const auto& list = arrow::internal::checked_cast<const ListArrayType&>(array);
@@ -41,8 +42,9 @@ Status ForEachElementOf(const arrow::Array& array, int64_t row, Element&& elemen
   return Status::OK();
 }
 
-// Calls `element(values, index, position)` for each element of the list (list, large list or
-// fixed-size list) at `row`, in order: the element is `values[index]`, the `position`th one.
+/// \brief Calls `element(values, index, position)` for each element of the list (list, large
+/// list or fixed-size list) at `row`, in order: the element is `values[index]`, the
+/// `position`th one.
 template <typename Element>
 Status ForEachListElement(const arrow::Array& array, int64_t row, Element&& element) {
   switch (array.type_id()) {
