@@ -22,6 +22,12 @@ bool IsDatetime(const arrow::DataType& type) {
 
 }  // namespace
 
+std::string QuotedArgumentTypes(const FunctionCall& call, const std::string& separator) {
+  std::vector<std::string> types;
+  for (const auto& arg : call.args) types.push_back("\"" + SqlTypeName(*arg->type) + "\"");
+  return fmt::format("{}", fmt::join(types, separator));
+}
+
 std::string Ordinal(size_t index) {
   static const char* kOrdinals[] = {"first", "second",  "third",  "fourth", "fifth",
                                     "sixth", "seventh", "eighth", "ninth",  "tenth"};

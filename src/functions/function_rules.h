@@ -20,6 +20,10 @@ inline Status CheckArgCount(const FunctionCall& call, size_t count) {
 /// \brief How Spark's messages name the argument at `index` (0-based): "first", "second"...
 std::string Ordinal(size_t index);
 
+/// \brief The arguments' types as Spark's messages list them, each quoted ("INT"), joined by
+/// `separator`.
+std::string QuotedArgumentTypes(const FunctionCall& call, const std::string& separator);
+
 /// \brief DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE: argument `index` (0-based) should be of the
 /// type `required` (as Spark names it: "STRING", "DATE", "NUMERIC"...).
 Status UnexpectedInputType(const FunctionCall& call, size_t index, std::string_view required);

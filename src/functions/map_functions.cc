@@ -135,12 +135,10 @@ Result<BoundExprPtr> BindMapConcat(const FunctionCall& call) {
     if (maps) common = CommonType(common, arg->type);
   }
   if (!maps || common == nullptr) {
-    std::vector<std::string> types;
-    for (const auto& arg : call.args) types.push_back("\"" + SqlTypeName(*arg->type) + "\"");
     return AnalysisError("DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES",
                          fmt::format("Cannot resolve \"{}\" due to data type mismatch: The "
                                      "`map_concat` should all be of type map, but it's [{}].",
-                                     call.expr.source_text, fmt::join(types, ", ")),
+                                     call.expr.source_text, QuotedArgumentTypes(call, ", ")),
                          call.expr.pos);
   }
   std::vector<BoundExprPtr> args;

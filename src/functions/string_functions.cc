@@ -102,12 +102,10 @@ Result<BoundExprPtr> ConcatArrays(const FunctionCall& call) {
     if (all_arrays) common = CommonType(common, arg->type);
   }
   if (!all_arrays || common == nullptr) {
-    std::vector<std::string> types;
-    for (const auto& arg : call.args) types.push_back("\"" + SqlTypeName(*arg->type) + "\"");
     return AnalysisError("DATATYPE_MISMATCH.DATA_DIFF_TYPES",
                          fmt::format("Cannot resolve \"{}\" due to data type mismatch: Input to "
                                      "`concat` should all be the same type, but it's ({}).",
-                                     call.expr.source_text, fmt::join(types, " or ")),
+                                     call.expr.source_text, QuotedArgumentTypes(call, " or ")),
                          call.expr.pos);
   }
   std::vector<BoundExprPtr> arrays;
