@@ -12,6 +12,7 @@ const FunctionRegistry& FunctionRegistry::Builtin() {
     RegisterConditionalFunctions(built);
     RegisterDatetimeFunctions(built);
     RegisterEpochFunctions(built);
+    RegisterDatetimePatternFunctions(built);
     RegisterIntegralFunctions(built);
     RegisterMapFunctions(built);
     RegisterMathFunctions(built);

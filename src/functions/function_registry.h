@@ -84,6 +84,7 @@ void RegisterConditionalFunctions(FunctionRegistry* registry);
 void RegisterHigherOrderFunctions(FunctionRegistry* registry);
 void RegisterDatetimeFunctions(FunctionRegistry* registry);
 void RegisterEpochFunctions(FunctionRegistry* registry);
+void RegisterDatetimePatternFunctions(FunctionRegistry* registry);
 void RegisterIntegralFunctions(FunctionRegistry* registry);
 void RegisterMapFunctions(FunctionRegistry* registry);
 void RegisterMathFunctions(FunctionRegistry* registry);

@@ -256,6 +256,8 @@ Status RegisterCharsetKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_map_from_arrays, parley_map_from_entries, parley_map_concat and
 /// parley_str_to_map (map_kernels.cc).
 Status RegisterMapKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_format_datetime and parley_parse_datetime (datetime_pattern_kernels.cc).
+Status RegisterDatetimePatternKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_sequence (sequence_kernel.cc).
 Status RegisterSequenceKernel(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_hash and parley_xxhash64 (hash_kernels.cc).

@@ -39,6 +39,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterValueTextKernel(registry);
     if (status.ok()) status = kernels::RegisterMapKernels(registry);
     if (status.ok()) status = kernels::RegisterSequenceKernel(registry);
+    if (status.ok()) status = kernels::RegisterDatetimePatternKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
     if (status.ok()) status = RegisterConditionalKernels();
     if (status.ok()) status = RegisterConnectorFunction();
