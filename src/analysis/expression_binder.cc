@@ -312,7 +312,7 @@ class Binder {
     }
     if (op == "<<" || op == ">>" || op == ">>>") {
       // The shift operators are the functions shiftleft, shiftright and shiftrightunsigned.
-      FunctionCall call{expr, op, {left, right}, nullptr, nullptr};
+      FunctionCall call{expr, op, {left, right}, nullptr, nullptr, nullptr};
       return (*FunctionRegistry::Builtin().FindTypeRule(op))(call);
     }
     return BindArithmetic(expr, op, left, right);
@@ -612,6 +612,7 @@ class Binder {
                           if (op == "<=>" || op == "=") return Compare(expr, op, left, right);
                           return BindArithmetic(expr, op, std::move(left), std::move(right));
                         },
+                        nullptr,
                         nullptr};
       for (const auto& child : expr.children) {
         if (child->kind == sql::ExprKind::kLambda && TakesLambdas(name)) {
@@ -625,6 +626,7 @@ class Binder {
                                        const std::vector<std::shared_ptr<arrow::DataType>>& types) {
         return BindLambda(*expr.children[index], types);
       };
+      call.parse_schema = [&expr](std::string_view text) { return SchemaFromText(text, expr.pos); };
       return (*rule)(call);
     }
     ARROW_ASSIGN_OR_RAISE(auto routine, FindRoutine(expr));

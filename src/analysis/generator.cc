@@ -14,7 +14,7 @@ namespace parley {
 bool IsGeneratorName(const std::string& name) {
   static const std::set<std::string> kNames = {
       "explode", "explode_outer", "posexplode", "posexplode_outer",
-      "inline",  "inline_outer",  "stack"};
+      "inline",  "inline_outer",  "stack",      "json_tuple"};
   return kNames.count(name) > 0;
 }
 
@@ -30,6 +30,29 @@ Result<BoundGenerator> BindGenerator(const sql::Expr& expr, const std::string& n
                          expr.pos);
   };
   std::vector<std::pair<std::string, std::shared_ptr<arrow::DataType>>> made;
+  if (name == "json_tuple") {
+    // One row of the named top-level fields of the JSON text: a stack of one row.
+    if (args.size() < 2) {
+      return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                           fmt::format("The `json_tuple` requires > 1 parameters but the actual "
+                                       "number is {}.",
+                                       args.size()),
+                           expr.pos);
+    }
+    std::vector<BoundExprPtr> fields = {MakeBoundLiteral(std::make_shared<arrow::Int32Scalar>(1))};
+    for (auto& arg : args) {
+      if (!IsStringLike(*arg->type)) arg = CastTo(arg, arrow::utf8());
+    }
+    for (size_t i = 1; i < args.size(); ++i) {
+      fields.push_back(MakeCall("parley_json_field", {args[0], args[i]}, arrow::utf8()));
+      made.emplace_back(fmt::format("c{}", i - 1), arrow::utf8());
+    }
+    BoundGenerator generator;
+    generator.function = "stack";
+    generator.args = std::move(fields);
+    generator.columns = std::move(made);
+    return generator;
+  }
   if (name == "stack") {
     if (args.size() < 2) {
       return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",

@@ -1,6 +1,6 @@
-// Generators (explode, explode_outer, posexplode, posexplode_outer, inline, inline_outer and
-// stack) as the select list, LATERAL VIEW and FROM bind them: the columns a call makes, and the
-// Generate node that makes them (exec/generate.h).
+// Generators (explode, explode_outer, posexplode, posexplode_outer, inline, inline_outer,
+// stack, and json_tuple as a stack of one row) as the select list, LATERAL VIEW and FROM bind them:
+// the columns a call makes, and the Generate node that makes them (exec/generate.h).
 #pragma once
 
 #include <memory>

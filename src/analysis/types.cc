@@ -11,6 +11,7 @@
 #include "arrow/type.h"
 #include "arrow/util/decimal.h"
 #include "plan/type_rules.h"
+#include "sql/parser.h"
 
 namespace parley {
 Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
@@ -183,6 +184,11 @@ std::string CharVarcharDeclaration(const sql::TypeName& name) {
     return fmt::format("char({})", name.parameters[0]);
   }
   return "";
+}
+
+Result<std::shared_ptr<arrow::DataType>> SchemaFromText(std::string_view text, SourcePosition pos) {
+  ARROW_ASSIGN_OR_RAISE(auto name, sql::ParseSchema(text));
+  return TypeFromName(name, pos);
 }
 
 }  // namespace parley

@@ -17,6 +17,10 @@ namespace parley {
 Result<std::shared_ptr<arrow::DataType>> TypeFromName(const sql::TypeName& name,
                                                       SourcePosition pos);
 
+/// \brief The type of a schema text (sql::ParseSchema): `a INT, b STRING` is a STRUCT of
+/// those fields. A parse error or UNSUPPORTED_DATATYPE at `pos` when it names none.
+Result<std::shared_ptr<arrow::DataType>> SchemaFromText(std::string_view text, SourcePosition pos);
+
 /// \brief The CHAR(n) / VARCHAR(n) declaration `name` makes of a STRING column, as
 /// Column::char_varchar keeps it ("char(3)", "varchar(10)"), or "" for any other type.
 std::string CharVarcharDeclaration(const sql::TypeName& name);

@@ -13,6 +13,7 @@ const FunctionRegistry& FunctionRegistry::Builtin() {
     RegisterDatetimeFunctions(built);
     RegisterEpochFunctions(built);
     RegisterDatetimePatternFunctions(built);
+    RegisterJsonFunctions(built);
     RegisterIntegralFunctions(built);
     RegisterMapFunctions(built);
     RegisterMathFunctions(built);

@@ -40,6 +40,9 @@ struct FunctionCall {
   std::function<Result<BoundExprPtr>(size_t index,
                                      const std::vector<std::shared_ptr<arrow::DataType>>& types)>
       bind_lambda;
+  /// The type a schema text names (`a INT, b STRING`, `ARRAY<INT>`), as from_json and from_csv
+  /// take it; Spark's parse or type error when it names none.
+  std::function<Result<std::shared_ptr<arrow::DataType>>(std::string_view text)> parse_schema;
 };
 
 /// \brief Whether `name` (lower case) is a higher-order function, whose arguments may be
@@ -85,6 +88,7 @@ void RegisterHigherOrderFunctions(FunctionRegistry* registry);
 void RegisterDatetimeFunctions(FunctionRegistry* registry);
 void RegisterEpochFunctions(FunctionRegistry* registry);
 void RegisterDatetimePatternFunctions(FunctionRegistry* registry);
+void RegisterJsonFunctions(FunctionRegistry* registry);
 void RegisterIntegralFunctions(FunctionRegistry* registry);
 void RegisterMapFunctions(FunctionRegistry* registry);
 void RegisterMathFunctions(FunctionRegistry* registry);

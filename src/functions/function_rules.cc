@@ -92,7 +92,8 @@ Result<BoundExprPtr> BindAs(const FunctionCall& call, const std::string& name,
                             std::vector<BoundExprPtr> args) {
   const TypeRule* rule = FunctionRegistry::Builtin().FindTypeRule(name);
   if (rule == nullptr) return Status::Invalid("no built-in function ", name);
-  FunctionCall as{call.expr, name, std::move(args), call.bind_operator, call.bind_lambda};
+  FunctionCall as{call.expr,        name, std::move(args), call.bind_operator, call.bind_lambda,
+                  call.parse_schema};
   return (*rule)(as);
 }
 
@@ -177,6 +178,21 @@ BoundExprPtr IntLiteral(int32_t value) {
 
 std::string LiteralString(const BoundExpr& literal) {
   return static_cast<const arrow::StringScalar&>(*literal.literal).ToString();
+}
+
+void AddRowFunction(FunctionRegistry* registry, std::vector<std::string> names, std::string kernel,
+                    std::vector<ArgReader> readers, std::shared_ptr<arrow::DataType> type) {
+  registry->AddTypeRule(names,
+                        [kernel, readers, type](const FunctionCall& call) -> Result<BoundExprPtr> {
+                          ARROW_RETURN_NOT_OK(CheckArgCount(call, readers.size()));
+                          std::vector<BoundExprPtr> args;
+                          for (size_t i = 0; i < readers.size(); ++i) {
+                            ARROW_ASSIGN_OR_RAISE(auto arg, readers[i](call, i));
+                            args.push_back(std::move(arg));
+                          }
+                          return Call(kernel, std::move(args), type);
+                        });
+  AddKernelLowering(registry, kernel, kernel);
 }
 
 }  // namespace parley

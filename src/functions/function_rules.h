@@ -70,6 +70,14 @@ Result<BoundExprPtr> BigintArg(const FunctionCall& call, size_t index);
 Result<BoundExprPtr> BindAs(const FunctionCall& call, const std::string& name,
                             std::vector<BoundExprPtr> args);
 
+/// \brief Reads argument `index` of a call as the type a function takes (StringArg, IntArg...).
+using ArgReader = Result<BoundExprPtr> (*)(const FunctionCall&, size_t);
+
+/// \brief Register `names` as a function of one argument per reader, each read by it, computed
+/// by the Arrow function `kernel` with result `type`.
+void AddRowFunction(FunctionRegistry* registry, std::vector<std::string> names, std::string kernel,
+                    std::vector<ArgReader> readers, std::shared_ptr<arrow::DataType> type);
+
 /// \brief Register `bound` as lowering to the Arrow function `kernel` of the same arguments.
 void AddKernelLowering(FunctionRegistry* registry, const std::string& bound,
                        const std::string& kernel);

@@ -21,24 +21,6 @@ Result<BoundExprPtr> BinaryArg(const FunctionCall& call, size_t index) {
   return CastTo(text, arrow::binary());
 }
 
-using ArgReader = Result<BoundExprPtr> (*)(const FunctionCall&, size_t);
-
-// `name`, a function of arguments read by `readers`, computed by the kernel `kernel`.
-void AddRowFunction(FunctionRegistry* registry, std::vector<std::string> names, std::string kernel,
-                    std::vector<ArgReader> readers, std::shared_ptr<arrow::DataType> type) {
-  registry->AddTypeRule(names,
-                        [kernel, readers, type](const FunctionCall& call) -> Result<BoundExprPtr> {
-                          ARROW_RETURN_NOT_OK(CheckArgCount(call, readers.size()));
-                          std::vector<BoundExprPtr> args;
-                          for (size_t i = 0; i < readers.size(); ++i) {
-                            ARROW_ASSIGN_OR_RAISE(auto arg, readers[i](call, i));
-                            args.push_back(std::move(arg));
-                          }
-                          return Call(kernel, std::move(args), type);
-                        });
-  AddKernelLowering(registry, kernel, kernel);
-}
-
 // mask's replacement `index`: a constant of one character, or NULL (kept as "") to keep the
 // characters of its class.
 Result<BoundExprPtr> MaskReplacement(const FunctionCall& call, size_t index,

@@ -258,6 +258,11 @@ Status RegisterCharsetKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterMapKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_format_datetime and parley_parse_datetime (datetime_pattern_kernels.cc).
 Status RegisterDatetimePatternKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_get_json_object, parley_json_field, parley_json_array_length and
+/// parley_json_object_keys (json_kernels.cc).
+Status RegisterJsonKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_from_json and parley_to_json (json_convert_kernels.cc).
+Status RegisterJsonConvertKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_sequence (sequence_kernel.cc).
 Status RegisterSequenceKernel(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_hash and parley_xxhash64 (hash_kernels.cc).

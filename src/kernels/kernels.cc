@@ -40,6 +40,8 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterMapKernels(registry);
     if (status.ok()) status = kernels::RegisterSequenceKernel(registry);
     if (status.ok()) status = kernels::RegisterDatetimePatternKernels(registry);
+    if (status.ok()) status = kernels::RegisterJsonKernels(registry);
+    if (status.ok()) status = kernels::RegisterJsonConvertKernels(registry);
     if (status.ok()) status = RegisterExpressionKernels();
     if (status.ok()) status = RegisterConditionalKernels();
     if (status.ok()) status = RegisterConnectorFunction();

@@ -415,6 +415,10 @@ Result<QualifiedName> ParseTableName(std::string_view text) {
   return internal::Parser(text, SourcePosition{}).ParseSingleQualifiedName();
 }
 
+Result<TypeName> ParseSchema(std::string_view text) {
+  return internal::Parser(text, SourcePosition{}).ParseSingleSchema();
+}
+
 Result<std::vector<StatementText>> SplitStatements(std::string_view script) {
   std::vector<Token> tokens = Tokenize(script);
   std::vector<StatementText> statements;

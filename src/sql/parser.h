@@ -49,4 +49,9 @@ Result<ExprPtr> ParseExpression(std::string_view text);
 /// of `text`.
 Result<QualifiedName> ParseTableName(std::string_view text);
 
+/// \brief Parse a schema as from_json and from_csv take it: a type (`ARRAY<INT>`,
+/// `STRUCT<a: INT>`) or a column list (`a INT, b STRING`, a STRUCT of those fields), making up
+/// the whole of `text`.
+Result<TypeName> ParseSchema(std::string_view text);
+
 }  // namespace parley::sql

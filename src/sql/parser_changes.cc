@@ -54,4 +54,32 @@ Result<QualifiedName> Parser::ParseSingleQualifiedName() {
   return name;
 }
 
+Result<TypeName> Parser::ParseSingleSchema() {
+  // A column list is a name followed by a type; a type alone is one word, perhaps with <...>
+  // or (...) after it.
+  const bool column_list = IsIdentifier(Peek(), /*allow_reserved=*/true) &&
+                           Peek(1).kind != TokenKind::kEnd && !PeekOperator("<", 1) &&
+                           !PeekOperator("(", 1);
+  TypeName type;
+  if (column_list) {
+    type.name = "STRUCT";
+    while (true) {
+      type.field_names.push_back(Next().value);
+      AcceptOperator(":");
+      ARROW_ASSIGN_OR_RAISE(auto field, ParseType());
+      if (PeekWord("NOT") && PeekWord("NULL", 1)) {
+        Next();
+        Next();
+      }
+      if (AcceptWord("COMMENT")) Next();
+      type.children.push_back(std::move(field));
+      if (!AcceptOperator(",")) break;
+    }
+  } else {
+    ARROW_ASSIGN_OR_RAISE(type, ParseType());
+  }
+  if (Peek().kind != TokenKind::kEnd) return Unexpected();
+  return type;
+}
+
 }  // namespace parley::sql::internal

@@ -42,6 +42,8 @@ class Parser {
   Result<ExprPtr> ParseSingleExpression();
   // A qualified name that makes up the whole text.
   Result<QualifiedName> ParseSingleQualifiedName();
+  // A type (or a column list `a INT, b STRING`, as a STRUCT) that makes up the whole text.
+  Result<TypeName> ParseSingleSchema();
 
  private:
   // Where a construct starts: for its node's position and source text.
