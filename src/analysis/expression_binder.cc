@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "analysis/aggregate_binder.h"
@@ -475,6 +476,57 @@ class Binder {
   }
 
   Result<BoundExprPtr> BindLike(const sql::Expr& expr) {
+    return BindLikeOf(expr, expr.op, expr.text, expr.negated);
+  }
+
+  // The type a cast function of that name makes: date(x) is CAST(x AS DATE); nullptr for
+  // another name.
+  static std::shared_ptr<arrow::DataType> CastFunctionType(const std::string& name) {
+    static const std::map<std::string, std::shared_ptr<arrow::DataType>> kTypes = {
+        {"date", arrow::date32()},
+        {"timestamp", arrow::timestamp(arrow::TimeUnit::MICRO, "UTC")},
+        {"boolean", arrow::boolean()},
+        {"tinyint", arrow::int8()},
+        {"smallint", arrow::int16()},
+        {"int", arrow::int32()},
+        {"bigint", arrow::int64()},
+        {"float", arrow::float32()},
+        {"double", arrow::float64()},
+        {"decimal", arrow::decimal128(10, 0)},
+        {"string", arrow::utf8()},
+        {"binary", arrow::binary()}};
+    auto it = kTypes.find(name);
+    return it == kTypes.end() ? nullptr : it->second;
+  }
+
+  // like(value, pattern[, escape]) and ilike(...): the LIKE operator as a function.
+  Result<BoundExprPtr> BindLikeCall(const sql::Expr& expr, const std::string& name) {
+    if (expr.children.size() < 2 || expr.children.size() > 3) {
+      return AnalysisError("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                           fmt::format("The `{}` requires [2, 3] parameters but the actual number "
+                                       "is {}.",
+                                       name, expr.children.size()),
+                           expr.pos);
+    }
+    std::string escape;
+    if (expr.children.size() == 3) {
+      const auto& given = *expr.children[2];
+      if (given.kind != sql::ExprKind::kLiteral ||
+          given.literal_kind != sql::LiteralKind::kString || given.text.size() != 1) {
+        return AnalysisError("INVALID_ESCAPE_CHAR",
+                             fmt::format("`EscapeChar` should be a string literal of length one, "
+                                         "but got \"{}\".",
+                                         given.text),
+                             expr.pos);
+      }
+      escape = given.text;
+    }
+    return BindLikeOf(expr, name == "ilike" ? "ILIKE" : "LIKE", escape, /*negated=*/false);
+  }
+
+  // `children[0] op children[1]` of `expr` (LIKE, ILIKE or RLIKE), with `escape` ("" for \\).
+  Result<BoundExprPtr> BindLikeOf(const sql::Expr& expr, const std::string& op,
+                                  const std::string& escape, bool negated) {
     ARROW_ASSIGN_OR_RAISE(auto value, Bind(*expr.children[0]));
     ARROW_ASSIGN_OR_RAISE(auto pattern, Bind(*expr.children[1]));
     if (!IsStringLike(*value->type) && value->type->id() != arrow::Type::NA) {
@@ -488,26 +540,27 @@ class Binder {
     }
     value = CastTo(value, arrow::utf8());
     BoundExprPtr result;
-    if (expr.op == "RLIKE") {
+    if (op == "RLIKE") {
       result = MakeCall("RLIKE", {value, pattern}, arrow::boolean());
     } else {
       std::string text = pattern->literal->is_valid
                              ? static_cast<const arrow::StringScalar&>(*pattern->literal).ToString()
                              : std::string();
-      ARROW_ASSIGN_OR_RAISE(text, MatcherPattern(expr, text));
-      result = SimplifyLike(value, text, expr.op == "ILIKE");
+      ARROW_ASSIGN_OR_RAISE(text, MatcherPattern(expr, escape, text));
+      result = SimplifyLike(value, text, op == "ILIKE");
       if (result == nullptr) {
         auto matcher = MakeBoundLiteral(std::make_shared<arrow::StringScalar>(text));
-        result = MakeCall(expr.op, {value, matcher}, arrow::boolean());
+        result = MakeCall(op, {value, matcher}, arrow::boolean());
       }
     }
-    return expr.negated ? MakeCall("NOT", {result}, arrow::boolean()) : result;
+    return negated ? MakeCall("NOT", {result}, arrow::boolean()) : result;
   }
 
   // A LIKE pattern with its ESCAPE character (default backslash) rewritten for Arrow's matcher,
   // whose escape is always \\. The escape may precede only %, _ or itself, as in Spark.
-  static Result<std::string> MatcherPattern(const sql::Expr& expr, const std::string& pattern) {
-    std::string escape = expr.text.empty() ? "\\" : expr.text;
+  static Result<std::string> MatcherPattern(const sql::Expr& expr, const std::string& given_escape,
+                                            const std::string& pattern) {
+    std::string escape = given_escape.empty() ? "\\" : given_escape;
     auto invalid = [&](std::string_view condition, std::string detail) {
       return AnalysisError(
           condition, fmt::format("The format is invalid: '{}'. {}", pattern, detail), expr.pos);
@@ -580,12 +633,12 @@ class Binder {
       if (options_.aggregate_hook) return options_.aggregate_hook(expr);
       return MisplacedAggregate(expr);
     }
-    // date(x) and timestamp(x) are CAST(x AS DATE) and CAST(x AS TIMESTAMP).
-    if (expr.name_parts.size() == 1 && (name == "date" || name == "timestamp") &&
-        expr.children.size() == 1) {
+    // date(x), int(x), string(x)...: CAST(x AS DATE), CAST(x AS INT), CAST(x AS STRING).
+    auto cast_type =
+        expr.name_parts.size() == 1 && expr.children.size() == 1 ? CastFunctionType(name) : nullptr;
+    if (cast_type != nullptr) {
       ARROW_ASSIGN_OR_RAISE(auto input, Bind(*expr.children[0]));
-      auto type =
-          name == "date" ? arrow::date32() : arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+      auto type = cast_type;
       ARROW_RETURN_NOT_OK(CheckAnsiCast(*input->type, *type, false, expr));
       if (input->type->Equals(*type)) return input;
       return MakeCall("CAST", {input}, type);
@@ -600,6 +653,9 @@ class Binder {
     if (expr.interval) {
       ARROW_ASSIGN_OR_RAISE(auto value, IntervalValue(expr));
       return MakeBoundLiteral(std::move(value));
+    }
+    if (expr.name_parts.size() == 1 && (name == "like" || name == "ilike")) {
+      return BindLikeCall(expr, name);
     }
     const TypeRule* rule =
         expr.name_parts.size() == 1 ? FunctionRegistry::Builtin().FindTypeRule(name) : nullptr;

@@ -263,6 +263,8 @@ Status RegisterDatetimePatternKernels(arrow::compute::FunctionRegistry* registry
 Status RegisterJsonKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_from_json and parley_to_json (json_convert_kernels.cc).
 Status RegisterJsonConvertKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief The vector functions of vector_kernels.cc (parley_vector_inner_product, ...).
+Status RegisterVectorKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_sequence (sequence_kernel.cc).
 Status RegisterSequenceKernel(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_hash and parley_xxhash64 (hash_kernels.cc).
