@@ -1,6 +1,6 @@
 // Spark's conversions between timestamps or dates and counts since the epoch, and the names of
 // days and months: timestamp_seconds / timestamp_millis / timestamp_micros, unix_seconds /
-// unix_millis / unix_micros, unix_date, date_from_unix_date, dayname and monthname.
+// unix_millis / unix_micros, unix_date, date_from_unix_date, dayname, monthname and next_day.
 #include <fmt/format.h>
 
 #include "arrow/compute/api.h"
@@ -114,6 +114,19 @@ void RegisterEpochFunctions(FunctionRegistry* registry) {
           cp::call("cast", {args[0]}, cp::CastOptions::Unsafe(call.type)));
     });
   }
+  // next_day(date, day_of_week): the first later date on that day.
+  registry->AddTypeRule({"next_day"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    ARROW_RETURN_NOT_OK(CheckArgCount(call, 2));
+    ARROW_ASSIGN_OR_RAISE(auto date, DateArg(call, 0));
+    ARROW_ASSIGN_OR_RAISE(auto name, StringArg(call, 1));
+    return Call("next_day", {date, name}, arrow::date32());
+  });
+  registry->AddLowering("next_day", [](const BoundExpr&, std::vector<cp::Expression> args) {
+    auto days = cp::call("cast", {args[0]}, cp::CastOptions::Unsafe(arrow::int32()));
+    auto next = cp::call("parley_next_day", {days, args[1]});
+    return Result<cp::Expression>(
+        cp::call("cast", {next}, cp::CastOptions::Unsafe(arrow::date32())));
+  });
   registry->AddTypeRule({"dayname"}, NameOf("%a"));
   registry->AddTypeRule({"monthname"}, NameOf("%b"));
   registry->AddLowering("date_name", [](const BoundExpr& call, std::vector<cp::Expression> args) {

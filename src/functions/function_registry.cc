@@ -14,6 +14,7 @@ const FunctionRegistry& FunctionRegistry::Builtin() {
     RegisterEpochFunctions(built);
     RegisterDatetimePatternFunctions(built);
     RegisterJsonFunctions(built);
+    RegisterRegexpFunctions(built);
     RegisterVectorFunctions(built);
     RegisterIntegralFunctions(built);
     RegisterMapFunctions(built);

@@ -89,6 +89,7 @@ void RegisterDatetimeFunctions(FunctionRegistry* registry);
 void RegisterEpochFunctions(FunctionRegistry* registry);
 void RegisterDatetimePatternFunctions(FunctionRegistry* registry);
 void RegisterJsonFunctions(FunctionRegistry* registry);
+void RegisterRegexpFunctions(FunctionRegistry* registry);
 void RegisterVectorFunctions(FunctionRegistry* registry);
 void RegisterIntegralFunctions(FunctionRegistry* registry);
 void RegisterMapFunctions(FunctionRegistry* registry);

@@ -12,6 +12,7 @@
 #include "arrow/scalar.h"
 #include "arrow/type.h"
 #include "functions/function_rules.h"
+#include "functions/regex_groups.h"
 #include "plan/type_rules.h"
 #include "sql/positioned_error.h"
 
@@ -117,30 +118,6 @@ Result<BoundExprPtr> ConcatArrays(const FunctionCall& call) {
 // A string argument Arrow takes as an option (a pattern, a search string): constant.
 Result<std::optional<std::string>> PatternArg(const FunctionCall& call, size_t index) {
   return ConstantStringArg(call, index);
-}
-
-// Unnamed capture groups of a regular expression given names g1, g2, ... (Arrow's
-// extract_regex reads named groups only), the whole match as g0.
-std::string NameGroups(const std::string& pattern) {
-  std::string out = "(?P<g0>";
-  int group = 0;
-  bool in_class = false;
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    char c = pattern[i];
-    if (c == '\\' && i + 1 < pattern.size()) {
-      out += c;
-      out += pattern[++i];
-      continue;
-    }
-    if (c == '[') in_class = true;
-    if (c == ']') in_class = false;
-    if (c == '(' && !in_class && (i + 1 >= pattern.size() || pattern[i + 1] != '?')) {
-      out += fmt::format("(?P<g{}>", ++group);
-      continue;
-    }
-    out += c;
-  }
-  return out + ")";
 }
 
 // A Java regex replacement ($1) as RE2 writes it (\1).
@@ -458,20 +435,7 @@ void RegisterStringFunctions(FunctionRegistry* registry) {
                                        call.expr.source_text),
                            call.expr.pos);
     }
-    std::string named = NameGroups(*pattern);
-    int groups = 0;
-    for (size_t at = named.find("(?P<g"); at != std::string::npos;
-         at = named.find("(?P<g", at + 1)) {
-      ++groups;
-    }
-    if (*group < 0 || *group >= groups) {
-      return AnalysisError(
-          "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX",
-          fmt::format("The value of parameter(s) `idx` in `regexp_extract` is invalid: Expects "
-                      "group index between 0 and {}, but got {}.",
-                      groups - 1, *group),
-          call.expr.pos);
-    }
+    ARROW_ASSIGN_OR_RAISE(auto named, GroupNamedPattern(call, *pattern, *group));
     return Call("regexp_extract", {text, StringLiteral(named), IntLiteral(*group)}, arrow::utf8());
   });
   registry->AddLowering(

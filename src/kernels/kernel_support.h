@@ -256,7 +256,8 @@ Status RegisterCharsetKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_map_from_arrays, parley_map_from_entries, parley_map_concat and
 /// parley_str_to_map (map_kernels.cc).
 Status RegisterMapKernels(arrow::compute::FunctionRegistry* registry);
-/// \brief parley_format_datetime and parley_parse_datetime (datetime_pattern_kernels.cc).
+/// \brief parley_format_datetime, parley_parse_datetime and parley_next_day
+/// (datetime_pattern_kernels.cc).
 Status RegisterDatetimePatternKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_get_json_object, parley_json_field, parley_json_array_length and
 /// parley_json_object_keys (json_kernels.cc).
@@ -265,6 +266,8 @@ Status RegisterJsonKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterJsonConvertKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief The vector functions of vector_kernels.cc (parley_vector_inner_product, ...).
 Status RegisterVectorKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_regexp_extract_all and parley_char_position (regexp_kernels.cc).
+Status RegisterRegexpKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_sequence (sequence_kernel.cc).
 Status RegisterSequenceKernel(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_hash and parley_xxhash64 (hash_kernels.cc).
