@@ -102,6 +102,26 @@ void AddOneArray(FunctionRegistry* registry, std::vector<std::string> names, std
 }  // namespace
 
 void RegisterArrayRowFunctions(FunctionRegistry* registry) {
+  // arrays_zip(a, b, ...): structs of the elements at each position, each field named after
+  // its argument when that is a column, else by its position ("0", "1"...).
+  registry->AddTypeRule({"arrays_zip"}, [](const FunctionCall& call) -> Result<BoundExprPtr> {
+    arrow::FieldVector fields;
+    std::vector<BoundExprPtr> args = {nullptr};
+    for (size_t i = 0; i < call.args.size(); ++i) {
+      auto arg = call.args[i];
+      if (arg->type->id() == arrow::Type::NA) arg = CastTo(arg, arrow::list(arrow::null()));
+      if (arg->type->id() != arrow::Type::LIST) return UnexpectedInputType(call, i, "ARRAY");
+      const auto& operand = *call.expr.children[i];
+      std::string name =
+          operand.kind == sql::ExprKind::kColumn ? operand.name_parts.back() : std::to_string(i);
+      fields.push_back(arrow::field(name, arg->type->field(0)->type()));
+      args.push_back(arg);
+    }
+    auto type = arrow::list(arrow::struct_(fields));
+    args[0] = MakeBoundLiteral(arrow::MakeNullScalar(type));
+    return Call("parley_arrays_zip", std::move(args), type);
+  });
+  AddKernelLowering(registry, "parley_arrays_zip", "parley_arrays_zip");
   for (const auto& [name, kernel, type] :
        std::vector<std::tuple<std::string, std::string, std::shared_ptr<arrow::DataType>>>{
            {"array_contains", "parley_array_contains", arrow::boolean()},

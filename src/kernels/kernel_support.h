@@ -268,6 +268,8 @@ Status RegisterJsonConvertKernels(arrow::compute::FunctionRegistry* registry);
 Status RegisterVectorKernels(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_regexp_extract_all and parley_char_position (regexp_kernels.cc).
 Status RegisterRegexpKernels(arrow::compute::FunctionRegistry* registry);
+/// \brief parley_arrays_zip (arrays_zip_kernel.cc).
+Status RegisterArraysZipKernel(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_sequence (sequence_kernel.cc).
 Status RegisterSequenceKernel(arrow::compute::FunctionRegistry* registry);
 /// \brief parley_hash and parley_xxhash64 (hash_kernels.cc).

@@ -41,6 +41,7 @@ Status RegisterParleyKernels() {
     if (status.ok()) status = kernels::RegisterSequenceKernel(registry);
     if (status.ok()) status = kernels::RegisterDatetimePatternKernels(registry);
     if (status.ok()) status = kernels::RegisterJsonKernels(registry);
+    if (status.ok()) status = kernels::RegisterArraysZipKernel(registry);
     if (status.ok()) status = kernels::RegisterRegexpKernels(registry);
     if (status.ok()) status = kernels::RegisterVectorKernels(registry);
     if (status.ok()) status = kernels::RegisterJsonConvertKernels(registry);
